@@ -164,8 +164,12 @@ func (f *File) Tensor(name string) (*TensorInfo, bool) {
 	return &f.Tensors[i], true
 }
 
-// Data returns the tensor's bytes: a view of the mapping, not a copy.
+// Data returns the tensor's bytes: a view of the mapping, not a copy. It
+// returns nil on a file parsed with ParseHeader.
 func (f *File) Data(ti *TensorInfo) []byte {
+	if f.header {
+		return nil
+	}
 	return f.data[ti.Offset : ti.Offset+ti.Size : ti.Offset+ti.Size]
 }
 
@@ -180,3 +184,10 @@ func (f *File) Architecture() (string, error) {
 
 // DataOffset is the file offset where the tensor data section begins.
 func (f *File) DataOffset() uint64 { return f.dataBase }
+
+// HeaderBytes returns the header as it is in the file: magic, metadata and
+// tensor table, without the alignment padding. ParseHeader accepts it.
+func (f *File) HeaderBytes() []byte { return f.raw[:f.headerLen:f.headerLen] }
+
+// HeaderOnly reports whether the file was parsed without its tensor data.
+func (f *File) HeaderOnly() bool { return f.header }

@@ -88,11 +88,14 @@ type File struct {
 	KVs       []KV
 	Tensors   []TensorInfo
 
-	kv       map[string]int
-	tensors  map[string]int
-	data     []byte // the data section
-	mapping  []byte // the whole mapping (nil when parsed from a caller's slice)
-	dataBase uint64 // file offset of the data section
+	kv        map[string]int
+	tensors   map[string]int
+	data      []byte // the data section
+	mapping   []byte // the whole mapping (nil when parsed from a caller's slice)
+	dataBase  uint64 // file offset of the data section
+	headerLen uint64 // bytes of header (magic through tensor table)
+	header    bool   // parsed with ParseHeader: no tensor data
+	raw       []byte // the bytes parsed
 }
 
 // Open memory-maps path and parses it.
@@ -226,7 +229,15 @@ func (r *reader) str(what string) (string, error) {
 
 // Parse parses a whole GGUF file held in memory. The returned File refers to
 // b for tensor data.
-func Parse(b []byte) (*File, error) {
+func Parse(b []byte) (*File, error) { return parse(b, false) }
+
+// ParseHeader parses only the header of a GGUF file: the metadata and the
+// tensor table, without tensor data (b may end at the data section). The
+// result serves to build tokenizers and templates on a machine that does not
+// hold the weights; Data must not be called on it.
+func ParseHeader(b []byte) (*File, error) { return parse(b, true) }
+
+func parse(b []byte, headerOnly bool) (*File, error) {
 	r := &reader{b: b}
 	if len(b) < 4 || string(b[:4]) != Magic {
 		return nil, fmt.Errorf("gguf: %w: bad magic (not a GGUF file)", ErrFormat)
@@ -254,6 +265,7 @@ func Parse(b []byte) (*File, error) {
 		return nil, r.fail("tensor count %d or metadata count %d is larger than the file can hold", nTensors, nKV)
 	}
 	f := &File{
+		raw:       b,
 		Version:   version,
 		Alignment: DefaultAlignment,
 		KVs:       make([]KV, 0, nKV),
@@ -297,6 +309,11 @@ func Parse(b []byte) (*File, error) {
 		}
 		f.tensors[ti.Name] = len(f.Tensors)
 		f.Tensors = append(f.Tensors, ti)
+	}
+	f.headerLen = r.off
+	if headerOnly {
+		f.header = true
+		return f, nil
 	}
 	base := alignUp(r.off, f.Alignment)
 	if base > uint64(len(b)) {

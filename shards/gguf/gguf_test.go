@@ -202,3 +202,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestParseHeaderRoundTrip(t *testing.T) {
+	f, err := Open(testenv.Path(t, "models", "mini-qwen2-chat-q8_0.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := ParseHeader(append([]byte(nil), f.HeaderBytes()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.KVs) != len(f.KVs) || len(h.Tensors) != len(f.Tensors) || !h.HeaderOnly() {
+		t.Fatalf("header parse lost entries")
+	}
+	tmpl, ok := h.String("tokenizer.chat_template")
+	if !ok || tmpl == "" {
+		t.Fatal("chat template missing from header-only parse")
+	}
+	if h.Data(&h.Tensors[0]) != nil {
+		t.Fatal("header-only file returned tensor data")
+	}
+}

@@ -1,0 +1,91 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"svc/shards/gguf"
+)
+
+// This file is the contract between the router and its callers (server/,
+// cmd/). The implementation lives beside it.
+
+// State is a model's condition in the swarm.
+type State string
+
+// Model states, as SPEC.md names them.
+const (
+	StateServed     State = "served"     // every block is held by an online node
+	StateLoading    State = "loading"    // every block is held, but some only by nodes still loading
+	StateIncomplete State = "incomplete" // present on the swarm, but some blocks are held by nobody
+)
+
+// Errors a generation or a look-up can end with. The API maps them to SPEC's
+// error codes: ErrModelNotFound → 404 model_not_found, ErrModelIncomplete and
+// ErrModelLoading → 503 model_incomplete, ErrRouteUnavailable → 503
+// route_unavailable.
+var (
+	ErrModelNotFound    = errors.New("model not found on the swarm")
+	ErrModelIncomplete  = errors.New("model present but some blocks are held by nobody")
+	ErrModelLoading     = errors.New("model still loading")
+	ErrRouteUnavailable = errors.New("no route could be built")
+)
+
+// ModelStatus is what the swarm view knows of one model.
+type ModelStatus struct {
+	Name    string // the name requests use (by default the file name without .gguf)
+	Digest  string // model identity: equal for equal weights, different otherwise
+	Blocks  int    // number of transformer blocks
+	State   State
+	Created time.Time // when this view first saw the model
+}
+
+// ModelInfo is what the API needs to turn requests into tokens and back: the
+// model's GGUF header (metadata and tensor table, no tensor data), from which
+// it builds the tokenizer and the chat template. It is fetched from a node
+// and checked against the digest.
+type ModelInfo struct {
+	ModelStatus
+	Header *gguf.File
+}
+
+// GenerateRequest asks for a greedy continuation of Prompt.
+type GenerateRequest struct {
+	Model     string  // name or digest
+	Prompt    []int32 // token ids, BOS already added if the model wants it
+	MaxTokens int
+	// Stop reports whether a token ends generation (end of sequence or end
+	// of turn); the stopping token is not part of the completion.
+	Stop func(id int32) bool
+}
+
+// FinishReason says why a generation ended.
+type FinishReason string
+
+// Finish reasons, as the OpenAI API names them.
+const (
+	FinishStop   FinishReason = "stop"
+	FinishLength FinishReason = "length"
+)
+
+// GenerateResult summarises a finished generation.
+type GenerateResult struct {
+	PromptTokens     int
+	CompletionTokens int
+	Finish           FinishReason
+}
+
+// Backend is what the HTTP API needs from the router. *Router implements it.
+type Backend interface {
+	// Models lists every model the swarm view knows, in any state.
+	Models(ctx context.Context) []ModelStatus
+	// Model resolves a name (or digest) to its info, or returns
+	// ErrModelNotFound / ErrModelIncomplete / ErrModelLoading.
+	Model(ctx context.Context, name string) (*ModelInfo, error)
+	// Generate runs a greedy generation, calling emit with each token as
+	// it is produced (not the stop token). An error from emit ends the
+	// generation and is returned. Every session it opened is closed before
+	// it returns, on success, failure or cancellation.
+	Generate(ctx context.Context, req GenerateRequest, emit func(id int32) error) (GenerateResult, error)
+}

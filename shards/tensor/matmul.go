@@ -1,0 +1,206 @@
+package tensor
+
+import "fmt"
+
+// Matrix is a row-major GGUF weight tensor: Rows = ne[1] (output features),
+// Cols = ne[0] (input features), Data = Rows*RowBytes(Type, Cols) bytes,
+// typically a zero-copy slice of an mmap'ed file.
+type Matrix struct {
+	Type       Type
+	Rows, Cols int
+	Data       []byte
+}
+
+// Validate checks that the type is supported, Cols is a multiple of its
+// block size and Data is large enough.
+func (m Matrix) Validate() error {
+	if m.Rows < 0 || m.Cols < 0 {
+		return fmt.Errorf("tensor: matrix %dx%d has a negative dimension", m.Rows, m.Cols)
+	}
+	rb, err := RowBytes(m.Type, m.Cols)
+	if err != nil {
+		return fmt.Errorf("tensor: matrix %dx%d: %w", m.Rows, m.Cols, err)
+	}
+	if len(m.Data) < m.Rows*rb {
+		return fmt.Errorf("tensor: %v matrix %dx%d needs %d bytes, has %d", m.Type, m.Rows, m.Cols, m.Rows*rb, len(m.Data))
+	}
+	return nil
+}
+
+// CheckMatMul reports whether MatMul(p, ws, w, x, n, out) has consistent
+// arguments. MatMul panics on the errors it returns: they are programming
+// errors, which model code should rule out when it loads a model.
+func CheckMatMul(w Matrix, x []float32, n int, out []float32) error {
+	if err := w.Validate(); err != nil {
+		return err
+	}
+	if n < 0 {
+		return fmt.Errorf("tensor: matmul with n=%d positions", n)
+	}
+	if len(x) < n*w.Cols {
+		return fmt.Errorf("tensor: matmul: x has %d elements, need %d positions x %d", len(x), n, w.Cols)
+	}
+	if len(out) < n*w.Rows {
+		return fmt.Errorf("tensor: matmul: out has %d elements, need %d positions x %d", len(out), n, w.Rows)
+	}
+	return nil
+}
+
+// Workspace holds the quantized copy of the activations between calls so
+// that MatMul does not allocate once it has grown. One per goroutine that
+// calls MatMul.
+type Workspace struct {
+	act acts
+}
+
+// NewWorkspace returns an empty workspace; it grows on demand.
+func NewWorkspace() *Workspace { return &Workspace{} }
+
+// acts is the activation matrix converted to the weight type's vec_dot
+// format: n rows of cols elements each.
+type acts struct {
+	t     Type // weight type the activations were prepared for
+	cols  int
+	nb    int // activation blocks per row
+	x     []float32
+	qs    []int8
+	d     []float32
+	s     []float32
+	bsums []int16
+	h     []uint16
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// prepare converts x (n rows of cols) for weights of type t.
+func (a *acts) prepare(p *Pool, t Type, x []float32, n, cols int) {
+	a.t, a.cols = t, cols
+	a.x = x[:n*cols]
+	var conv func(i int)
+	switch t {
+	case F32:
+		return
+	case F16, BF16:
+		a.h = grow(a.h, n*cols)
+		conv = func(i int) {
+			if t == F16 {
+				toF16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
+			} else {
+				toBF16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
+			}
+		}
+	case Q4_0, Q5_0, Q8_0:
+		a.nb = cols / 32
+		a.qs, a.d = grow(a.qs, n*cols), grow(a.d, n*a.nb)
+		conv = func(i int) {
+			quantQ8_0(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb])
+		}
+	case Q4_1, Q5_1:
+		a.nb = cols / 32
+		a.qs, a.d, a.s = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.s, n*a.nb)
+		conv = func(i int) {
+			quantQ8_1(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.s[i*a.nb:(i+1)*a.nb])
+		}
+	default: // k-quants
+		a.nb = cols / qkK
+		a.qs, a.d, a.bsums = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.bsums, n*a.nb*16)
+		conv = func(i int) {
+			quantQ8_K(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.bsums[i*a.nb*16:(i+1)*a.nb*16])
+		}
+	}
+	if n == 1 || n*cols < 1<<14 {
+		for i := 0; i < n; i++ {
+			conv(i)
+		}
+		return
+	}
+	p.For(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			conv(i)
+		}
+	})
+}
+
+// dot computes the canonical dot product of weight row w with activation
+// row i.
+func (a *acts) dot(w []byte, i int) float32 {
+	c, nb := a.cols, a.nb
+	switch a.t {
+	case F32:
+		return dotF32(w, a.x[i*c:(i+1)*c])
+	case F16:
+		return dotF16(w, a.h[i*c:(i+1)*c])
+	case BF16:
+		return dotBF16(w, a.h[i*c:(i+1)*c])
+	case Q8_0:
+		return dotQ8_0(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
+	case Q4_0:
+		return dotQ4_0(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
+	case Q5_0:
+		return dotQ5_0(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
+	case Q4_1:
+		return dotQ4_1(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])
+	case Q5_1:
+		return dotQ5_1(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])
+	case Q2_K:
+		return dotQ2_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.bsums[16*i*nb:16*(i+1)*nb])
+	case Q3_K:
+		return dotQ3_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
+	case Q4_K:
+		return dotQ4_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.bsums[16*i*nb:16*(i+1)*nb])
+	case Q5_K:
+		return dotQ5_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.bsums[16*i*nb:16*(i+1)*nb])
+	case Q6_K:
+		return dotQ6_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
+	}
+	panic(fmt.Sprintf("tensor: no dot product for %v", a.t)) // unreachable: MatMul validates the type
+}
+
+const (
+	// rowTile rows form one unit of work: the split among workers happens
+	// on tile boundaries only.
+	rowTile = 8
+	// posTile positions are processed against a weight tile while it is in
+	// cache, so a prompt batch reads each weight row from memory once.
+	posTile = 32
+)
+
+// MatMul computes out[i*w.Rows+r] = dot(row r of w, x[i*w.Cols:(i+1)*w.Cols])
+// for i in [0,n) and r in [0,w.Rows).
+//
+// Activations are first converted to the weight type's vec_dot format
+// (Q8_0, Q8_1, Q8_K, f16, bf16 or kept f32), as ggml does. Every output
+// element is computed by one goroutine with a summation order fixed by the
+// weight type alone, so the result is bit-identical for any thread count,
+// any split of the rows, and any batch size n.
+//
+// MatMul panics if the arguments are inconsistent (see CheckMatMul).
+func MatMul(p *Pool, ws *Workspace, w Matrix, x []float32, n int, out []float32) {
+	if err := CheckMatMul(w, x, n, out); err != nil {
+		panic(err)
+	}
+	if n == 0 || w.Rows == 0 {
+		return
+	}
+	a := &ws.act
+	a.prepare(p, w.Type, x, n, w.Cols)
+	rb, _ := RowBytes(w.Type, w.Cols)
+	tiles := (w.Rows + rowTile - 1) / rowTile
+	p.For(tiles, func(lo, hi int) {
+		r0, r1 := lo*rowTile, min(hi*rowTile, w.Rows)
+		for i0 := 0; i0 < n; i0 += posTile {
+			i1 := min(i0+posTile, n)
+			for r := r0; r < r1; r++ {
+				row := w.Data[r*rb : (r+1)*rb]
+				for i := i0; i < i1; i++ {
+					out[i*w.Rows+r] = a.dot(row, i)
+				}
+			}
+		}
+	})
+}

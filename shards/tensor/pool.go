@@ -1,0 +1,121 @@
+package tensor
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Pool is a fixed set of worker goroutines that share out loop ranges. It is
+// created once and reused for every matrix product: starting goroutines per
+// row or per call would cost more than the work on small matrices.
+//
+// The caller of For always takes part in the work, so For never waits for a
+// busy worker to become free, several goroutines may call For at once, and
+// For still works (serially) after Close.
+type Pool struct {
+	threads int
+	work    chan *poolJob
+	quit    chan struct{}
+	wg      sync.WaitGroup
+	once    sync.Once
+}
+
+type poolJob struct {
+	fn     func(lo, hi int)
+	n      int
+	chunk  int
+	chunks int
+	next   atomic.Int64
+	done   sync.WaitGroup
+}
+
+// run claims chunks until none are left. A worker may pick up a job whose
+// chunks were all taken already; it then returns at once.
+func (j *poolJob) run() {
+	for {
+		c := int(j.next.Add(1) - 1)
+		if c >= j.chunks {
+			return
+		}
+		lo := c * j.chunk
+		hi := min(lo+j.chunk, j.n)
+		j.fn(lo, hi)
+		j.done.Done()
+	}
+}
+
+// NewPool starts a pool of threads workers in total (threads-1 goroutines
+// plus the calling goroutine). threads <= 0 means runtime.NumCPU().
+func NewPool(threads int) *Pool {
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	p := &Pool{
+		threads: threads,
+		work:    make(chan *poolJob, 4*threads),
+		quit:    make(chan struct{}),
+	}
+	for i := 0; i < threads-1; i++ {
+		p.wg.Add(1)
+		go p.worker()
+	}
+	return p
+}
+
+func (p *Pool) worker() {
+	defer p.wg.Done()
+	for {
+		select {
+		case <-p.quit:
+			return
+		case j := <-p.work:
+			j.run()
+		}
+	}
+}
+
+// Threads is the number of goroutines (the caller included) that For uses.
+func (p *Pool) Threads() int { return p.threads }
+
+// For calls fn on consecutive sub-ranges that together cover [0,n) exactly
+// once, spread over the pool's workers, and returns when all are done. The
+// split depends on n and the thread count; callers that need results
+// independent of the split must make fn's per-index work independent of
+// lo/hi (MatMul does).
+func (p *Pool) For(n int, fn func(lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	if p == nil || p.threads <= 1 || n == 1 {
+		fn(0, n)
+		return
+	}
+	chunks := min(n, 4*p.threads)
+	chunk := (n + chunks - 1) / chunks
+	chunks = (n + chunk - 1) / chunk
+	j := &poolJob{fn: fn, n: n, chunk: chunk, chunks: chunks}
+	j.done.Add(chunks)
+	helpers := min(p.threads-1, chunks-1)
+	for i := 0; i < helpers; i++ {
+		select {
+		case p.work <- j:
+		default:
+			// Queue full (workers busy with other callers): do more ourselves.
+		}
+	}
+	j.run()
+	j.done.Wait()
+}
+
+// Close stops the workers and waits for them. For keeps working afterwards,
+// on the calling goroutine only.
+func (p *Pool) Close() {
+	if p == nil {
+		return
+	}
+	p.once.Do(func() {
+		close(p.quit)
+		p.wg.Wait()
+	})
+}

@@ -1,0 +1,68 @@
+package tensor
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestPoolCoversRange(t *testing.T) {
+	for _, threads := range []int{0, 1, 2, 5} {
+		p := NewPool(threads)
+		if threads > 0 && p.Threads() != threads {
+			t.Errorf("Threads() = %d, want %d", p.Threads(), threads)
+		}
+		for _, n := range []int{0, 1, 2, 7, 100, 1001} {
+			hits := make([]atomic.Int32, n)
+			p.For(n, func(lo, hi int) {
+				if lo >= hi || lo < 0 || hi > n {
+					t.Errorf("bad range [%d,%d) for n=%d", lo, hi, n)
+				}
+				for i := lo; i < hi; i++ {
+					hits[i].Add(1)
+				}
+			})
+			for i := range hits {
+				if hits[i].Load() != 1 {
+					t.Fatalf("threads=%d n=%d: index %d visited %d times", threads, n, i, hits[i].Load())
+				}
+			}
+		}
+		p.Close()
+	}
+}
+
+func TestPoolConcurrentAndAfterClose(t *testing.T) {
+	p := NewPool(3)
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < 200; k++ {
+				var sum atomic.Int64
+				p.For(100, func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						sum.Add(int64(i))
+					}
+				})
+				if sum.Load() != 4950 {
+					t.Errorf("sum %d", sum.Load())
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	p.Close()
+	p.Close() // idempotent
+	var sum atomic.Int64
+	p.For(10, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			sum.Add(1)
+		}
+	})
+	if sum.Load() != 10 {
+		t.Errorf("For after Close covered %d of 10", sum.Load())
+	}
+}

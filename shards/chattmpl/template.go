@@ -1,0 +1,241 @@
+package chattmpl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/nikolalohinski/gonja/v2/config"
+	"github.com/nikolalohinski/gonja/v2/exec"
+	"github.com/nikolalohinski/gonja/v2/loaders"
+)
+
+// Message is one chat message. Extra holds the other keys of an OpenAI
+// message (name, tool_calls, tool_call_id, ...), passed through to the
+// template; Extra["content"], if present, replaces Content (so content can
+// be null or a list of parts). Values may be Go scalars, []any,
+// map[string]any (seen with sorted keys), Object (key order kept) or nil
+// (None).
+type Message struct {
+	Role    string
+	Content string
+	Extra   map[string]any
+}
+
+// Options are the render-time inputs besides the messages.
+type Options struct {
+	// BOS and EOS are bos_token and eos_token. nil leaves the variable
+	// undefined, as transformers does for a token that is null.
+	BOS, EOS *string
+	// AddGenerationPrompt is add_generation_prompt: end with the header
+	// that opens the assistant's turn.
+	AddGenerationPrompt bool
+	// Now is the clock behind strftime_now; nil means time.Now.
+	Now func() time.Time
+	// Tools is the tools list; nil passes tools=None, as transformers does.
+	Tools []map[string]any
+	// Vars are further template variables, like the extra keyword
+	// arguments of apply_chat_template (e.g. enable_thinking). They cannot
+	// replace the variables above.
+	Vars map[string]any
+}
+
+// Template is a compiled chat template. It is safe for concurrent use.
+type Template struct {
+	tpl  *exec.Template
+	name string
+}
+
+// ErrRaised is matched (errors.Is) by the error of a render that the
+// template aborted with raise_exception.
+var ErrRaised = errors.New("template raised an exception")
+
+// RenderError is the error of a failed render. Msg is the template's own
+// message for raise_exception, otherwise a description in Jinja2's terms
+// (UndefinedError, TypeError) with the position when known.
+type RenderError struct {
+	Kind string // "TemplateError" (raise_exception), "UndefinedError", "TypeError" or "Error"
+	Msg  string
+	Line int // 0 when unknown
+	Col  int
+	// Cause is the engine's own error, with its call chain, when the
+	// failure did not come from one of our checks.
+	Cause error
+}
+
+func (e *RenderError) Error() string {
+	var b strings.Builder
+	b.WriteString("chat template: ")
+	if e.Kind == "TemplateError" {
+		b.WriteString("raise_exception: ")
+	} else if e.Kind != "" && e.Kind != "Error" {
+		b.WriteString(e.Kind + ": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, " (line %d col %d)", e.Line, e.Col)
+	}
+	return b.String()
+}
+
+func (e *RenderError) Unwrap() []error {
+	var errs []error
+	if e.Kind == "TemplateError" {
+		errs = append(errs, ErrRaised)
+	}
+	if e.Cause != nil {
+		errs = append(errs, e.Cause)
+	}
+	return errs
+}
+
+// renderState is per-render: the first error raised by raise_exception or
+// by one of the internal checks. gonja flattens errors returned by
+// functions and filters into strings, so the precise error is kept here.
+type renderState struct {
+	err *RenderError
+}
+
+func (s *renderState) fail(e *RenderError) error {
+	if s.err == nil {
+		s.err = e
+	}
+	return e
+}
+
+// Parse compiles a chat template. The error names the problem and, when
+// the engine reports one, its line and column.
+func Parse(src string) (*Template, error) {
+	return parseNamed("chat_template", src)
+}
+
+func parseNamed(name, src string) (*Template, error) {
+	cfg := config.New()
+	cfg.TrimBlocks = true
+	cfg.LeftStripBlocks = true
+	cfg.KeepTrailingNewline = false
+	cfg.AutoEscape = false
+	env := newEnvironment()
+	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: src}, env)
+	if err != nil {
+		// gonja's message quotes the whole source; keep only the cause.
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return nil, fmt.Errorf("chat template: parse: %w", err)
+	}
+	if err := rewriteTemplate(tpl.Root()); err != nil {
+		return nil, fmt.Errorf("chat template: %w", err)
+	}
+	return &Template{tpl: tpl, name: name}, nil
+}
+
+// MustParse is Parse for templates known at compile time.
+func MustParse(src string) *Template {
+	t, err := Parse(src)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Render renders the conversation. A template that calls raise_exception
+// gives an error whose message contains the template's message and that
+// matches ErrRaised.
+func (t *Template) Render(msgs []Message, o Options) (string, error) {
+	state := &renderState{}
+	data, err := renderVars(msgs, o, state)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	execErr := t.tpl.Execute(&b, exec.NewContext(data))
+	if state.err != nil {
+		return "", state.err
+	}
+	if execErr != nil {
+		return "", &RenderError{Kind: "Error", Msg: trimEngineError(execErr), Cause: execErr}
+	}
+	return b.String(), nil
+}
+
+// trimEngineError shortens gonja's nested messages to their last part,
+// which names the actual problem.
+func trimEngineError(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "unable to execute template: ")
+	return msg
+}
+
+func renderVars(msgs []Message, o Options, state *renderState) (map[string]any, error) {
+	data := map[string]any{}
+	for k, v := range o.Vars {
+		cv, err := toTemplate(v)
+		if err != nil {
+			return nil, fmt.Errorf("chat template: variable %s: %w", k, err)
+		}
+		data[k] = cv
+	}
+	list := make([]any, len(msgs))
+	for i, m := range msgs {
+		d, err := messageDict(m)
+		if err != nil {
+			return nil, fmt.Errorf("chat template: messages[%d]: %w", i, err)
+		}
+		list[i] = d
+	}
+	data["messages"] = list
+	data["add_generation_prompt"] = o.AddGenerationPrompt
+	if o.Tools == nil {
+		data["tools"] = none()
+	} else {
+		tools, err := toTemplate(o.Tools)
+		if err != nil {
+			return nil, fmt.Errorf("chat template: tools: %w", err)
+		}
+		data["tools"] = tools
+	}
+	if _, ok := data["documents"]; !ok {
+		data["documents"] = none()
+	}
+	if o.BOS != nil {
+		data["bos_token"] = *o.BOS
+	}
+	if o.EOS != nil {
+		data["eos_token"] = *o.EOS
+	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	data["strftime_now"] = func(format string) string { return strftime(format, now()) }
+	data["raise_exception"] = func(va *exec.VarArgs) *exec.Value {
+		msg := ""
+		if len(va.Args) > 0 {
+			msg = va.Args[0].String()
+		}
+		return exec.AsValue(state.fail(&RenderError{Kind: "TemplateError", Msg: msg}))
+	}
+	data[varNone] = none()
+	data[varState] = state
+	return data, nil
+}
+
+// sourceLoader serves the template's own source and nothing else: chat
+// templates come from model files and must not read the file system.
+type sourceLoader struct {
+	name, src string
+}
+
+func (l *sourceLoader) Read(path string) (io.Reader, error) {
+	if path != l.name {
+		return nil, fmt.Errorf("templates cannot load other templates (%q)", path)
+	}
+	return strings.NewReader(l.src), nil
+}
+
+func (l *sourceLoader) Resolve(path string) (string, error) { return path, nil }
+
+func (l *sourceLoader) Inherit(string) (loaders.Loader, error) { return l, nil }

@@ -1,0 +1,40 @@
+// Package p2p is svc's swarm layer: libp2p hosts, the Kademlia DHT under the
+// private protocol prefix /svc, signed announcement records, and the stream
+// protocols that carry a session's activations between machines.
+//
+// A Node holds blocks [first,last) of one GGUF model, announces them and
+// answers forward requests:
+//
+//	n, err := p2p.NewNode(ctx, p2p.NodeConfig{
+//		ModelPath: "stories260K.gguf",
+//		First: 0, Last: 2,             // Last 0: choose the least-covered range
+//		Listen:    []string{"/ip4/127.0.0.1/tcp/0"},
+//		Bootstrap: []string{"/ip4/127.0.0.1/tcp/4001/p2p/12D3Koo..."},
+//	})
+//	defer n.Close()
+//	fmt.Println(n.Addrs()) // full multiaddrs ending in /p2p/<id>
+//
+// NewNode returns once the blocks are loaded and the node is online.
+// n.Sessions() counts open sessions, n.Registry() holds its Prometheus
+// metrics (sessions open, free cache tokens, steps, hop compute time).
+//
+// Discovery. Every node Provides the CID SwarmCID ("svc/swarm/v1") on the
+// DHT and puts a signed record (wire.Announcement inside wire.SignedRecord)
+// under "/svc/<peer id>": its peer id, a sequence number, an expiry (RecordTTL,
+// 30 s by default, refreshed every 10 s), its addresses and, per model it
+// serves, the digest, name, blocks, total blocks, state (loading, online),
+// measured ms per token, free cache tokens and open sessions. Validator
+// rejects records that are forged, tampered with, stored under another
+// peer's key or expired, and selects the newest. Peer.Members finds the
+// providers of SwarmCID and fetches each one's record; since provider records
+// outlive nodes, it is the record's short expiry that makes a dead node vanish.
+// A stopping node overwrites its record with a withdrawn one.
+//
+// Wire protocols (package wire): ForwardProtocol, one stream per session:
+// Open, then Steps (token ids for the first hop, raw little-endian float32
+// hidden states otherwise), then Close or end of stream, which frees the
+// session. MetaProtocol returns a model's GGUF header bytes plus the hash of
+// its tensor samples, so that a machine without the weights can check them
+// against the digest and build the tokenizer and chat template. Client,
+// OpenSession and FetchHeader are the caller's side.
+package p2p

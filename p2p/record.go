@@ -1,0 +1,190 @@
+package p2p
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"google.golang.org/protobuf/proto"
+
+	"svc/p2p/wire"
+)
+
+// RecordNamespace is the DHT namespace of announcement records: a node's
+// record lives under "/svc/<peer id>".
+const RecordNamespace = "svc"
+
+// signDomain separates announcement signatures from anything else a libp2p
+// key signs.
+const signDomain = "svc-announce-v1\n"
+
+// maxRecordBytes bounds a record before it is parsed.
+const maxRecordBytes = 64 << 10
+
+// DefaultMaxRecordTTL is the longest expiry a validator accepts: a record
+// must not outlive its node by more than this.
+const DefaultMaxRecordTTL = 10 * time.Minute
+
+// ErrRecord is wrapped by every reason a record is rejected.
+var ErrRecord = errors.New("invalid announcement record")
+
+// RecordKey is the DHT key of id's announcement.
+func RecordKey(id peer.ID) string { return "/" + RecordNamespace + "/" + id.String() }
+
+// SignAnnouncement serialises a, signs it with key and returns the DHT value.
+// a.PeerId is set from key.
+func SignAnnouncement(key crypto.PrivKey, a *wire.Announcement) ([]byte, error) {
+	id, err := peer.IDFromPrivateKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("announcement: peer id of key: %w", err)
+	}
+	a.PeerId = []byte(id)
+	body, err := proto.MarshalOptions{Deterministic: true}.Marshal(a)
+	if err != nil {
+		return nil, fmt.Errorf("announcement: encode: %w", err)
+	}
+	sig, err := key.Sign(append([]byte(signDomain), body...))
+	if err != nil {
+		return nil, fmt.Errorf("announcement: sign: %w", err)
+	}
+	pub, err := crypto.MarshalPublicKey(key.GetPublic())
+	if err != nil {
+		return nil, fmt.Errorf("announcement: encode public key: %w", err)
+	}
+	v, err := proto.Marshal(&wire.SignedRecord{Announcement: body, Signature: sig, PublicKey: pub})
+	if err != nil {
+		return nil, fmt.Errorf("announcement: encode record: %w", err)
+	}
+	return v, nil
+}
+
+// OpenRecord checks a DHT value stored under key and returns its
+// announcement: the key names a peer, the public key hashes to that peer, the
+// signature verifies over the exact announcement bytes, the announcement names
+// the same peer, and it has neither expired at now nor claims an expiry more
+// than maxTTL ahead.
+func OpenRecord(key string, value []byte, now time.Time, maxTTL time.Duration) (*wire.Announcement, peer.ID, error) {
+	rest, ok := strings.CutPrefix(key, "/"+RecordNamespace+"/")
+	if !ok {
+		return nil, "", fmt.Errorf("%w: key %q is outside namespace /%s/", ErrRecord, key, RecordNamespace)
+	}
+	id, err := peer.Decode(rest)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: key %q: %v", ErrRecord, key, err)
+	}
+	if len(value) > maxRecordBytes {
+		return nil, "", fmt.Errorf("%w: %d bytes exceeds %d", ErrRecord, len(value), maxRecordBytes)
+	}
+	var sr wire.SignedRecord
+	if err := proto.Unmarshal(value, &sr); err != nil {
+		return nil, "", fmt.Errorf("%w: decode: %v", ErrRecord, err)
+	}
+	pub, err := crypto.UnmarshalPublicKey(sr.PublicKey)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: public key: %v", ErrRecord, err)
+	}
+	signer, err := peer.IDFromPublicKey(pub)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: public key: %v", ErrRecord, err)
+	}
+	if signer != id {
+		return nil, "", fmt.Errorf("%w: signed by %s, stored under %s", ErrRecord, signer, id)
+	}
+	okSig, err := pub.Verify(append([]byte(signDomain), sr.Announcement...), sr.Signature)
+	if err != nil || !okSig {
+		return nil, "", fmt.Errorf("%w: bad signature", ErrRecord)
+	}
+	var a wire.Announcement
+	if err := proto.Unmarshal(sr.Announcement, &a); err != nil {
+		return nil, "", fmt.Errorf("%w: decode announcement: %v", ErrRecord, err)
+	}
+	if !bytes.Equal(a.PeerId, []byte(id)) {
+		return nil, "", fmt.Errorf("%w: announcement names another peer", ErrRecord)
+	}
+	exp := time.UnixMilli(a.ExpiresUnixMs)
+	if !exp.After(now) {
+		return nil, "", fmt.Errorf("%w: expired at %s", ErrRecord, exp.UTC().Format(time.RFC3339))
+	}
+	if exp.Sub(now) > maxTTL {
+		return nil, "", fmt.Errorf("%w: expiry %s is more than %s ahead", ErrRecord, exp.UTC().Format(time.RFC3339), maxTTL)
+	}
+	for _, s := range a.Models {
+		if err := checkServed(s); err != nil {
+			return nil, "", err
+		}
+	}
+	return &a, id, nil
+}
+
+func checkServed(s *wire.Served) error {
+	if b, err := hex.DecodeString(s.Digest); err != nil || len(b) != 32 {
+		return fmt.Errorf("%w: model digest %q is not 64 hex digits", ErrRecord, s.Digest)
+	}
+	if s.Name == "" || len(s.Name) > 256 {
+		return fmt.Errorf("%w: model name of %d bytes", ErrRecord, len(s.Name))
+	}
+	if s.First >= s.Last || s.Last > s.TotalBlocks || s.TotalBlocks > 1<<16 {
+		return fmt.Errorf("%w: blocks [%d,%d) of %d", ErrRecord, s.First, s.Last, s.TotalBlocks)
+	}
+	if s.State != wire.ServeState_STATE_LOADING && s.State != wire.ServeState_STATE_ONLINE {
+		return fmt.Errorf("%w: state %v", ErrRecord, s.State)
+	}
+	if !(s.MsPerToken >= 0) || s.MsPerToken > 1e7 {
+		return fmt.Errorf("%w: speed %v ms/token", ErrRecord, s.MsPerToken)
+	}
+	return nil
+}
+
+// Validator is the DHT's record.Validator for the /svc/ namespace.
+type Validator struct {
+	// Now is the clock (time.Now when nil); tests move it.
+	Now func() time.Time
+	// MaxTTL bounds how far ahead an expiry may lie (DefaultMaxRecordTTL
+	// when zero).
+	MaxTTL time.Duration
+}
+
+func (v Validator) now() time.Time {
+	if v.Now != nil {
+		return v.Now()
+	}
+	return time.Now()
+}
+
+func (v Validator) maxTTL() time.Duration {
+	if v.MaxTTL > 0 {
+		return v.MaxTTL
+	}
+	return DefaultMaxRecordTTL
+}
+
+// Validate accepts a record only if OpenRecord does.
+func (v Validator) Validate(key string, value []byte) error {
+	_, _, err := OpenRecord(key, value, v.now(), v.maxTTL())
+	return err
+}
+
+// Select picks the valid record with the highest sequence number (the
+// earliest of equals), so a node's refreshed record replaces its older ones.
+func (v Validator) Select(key string, values [][]byte) (int, error) {
+	best, bestSeq := -1, uint64(0)
+	now := v.now()
+	for i, val := range values {
+		a, _, err := OpenRecord(key, val, now, v.maxTTL())
+		if err != nil {
+			continue
+		}
+		if best < 0 || a.Seq > bestSeq {
+			best, bestSeq = i, a.Seq
+		}
+	}
+	if best < 0 {
+		return 0, fmt.Errorf("%w: none of %d values is valid", ErrRecord, len(values))
+	}
+	return best, nil
+}

@@ -126,41 +126,6 @@ func (a *acts) prepare(p *Pool, t Type, x []float32, n, cols int) {
 	})
 }
 
-// dot computes the canonical dot product of weight row w with activation
-// row i.
-func (a *acts) dot(w []byte, i int) float32 {
-	c, nb := a.cols, a.nb
-	switch a.t {
-	case F32:
-		return dotF32(w, a.x[i*c:(i+1)*c])
-	case F16:
-		return dotF16(w, a.h[i*c:(i+1)*c])
-	case BF16:
-		return dotBF16(w, a.h[i*c:(i+1)*c])
-	case Q8_0:
-		return dotQ8_0(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
-	case Q4_0:
-		return dotQ4_0(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
-	case Q5_0:
-		return dotQ5_0(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
-	case Q4_1:
-		return dotQ4_1(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])
-	case Q5_1:
-		return dotQ5_1(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])
-	case Q2_K:
-		return dotQ2_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.bsums[16*i*nb:16*(i+1)*nb])
-	case Q3_K:
-		return dotQ3_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
-	case Q4_K:
-		return dotQ4_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.bsums[16*i*nb:16*(i+1)*nb])
-	case Q5_K:
-		return dotQ5_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb], a.bsums[16*i*nb:16*(i+1)*nb])
-	case Q6_K:
-		return dotQ6_K(w, a.qs[i*c:(i+1)*c], a.d[i*nb:(i+1)*nb])
-	}
-	panic(fmt.Sprintf("tensor: no dot product for %v", a.t)) // unreachable: MatMul validates the type
-}
-
 const (
 	// rowTile rows form one unit of work: the split among workers happens
 	// on tile boundaries only.
@@ -181,12 +146,21 @@ const (
 //
 // MatMul panics if the arguments are inconsistent (see CheckMatMul).
 func MatMul(p *Pool, ws *Workspace, w Matrix, x []float32, n int, out []float32) {
+	matMul(bestKernels, p, ws, w, x, n, out)
+}
+
+func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int, out []float32) {
 	if err := CheckMatMul(w, x, n, out); err != nil {
 		panic(err)
 	}
 	if n == 0 || w.Rows == 0 {
 		return
 	}
+	if w.Cols == 0 {
+		clear(out[:n*w.Rows])
+		return
+	}
+	dot := ks.dot[w.Type]
 	a := &ws.act
 	a.prepare(p, w.Type, x, n, w.Cols)
 	rb, _ := RowBytes(w.Type, w.Cols)
@@ -198,7 +172,7 @@ func MatMul(p *Pool, ws *Workspace, w Matrix, x []float32, n int, out []float32)
 			for r := r0; r < r1; r++ {
 				row := w.Data[r*rb : (r+1)*rb]
 				for i := i0; i < i1; i++ {
-					out[i*w.Rows+r] = a.dot(row, i)
+					out[i*w.Rows+r] = dot(row, a, i)
 				}
 			}
 		}

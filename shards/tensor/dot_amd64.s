@@ -1,0 +1,675 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// AVX2 kernels. Each computes one canonical dot product (see
+// dot_generic.go): integer sums are exact, and the float steps (separate
+// multiply and add, no FMA) run in the same order as the Go code, so the
+// results are bit-identical to the pure-Go path.
+
+DATA nibmask<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibmask<>(SB), RODATA|NOPTR, $32
+DATA ones16<>+0(SB)/8, $0x0001000100010001
+DATA ones16<>+8(SB)/8, $0x0001000100010001
+DATA ones16<>+16(SB)/8, $0x0001000100010001
+DATA ones16<>+24(SB)/8, $0x0001000100010001
+GLOBL ones16<>(SB), RODATA|NOPTR, $32
+DATA eights<>+0(SB)/8, $0x0808080808080808
+DATA eights<>+8(SB)/8, $0x0808080808080808
+DATA eights<>+16(SB)/8, $0x0808080808080808
+DATA eights<>+24(SB)/8, $0x0808080808080808
+GLOBL eights<>(SB), RODATA|NOPTR, $32
+DATA thirtytwo<>+0(SB)/8, $0x2020202020202020
+DATA thirtytwo<>+8(SB)/8, $0x2020202020202020
+DATA thirtytwo<>+16(SB)/8, $0x2020202020202020
+DATA thirtytwo<>+24(SB)/8, $0x2020202020202020
+GLOBL thirtytwo<>(SB), RODATA|NOPTR, $32
+DATA hi4<>+0(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA hi4<>+8(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA hi4<>+16(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA hi4<>+24(SB)/8, $0xf0f0f0f0f0f0f0f0
+GLOBL hi4<>(SB), RODATA|NOPTR, $32
+DATA bit4<>+0(SB)/8, $0x1010101010101010
+DATA bit4<>+8(SB)/8, $0x1010101010101010
+DATA bit4<>+16(SB)/8, $0x1010101010101010
+DATA bit4<>+24(SB)/8, $0x1010101010101010
+GLOBL bit4<>(SB), RODATA|NOPTR, $32
+DATA bitshuf<>+0(SB)/8, $0x0000000000000000
+DATA bitshuf<>+8(SB)/8, $0x0101010101010101
+DATA bitshuf<>+16(SB)/8, $0x0202020202020202
+DATA bitshuf<>+24(SB)/8, $0x0303030303030303
+GLOBL bitshuf<>(SB), RODATA|NOPTR, $32
+DATA bitmask<>+0(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA bitmask<>+8(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA bitmask<>+16(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA bitmask<>+24(SB)/8, $0x7fbfdfeff7fbfdfe
+GLOBL bitmask<>(SB), RODATA|NOPTR, $32
+DATA mask03<>+0(SB)/8, $0x0303030303030303
+DATA mask03<>+8(SB)/8, $0x0303030303030303
+DATA mask03<>+16(SB)/8, $0x0303030303030303
+DATA mask03<>+24(SB)/8, $0x0303030303030303
+GLOBL mask03<>(SB), RODATA|NOPTR, $32
+DATA mask30<>+0(SB)/8, $0x3030303030303030
+DATA mask30<>+8(SB)/8, $0x3030303030303030
+DATA mask30<>+16(SB)/8, $0x3030303030303030
+DATA mask30<>+24(SB)/8, $0x3030303030303030
+GLOBL mask30<>(SB), RODATA|NOPTR, $32
+DATA q6kshuf<>+0(SB)/8, $0x0000000000000000
+DATA q6kshuf<>+8(SB)/8, $0x0101010101010101
+DATA q6kshuf<>+16(SB)/8, $0x0202020202020202
+DATA q6kshuf<>+24(SB)/8, $0x0303030303030303
+DATA q6kshuf<>+32(SB)/8, $0x0404040404040404
+DATA q6kshuf<>+40(SB)/8, $0x0505050505050505
+DATA q6kshuf<>+48(SB)/8, $0x0606060606060606
+DATA q6kshuf<>+56(SB)/8, $0x0707070707070707
+DATA q6kshuf<>+64(SB)/8, $0x0808080808080808
+DATA q6kshuf<>+72(SB)/8, $0x0909090909090909
+DATA q6kshuf<>+80(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA q6kshuf<>+88(SB)/8, $0x0b0b0b0b0b0b0b0b
+DATA q6kshuf<>+96(SB)/8, $0x0c0c0c0c0c0c0c0c
+DATA q6kshuf<>+104(SB)/8, $0x0d0d0d0d0d0d0d0d
+DATA q6kshuf<>+112(SB)/8, $0x0e0e0e0e0e0e0e0e
+DATA q6kshuf<>+120(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL q6kshuf<>(SB), RODATA|NOPTR, $128
+DATA q4kshuf<>+0(SB)/8, $0x0100010001000100
+DATA q4kshuf<>+8(SB)/8, $0x0100010001000100
+DATA q4kshuf<>+16(SB)/8, $0x0100010001000100
+DATA q4kshuf<>+24(SB)/8, $0x0100010001000100
+DATA q4kshuf<>+32(SB)/8, $0x0302030203020302
+DATA q4kshuf<>+40(SB)/8, $0x0302030203020302
+DATA q4kshuf<>+48(SB)/8, $0x0302030203020302
+DATA q4kshuf<>+56(SB)/8, $0x0302030203020302
+DATA q4kshuf<>+64(SB)/8, $0x0504050405040504
+DATA q4kshuf<>+72(SB)/8, $0x0504050405040504
+DATA q4kshuf<>+80(SB)/8, $0x0504050405040504
+DATA q4kshuf<>+88(SB)/8, $0x0504050405040504
+DATA q4kshuf<>+96(SB)/8, $0x0706070607060706
+DATA q4kshuf<>+104(SB)/8, $0x0706070607060706
+DATA q4kshuf<>+112(SB)/8, $0x0706070607060706
+DATA q4kshuf<>+120(SB)/8, $0x0706070607060706
+DATA q4kshuf<>+128(SB)/8, $0x0908090809080908
+DATA q4kshuf<>+136(SB)/8, $0x0908090809080908
+DATA q4kshuf<>+144(SB)/8, $0x0908090809080908
+DATA q4kshuf<>+152(SB)/8, $0x0908090809080908
+DATA q4kshuf<>+160(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA q4kshuf<>+168(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA q4kshuf<>+176(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA q4kshuf<>+184(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA q4kshuf<>+192(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA q4kshuf<>+200(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA q4kshuf<>+208(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA q4kshuf<>+216(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA q4kshuf<>+224(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA q4kshuf<>+232(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA q4kshuf<>+240(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA q4kshuf<>+248(SB)/8, $0x0f0e0f0e0f0e0f0e
+GLOBL q4kshuf<>(SB), RODATA|NOPTR, $256
+
+// HSUM8 reduces the eight lanes of Y0 into X0 as hsum8 does:
+// ((v0+v4)+(v2+v6)) + ((v1+v5)+(v3+v7)). Clobbers X1.
+#define HSUM8 \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPS       X1, X0, X0; \
+	VMOVHLPS     X0, X0, X1; \
+	VADDPS       X1, X0, X0; \
+	VMOVSHDUP    X0, X1;     \
+	VADDSS       X1, X0, X0
+
+// HSUMI32 adds the eight int32 lanes of Y(r) into the low dword of X(r),
+// using X(t) as scratch.
+#define HSUMI32(Yr, Xr, Xt) \
+	VEXTRACTI128 $1, Yr, Xt; \
+	VPADDD       Xt, Xr, Xr; \
+	VPSHUFD      $0x4e, Xr, Xt; \
+	VPADDD       Xt, Xr, Xr; \
+	VPSHUFD      $0xb1, Xr, Xt; \
+	VPADDD       Xt, Xr, Xr
+
+// SCALE32 broadcasts float32(f16(w[woff]) * d[doff]) into Y2.
+#define SCALE32(woff, doff) \
+	MOVWLZX      woff(SI), AX; \
+	VMOVD        AX, X2;       \
+	VCVTPH2PS    X2, X2;       \
+	VMULSS       doff(DX), X2, X2; \
+	VBROADCASTSS X2, Y2
+
+// SIGNED_LANES: Y3 holds 32 signed weights, y at yoff(DI); adds
+// float(lane sums of 4 products) * Y2 into ACC.
+#define SIGNED_LANES(yoff, ACC) \
+	VMOVDQU    yoff(DI), Y4; \
+	VPSIGNB    Y3, Y3, Y5;   \
+	VPSIGNB    Y3, Y4, Y6;   \
+	VPMADDUBSW Y6, Y5, Y7;   \
+	VPMADDWD   Y15, Y7, Y7;  \
+	VCVTDQ2PS  Y7, Y7;       \
+	VMULPS     Y2, Y7, Y7;   \
+	VADDPS     Y7, ACC, ACC
+
+// UNSIGNED_LANES: as SIGNED_LANES for unsigned weights in Y3.
+#define UNSIGNED_LANES(yoff, ACC) \
+	VPMADDUBSW yoff(DI), Y3, Y7; \
+	VPMADDWD   Y15, Y7, Y7;  \
+	VCVTDQ2PS  Y7, Y7;       \
+	VMULPS     Y2, Y7, Y7;   \
+	VADDPS     Y7, ACC, ACC
+
+// NIBBLES loads 16 bytes at off(SI) and spreads them into Y3: low nibbles in
+// the low 128 bits (elements 0..15), high nibbles in the high 128 bits.
+#define NIBBLES(off) \
+	VMOVDQU     off(SI), X3;  \
+	VPSRLW      $4, X3, X4;   \
+	VINSERTI128 $1, X4, Y3, Y3; \
+	VPAND       Y14, Y3, Y3
+
+// HIGHBITS spreads the 32 bits at off(SI) into Y5 bytes: 0xff where set.
+#define HIGHBITS(off) \
+	VPBROADCASTD off(SI), Y5; \
+	VPSHUFB      Y12, Y5, Y5; \
+	VPOR         Y11, Y5, Y5; \
+	VPCMPEQB     Y10, Y5, Y5
+
+#define Q8_0_BLOCK(woff, yoff, doff, ACC) \
+	SCALE32(woff, doff); \
+	VMOVDQU woff+2(SI), Y3; \
+	SIGNED_LANES(yoff, ACC)
+
+// func dotQ8_0AVX2(w *byte, y *int8, d *float32, nb int) float32
+TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y8, Y8, Y8
+	VMOVDQU ones16<>(SB), Y15
+q80loop:
+	CMPQ CX, $2
+	JLT  q80tail
+	Q8_0_BLOCK(0, 0, 0, Y0)
+	Q8_0_BLOCK(34, 32, 4, Y8)
+	ADDQ $68, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q80loop
+q80tail:
+	TESTQ CX, CX
+	JZ    q80done
+	Q8_0_BLOCK(0, 0, 0, Y0)
+q80done:
+	VADDPS Y8, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
+#define Q4_0_BLOCK(woff, yoff, doff, ACC) \
+	SCALE32(woff, doff); \
+	NIBBLES(woff+2);     \
+	VPSUBB Y13, Y3, Y3;  \
+	SIGNED_LANES(yoff, ACC)
+
+// func dotQ4_0AVX2(w *byte, y *int8, d *float32, nb int) float32
+TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y8, Y8, Y8
+	VMOVDQU ones16<>(SB), Y15
+	VMOVDQU nibmask<>(SB), Y14
+	VMOVDQU eights<>(SB), Y13
+q40loop:
+	CMPQ CX, $2
+	JLT  q40tail
+	Q4_0_BLOCK(0, 0, 0, Y0)
+	Q4_0_BLOCK(18, 32, 4, Y8)
+	ADDQ $36, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q40loop
+q40tail:
+	TESTQ CX, CX
+	JZ    q40done
+	Q4_0_BLOCK(0, 0, 0, Y0)
+q40done:
+	VADDPS Y8, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
+#define Q5_0_BLOCK(woff, yoff, doff, ACC) \
+	SCALE32(woff, doff); \
+	NIBBLES(woff+6);     \
+	HIGHBITS(woff+2);    \
+	VPANDN Y9, Y5, Y5;   \
+	VPOR   Y5, Y3, Y3;   \
+	SIGNED_LANES(yoff, ACC)
+
+// func dotQ5_0AVX2(w *byte, y *int8, d *float32, nb int) float32
+TEXT ·dotQ5_0AVX2(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VPXOR    Y0, Y0, Y0
+	VPXOR    Y8, Y8, Y8
+	VMOVDQU  ones16<>(SB), Y15
+	VMOVDQU  nibmask<>(SB), Y14
+	VMOVDQU  bitshuf<>(SB), Y12
+	VMOVDQU  bitmask<>(SB), Y11
+	VPCMPEQB Y10, Y10, Y10
+	VMOVDQU  hi4<>(SB), Y9
+q50loop:
+	CMPQ CX, $2
+	JLT  q50tail
+	Q5_0_BLOCK(0, 0, 0, Y0)
+	Q5_0_BLOCK(22, 32, 4, Y8)
+	ADDQ $44, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q50loop
+q50tail:
+	TESTQ CX, CX
+	JZ    q50done
+	Q5_0_BLOCK(0, 0, 0, Y0)
+q50done:
+	VADDPS Y8, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
+// MINTERM adds float32(f16(w[woff]) * s[soff]) into scalar accumulator MS.
+#define MINTERM(woff, soff, MS) \
+	MOVWLZX   woff(SI), AX; \
+	VMOVD     AX, X6;       \
+	VCVTPH2PS X6, X6;       \
+	VMULSS    soff(R8), X6, X6; \
+	VADDSS    X6, MS, MS
+
+#define Q4_1_BLOCK(woff, yoff, doff, ACC, MS) \
+	SCALE32(woff, doff);      \
+	MINTERM(woff+2, doff, MS); \
+	NIBBLES(woff+4);          \
+	UNSIGNED_LANES(yoff, ACC)
+
+// func dotQ4_1AVX2(w *byte, y *int8, d *float32, s *float32, nb int) float32
+TEXT ·dotQ4_1AVX2(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ s+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y8, Y8, Y8
+	VXORPS  X9, X9, X9
+	VXORPS  X10, X10, X10
+	VMOVDQU ones16<>(SB), Y15
+	VMOVDQU nibmask<>(SB), Y14
+q41loop:
+	CMPQ CX, $2
+	JLT  q41tail
+	Q4_1_BLOCK(0, 0, 0, Y0, X9)
+	Q4_1_BLOCK(20, 32, 4, Y8, X10)
+	ADDQ $40, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	ADDQ $8, R8
+	SUBQ $2, CX
+	JMP  q41loop
+q41tail:
+	TESTQ CX, CX
+	JZ    q41done
+	Q4_1_BLOCK(0, 0, 0, Y0, X9)
+q41done:
+	VADDPS Y8, Y0, Y0
+	HSUM8
+	VADDSS X10, X9, X9
+	VADDSS X9, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+40(FP)
+	RET
+
+#define Q5_1_BLOCK(woff, yoff, doff, ACC, MS) \
+	SCALE32(woff, doff);      \
+	MINTERM(woff+2, doff, MS); \
+	NIBBLES(woff+8);          \
+	HIGHBITS(woff+4);         \
+	VPAND Y13, Y5, Y5;        \
+	VPOR  Y5, Y3, Y3;         \
+	UNSIGNED_LANES(yoff, ACC)
+
+// func dotQ5_1AVX2(w *byte, y *int8, d *float32, s *float32, nb int) float32
+TEXT ·dotQ5_1AVX2(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ s+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VPXOR    Y0, Y0, Y0
+	VPXOR    Y8, Y8, Y8
+	VXORPS   X9, X9, X9
+	VXORPS   X1, X1, X1
+	VMOVDQU  ones16<>(SB), Y15
+	VMOVDQU  nibmask<>(SB), Y14
+	VMOVDQU  bit4<>(SB), Y13
+	VMOVDQU  bitshuf<>(SB), Y12
+	VMOVDQU  bitmask<>(SB), Y11
+	VPCMPEQB Y10, Y10, Y10
+q51loop:
+	CMPQ CX, $2
+	JLT  q51tail
+	Q5_1_BLOCK(0, 0, 0, Y0, X9)
+	Q5_1_BLOCK(24, 32, 4, Y8, X1)
+	ADDQ $48, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	ADDQ $8, R8
+	SUBQ $2, CX
+	JMP  q51loop
+q51tail:
+	TESTQ CX, CX
+	JZ    q51done
+	Q5_1_BLOCK(0, 0, 0, Y0, X9)
+q51done:
+	VMOVAPS X1, X10
+	VADDPS  Y8, Y0, Y0
+	HSUM8
+	VADDSS  X10, X9, X9
+	VADDSS  X9, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+40(FP)
+	RET
+
+// func dotF32AVX2(w *byte, x *float32, n int) float32
+// n is a multiple of 32; 32 lanes in Y0, Y8, Y9, Y10.
+TEXT ·dotF32AVX2(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+f32loop:
+	TESTQ  CX, CX
+	JZ     f32done
+	VMOVUPS (SI), Y4
+	VMULPS  (DI), Y4, Y4
+	VADDPS  Y4, Y0, Y0
+	VMOVUPS 32(SI), Y5
+	VMULPS  32(DI), Y5, Y5
+	VADDPS  Y5, Y8, Y8
+	VMOVUPS 64(SI), Y6
+	VMULPS  64(DI), Y6, Y6
+	VADDPS  Y6, Y9, Y9
+	VMOVUPS 96(SI), Y7
+	VMULPS  96(DI), Y7, Y7
+	VADDPS  Y7, Y10, Y10
+	ADDQ   $128, SI
+	ADDQ   $128, DI
+	DECQ   CX
+	JMP    f32loop
+f32done:
+	VADDPS Y9, Y0, Y0
+	VADDPS Y10, Y8, Y8
+	VADDPS Y8, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+#define F16_STEP(off, ACC) \
+	VCVTPH2PS off(SI), Y4; \
+	VCVTPH2PS off(DI), Y5; \
+	VMULPS    Y5, Y4, Y4;  \
+	VADDPS    Y4, ACC, ACC
+
+// func dotF16AVX2(w *byte, x *uint16, n int) float32
+TEXT ·dotF16AVX2(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+f16loop:
+	TESTQ CX, CX
+	JZ    f16done
+	F16_STEP(0, Y0)
+	F16_STEP(16, Y8)
+	F16_STEP(32, Y9)
+	F16_STEP(48, Y10)
+	ADDQ  $64, SI
+	ADDQ  $64, DI
+	DECQ  CX
+	JMP   f16loop
+f16done:
+	VADDPS Y9, Y0, Y0
+	VADDPS Y10, Y8, Y8
+	VADDPS Y8, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+#define BF16_STEP(off, ACC) \
+	VPMOVZXWD off(SI), Y4; \
+	VPSLLD    $16, Y4, Y4; \
+	VPMOVZXWD off(DI), Y5; \
+	VPSLLD    $16, Y5, Y5; \
+	VMULPS    Y5, Y4, Y4;  \
+	VADDPS    Y4, ACC, ACC
+
+// func dotBF16AVX2(w *byte, x *uint16, n int) float32
+TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+bf16loop:
+	TESTQ CX, CX
+	JZ    bf16done
+	BF16_STEP(0, Y0)
+	BF16_STEP(16, Y8)
+	BF16_STEP(32, Y9)
+	BF16_STEP(48, Y10)
+	ADDQ  $64, SI
+	ADDQ  $64, DI
+	DECQ  CX
+	JMP   bf16loop
+bf16done:
+	VADDPS Y9, Y0, Y0
+	VADDPS Y10, Y8, Y8
+	VADDPS Y8, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// KSCALE adds float32(f16(w[woff]) * d[0]) * float32(R) into (OP = VADDSS)
+// or out of (OP = VSUBSS) the running sum X0.
+#define KSCALE(woff, R, OP) \
+	MOVWLZX    woff(SI), R10; \
+	VMOVD      R10, X1;       \
+	VCVTPH2PS  X1, X1;        \
+	VMULSS     (DX), X1, X1;  \
+	VCVTSI2SSL R, X2, X2;     \
+	VMULSS     X2, X1, X1;    \
+	OP         X1, X0, X0
+
+// Q4K_CHUNK: 64 elements (c = chunk 0..3): low nibbles with scale 2c, high
+// nibbles with scale 2c+1, accumulated as int32 into Y8.
+#define Q4K_CHUNK(c) \
+	VMOVDQU    16+32*c(SI), Y3;  \
+	VPSRLW     $4, Y3, Y4;       \
+	VPAND      Y14, Y4, Y4;      \
+	VPAND      Y14, Y3, Y3;      \
+	VPMADDUBSW 64*c(DI), Y3, Y3; \
+	VPMADDUBSW 64*c+32(DI), Y4, Y4; \
+	VPSHUFB    64*c(R9), Y7, Y5; \
+	VPMADDWD   Y5, Y3, Y3;       \
+	VPSHUFB    64*c+32(R9), Y7, Y5; \
+	VPMADDWD   Y5, Y4, Y4;       \
+	VPADDD     Y3, Y8, Y8;       \
+	VPADDD     Y4, Y8, Y8
+
+// func dotQ4_KAVX2(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS  X0, X0, X0
+	VMOVDQU nibmask<>(SB), Y14
+	LEAQ    q4kshuf<>(SB), R9
+q4kloop:
+	TESTQ CX, CX
+	JZ    q4kdone
+	MOVL  4(SI), AX
+	MOVL  8(SI), BX
+	MOVL  12(SI), R10
+	// scales 0..3 = s0 & 0x3f; scales 4..7 = (s2 & 0x0f) | (s0 >> 6) << 4
+	MOVL  AX, R11
+	ANDL  $0x3f3f3f3f, R11
+	MOVL  AX, R13
+	SHRL  $6, R13
+	ANDL  $0x03030303, R13
+	SHLL  $4, R13
+	MOVL  R10, R12
+	ANDL  $0x0f0f0f0f, R12
+	ORL   R13, R12
+	VMOVD       R11, X7
+	VPINSRD     $1, R12, X7, X7
+	VPMOVZXBW   X7, X7
+	VINSERTI128 $1, X7, Y7, Y7
+	// mins 0..3 = s1 & 0x3f; mins 4..7 = (s2 >> 4) & 0x0f | (s1 >> 6) << 4
+	MOVL  BX, R11
+	ANDL  $0x3f3f3f3f, R11
+	MOVL  BX, R13
+	SHRL  $6, R13
+	ANDL  $0x03030303, R13
+	SHLL  $4, R13
+	MOVL  R10, R12
+	SHRL  $4, R12
+	ANDL  $0x0f0f0f0f, R12
+	ORL   R13, R12
+	VMOVD     R11, X6
+	VPINSRD   $1, R12, X6, X6
+	VPMOVZXBW X6, X6
+	// summs = sum over pairs of bsums times the min of their sub-block
+	VMOVDQU  (R8), X4
+	VMOVDQU  16(R8), X5
+	VPHADDW  X5, X4, X4
+	VPMADDWD X6, X4, X4
+	VPSHUFD  $0x4e, X4, X5
+	VPADDD   X5, X4, X4
+	VPSHUFD  $0xb1, X4, X5
+	VPADDD   X5, X4, X4
+	VMOVD    X4, BX
+	VPXOR    Y8, Y8, Y8
+	Q4K_CHUNK(0)
+	Q4K_CHUNK(1)
+	Q4K_CHUNK(2)
+	Q4K_CHUNK(3)
+	HSUMI32(Y8, X8, X9)
+	VMOVD X8, AX
+	KSCALE(0, AX, VADDSS)
+	KSCALE(2, BX, VSUBSS)
+	ADDQ $144, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q4kloop
+q4kdone:
+	VZEROUPPER
+	MOVSS X0, ret+40(FP)
+	RET
+
+// Q6K_GROUP multiplies 32 unsigned 6-bit values in Q (biased by 32) with
+// the activations at yoff(DI), scales by the two sub-block scales picked
+// by the shuffle at soff(R9) and accumulates int32 lanes into Y8.
+#define Q6K_GROUP(Q, yoff, soff) \
+	VMOVDQU    yoff(DI), Y6;  \
+	VPMADDUBSW Y6, Q, Q;      \
+	VPMADDUBSW Y6, Y11, Y7;   \
+	VPSUBW     Y7, Q, Q;      \
+	VPSHUFB    soff(R9), X10, X7; \
+	VPMOVSXBW  X7, Y7;        \
+	VPMADDWD   Y7, Q, Q;      \
+	VPADDD     Q, Y8, Y8
+
+#define Q6K_HALF(h) \
+	VMOVDQU 64*h(SI), Y1;      \
+	VMOVDQU 64*h+32(SI), Y2;   \
+	VMOVDQU 128+32*h(SI), Y3;  \
+	VPAND   Y14, Y1, Y4;       \
+	VPAND   Y13, Y3, Y5;       \
+	VPSLLW  $4, Y5, Y5;        \
+	VPOR    Y5, Y4, Y4;        \
+	Q6K_GROUP(Y4, 128*h, 64*h); \
+	VPAND   Y14, Y2, Y4;       \
+	VPSLLW  $2, Y3, Y5;        \
+	VPAND   Y12, Y5, Y5;       \
+	VPOR    Y5, Y4, Y4;        \
+	Q6K_GROUP(Y4, 128*h+32, 64*h+16); \
+	VPSRLW  $4, Y1, Y4;        \
+	VPAND   Y14, Y4, Y4;       \
+	VPAND   Y12, Y3, Y5;       \
+	VPOR    Y5, Y4, Y4;        \
+	Q6K_GROUP(Y4, 128*h+64, 64*h+32); \
+	VPSRLW  $4, Y2, Y4;        \
+	VPAND   Y14, Y4, Y4;       \
+	VPSRLW  $2, Y3, Y5;        \
+	VPAND   Y12, Y5, Y5;       \
+	VPOR    Y5, Y4, Y4;        \
+	Q6K_GROUP(Y4, 128*h+96, 64*h+48)
+
+// func dotQ6_KAVX2(w *byte, y *int8, d *float32, nb int) float32
+TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VXORPS  X0, X0, X0
+	VMOVDQU nibmask<>(SB), Y14
+	VMOVDQU mask03<>(SB), Y13
+	VMOVDQU mask30<>(SB), Y12
+	VMOVDQU thirtytwo<>(SB), Y11
+	LEAQ    q6kshuf<>(SB), R9
+q6kloop:
+	TESTQ CX, CX
+	JZ    q6kdone
+	VMOVDQU 192(SI), X10
+	VPXOR   Y8, Y8, Y8
+	Q6K_HALF(0)
+	Q6K_HALF(1)
+	HSUMI32(Y8, X8, X9)
+	VMOVD X8, AX
+	KSCALE(208, AX, VADDSS)
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	DECQ CX
+	JMP  q6kloop
+q6kdone:
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET

@@ -1,0 +1,74 @@
+package tensor
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// rowKernel computes the canonical dot product of one weight row with
+// activation row i of a.
+type rowKernel func(w []byte, a *acts, i int) float32
+
+// kernelSet is one implementation of the per-type dot products. All sets
+// give bit-identical results (see dot_generic.go); they differ in speed.
+type kernelSet struct {
+	name string
+	dot  [BF16 + 1]rowKernel
+}
+
+// genericKernels is the pure-Go set, used where no SIMD kernel exists.
+var genericKernels = &kernelSet{name: "generic", dot: [BF16 + 1]rowKernel{
+	F32:  func(w []byte, a *acts, i int) float32 { return dotF32(w, a.xrow(i)) },
+	F16:  func(w []byte, a *acts, i int) float32 { return dotF16(w, a.hrow(i)) },
+	BF16: func(w []byte, a *acts, i int) float32 { return dotBF16(w, a.hrow(i)) },
+	Q8_0: func(w []byte, a *acts, i int) float32 { return dotQ8_0(w, a.qrow(i), a.drow(i)) },
+	Q4_0: func(w []byte, a *acts, i int) float32 { return dotQ4_0(w, a.qrow(i), a.drow(i)) },
+	Q5_0: func(w []byte, a *acts, i int) float32 { return dotQ5_0(w, a.qrow(i), a.drow(i)) },
+	Q4_1: func(w []byte, a *acts, i int) float32 { return dotQ4_1(w, a.qrow(i), a.drow(i), a.srow(i)) },
+	Q5_1: func(w []byte, a *acts, i int) float32 { return dotQ5_1(w, a.qrow(i), a.drow(i), a.srow(i)) },
+	Q2_K: func(w []byte, a *acts, i int) float32 { return dotQ2_K(w, a.qrow(i), a.drow(i), a.bsrow(i)) },
+	Q3_K: func(w []byte, a *acts, i int) float32 { return dotQ3_K(w, a.qrow(i), a.drow(i)) },
+	Q4_K: func(w []byte, a *acts, i int) float32 { return dotQ4_K(w, a.qrow(i), a.drow(i), a.bsrow(i)) },
+	Q5_K: func(w []byte, a *acts, i int) float32 { return dotQ5_K(w, a.qrow(i), a.drow(i), a.bsrow(i)) },
+	Q6_K: func(w []byte, a *acts, i int) float32 { return dotQ6_K(w, a.qrow(i), a.drow(i)) },
+}}
+
+// withFallback fills the gaps of a SIMD set with the generic kernels.
+func withFallback(ks *kernelSet) *kernelSet {
+	for t, k := range ks.dot {
+		if k == nil {
+			ks.dot[t] = genericKernels.dot[t]
+		}
+	}
+	return ks
+}
+
+func (a *acts) xrow(i int) []float32 { return a.x[i*a.cols : (i+1)*a.cols] }
+func (a *acts) hrow(i int) []uint16  { return a.h[i*a.cols : (i+1)*a.cols] }
+func (a *acts) qrow(i int) []int8    { return a.qs[i*a.cols : (i+1)*a.cols] }
+func (a *acts) drow(i int) []float32 { return a.d[i*a.nb : (i+1)*a.nb] }
+func (a *acts) srow(i int) []float32 { return a.s[i*a.nb : (i+1)*a.nb] }
+func (a *acts) bsrow(i int) []int16  { return a.bsums[16*i*a.nb : 16*(i+1)*a.nb] }
+
+// Tails of float rows that do not fill a 32-lane step, added in order.
+
+func tailF32(s float32, w []byte, x []float32, from int) float32 {
+	for i := from; i < len(x); i++ {
+		s += float32(math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) * x[i])
+	}
+	return s
+}
+
+func tailF16(s float32, w []byte, x []uint16, from int) float32 {
+	for i := from; i < len(x); i++ {
+		s += f16at(w[2*i:]) * f16Lookup[x[i]]
+	}
+	return s
+}
+
+func tailBF16(s float32, w []byte, x []uint16, from int) float32 {
+	for i := from; i < len(x); i++ {
+		s += BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i])
+	}
+	return s
+}

@@ -1,0 +1,6 @@
+//go:build !amd64 || purego
+
+package tensor
+
+// bestKernels is the pure-Go set on platforms without assembly kernels.
+var bestKernels = genericKernels

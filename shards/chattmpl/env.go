@@ -19,7 +19,15 @@ func newEnvironment() *exec.Environment {
 	must(filters.Replace("tojson", tojsonFilter))
 	must(filters.Replace("default", defaultFilter))
 	must(filters.Replace("d", defaultFilter))
-	must(filters.Register(filterStrictOperand, strictOperandFilter))
+	must(filters.Replace("items", itemsFilter))
+	must(filters.Replace("dictsort", dictsortFilter))
+	must(filters.Replace("string", stringFilter))
+	must(filters.Replace("upper", caseFilter(upperCase)))
+	must(filters.Replace("lower", caseFilter(lowerCase)))
+	must(filters.Register(filterGetitem, getitemFilter))
+	must(filters.Register(filterTuple, tupleFilter))
+	must(filters.Register(filterBinop, binopFilter))
+	must(filters.Register(filterSubject, subjectFilter))
 	must(filters.Register(filterConcatOperand, concatOperandFilter))
 	must(filters.Register(filterIterable, iterableFilter))
 	must(filters.Register(filterPrint, printFilter))
@@ -30,7 +38,8 @@ func newEnvironment() *exec.Environment {
 	must(tests.Replace("none", testNone))
 
 	// Statements: Jinja2's core set plus loop controls (jinja2.ext.
-	// loopcontrols) and {% generation %}. include/import/extends/from/
+	// loopcontrols) and {% generation %}; no {% do %} (jinja2.ext.do is
+	// not loaded by transformers). include/import/extends/from/
 	// block need a loader, which transformers does not give; with and
 	// trans are left out as well (see doc.go).
 	stmts := map[string]parser.ControlStructureParser{
@@ -38,7 +47,7 @@ func newEnvironment() *exec.Environment {
 		"filter":     parseFilterBlock,
 		"generation": parseGeneration,
 	}
-	for _, name := range []string{"for", "if", "macro", "call", "raw", "do", "break", "continue", "autoescape"} {
+	for _, name := range []string{"for", "if", "macro", "call", "raw", "break", "continue", "autoescape"} {
 		p, ok := builtins.ControlStructures.Get(name)
 		if !ok {
 			panic(fmt.Sprintf("chattmpl: gonja has no %q statement", name))
@@ -47,7 +56,8 @@ func newEnvironment() *exec.Environment {
 	}
 
 	globals := map[string]any{}
-	for _, name := range []string{"range", "dict", "namespace", "cycler", "joiner", "lipsum"} {
+	globals["range"] = pyRange
+	for _, name := range []string{"dict", "namespace", "cycler", "joiner", "lipsum"} {
 		fn, ok := builtins.GlobalFunctions.Get(name)
 		if !ok {
 			panic(fmt.Sprintf("chattmpl: gonja has no %q global", name))
@@ -79,7 +89,7 @@ func sandboxMethods() exec.Methods {
 		Bool:  m.Bool,
 		Int:   m.Int,
 		Float: m.Float,
-		Str:   m.Str,
+		Str:   strMethods(),
 		List:  pick(m.List, "copy"),
 		Dict: exec.NewMethodSet(map[string]exec.Method[map[string]any]{
 			"get":    dictGet,
@@ -141,7 +151,7 @@ func dictItems(_ map[string]any, self *exec.Value, args *exec.VarArgs) (any, err
 	pairs := dictPairs(self)
 	out := make([]any, len(pairs))
 	for i, p := range pairs {
-		out[i] = []any{p.Key, p.Value}
+		out[i] = pyTuple{p.Key.Interface(), p.Value.Interface()}
 	}
 	return out, nil
 }
@@ -198,38 +208,39 @@ func position(params *exec.VarArgs) (text string, line, col int) {
 	return "?", 0, 0
 }
 
-func strictOperandFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
-	if in.IsError() {
-		return in
-	}
-	text, line, col := position(params)
-	op := "?"
-	if len(params.Args) >= 4 {
-		op = params.Args[3].String()
-	}
+// noAttributes stands in for None as the object of an attribute or item
+// access: Jinja2 gives Undefined for None.x where gonja would fail.
+type noAttributes struct{}
+
+func (noAttributes) GetAttribute(string) (*exec.Value, bool) { return exec.AsValue(nil), false }
+func (noAttributes) GetItem(any) (*exec.Value, bool)         { return exec.AsValue(nil), false }
+
+func subjectFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
 	switch {
+	case in.IsError():
+		return in
 	case isNone(in):
-		return exec.AsValue(stateOf(e).fail(&RenderError{Kind: "TypeError", Line: line, Col: col,
-			Msg: fmt.Sprintf("unsupported operand type for %s: 'NoneType' (%s is None)", op, text)}))
+		return exec.AsValue(noAttributes{})
 	case isUndefined(in):
+		text, line, col := position(params)
 		return exec.AsValue(stateOf(e).fail(&RenderError{Kind: "UndefinedError", Line: line, Col: col,
-			Msg: fmt.Sprintf("'%s' is undefined (operand of %s)", text, op)}))
+			Msg: fmt.Sprintf("'%s' is undefined", text)}))
 	}
 	return in
 }
 
 func concatOperandFilter(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value {
-	if isNone(in) {
-		return exec.AsValue("None")
+	if in.IsError() {
+		return in
 	}
-	return in
+	return printable(in)
 }
 
 func printFilter(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value {
-	if isNone(in) {
-		return exec.AsValue("None")
+	if in.IsError() {
+		return in
 	}
-	return in
+	return printable(in)
 }
 
 func iterableFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
@@ -237,7 +248,15 @@ func iterableFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *ex
 		// Jinja2 iterates Undefined as an empty sequence.
 		return in
 	}
-	if in.IsList() || in.IsDict() || in.IsString() {
+	if in.IsString() {
+		// gonja iterates strings by byte; Python by character.
+		var chars []any
+		for _, r := range in.String() {
+			chars = append(chars, string(r))
+		}
+		return exec.AsValue(chars)
+	}
+	if in.IsList() || in.IsDict() {
 		return in
 	}
 	text, line, col := position(params)
@@ -290,4 +309,43 @@ func testUndefined(_ *exec.Context, in *exec.Value, _ *exec.VarArgs) (bool, erro
 
 func testNone(_ *exec.Context, in *exec.Value, _ *exec.VarArgs) (bool, error) {
 	return isNone(in), nil
+}
+
+// maxRange is Jinja2's sandbox limit on range() (MAX_RANGE).
+const maxRange = 100000
+
+// pyRange is Python's range as a list (gonja's streams through a goroutine
+// that leaks when a loop breaks early).
+func pyRange(args *exec.VarArgs) *exec.Value {
+	if len(args.KwArgs) > 0 || len(args.Args) < 1 || len(args.Args) > 3 {
+		return exec.AsValue(fmt.Errorf("range expects 1 to 3 integer arguments"))
+	}
+	var n [3]int
+	for i, a := range args.Args {
+		if !a.IsInteger() {
+			return exec.AsValue(fmt.Errorf("range: '%s' object cannot be interpreted as an integer", pyTypeName(a)))
+		}
+		n[i] = a.Integer()
+	}
+	start, stop, step := 0, n[0], 1
+	if len(args.Args) >= 2 {
+		start, stop = n[0], n[1]
+	}
+	if len(args.Args) == 3 {
+		step = n[2]
+	}
+	if step == 0 {
+		return exec.AsValue(fmt.Errorf("range() arg 3 must not be zero"))
+	}
+	var out []any
+	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+		if len(out) >= maxRange {
+			return exec.AsValue(fmt.Errorf("OverflowError: range too big, maximum size for range is %d", maxRange))
+		}
+		out = append(out, i)
+	}
+	if out == nil {
+		out = []any{}
+	}
+	return exec.AsValue(out)
 }

@@ -2,6 +2,7 @@ package chattmpl
 
 import (
 	"fmt"
+	"strings"
 
 	controlStructures "github.com/nikolalohinski/gonja/v2/builtins/control_structures"
 	"github.com/nikolalohinski/gonja/v2/nodes"
@@ -14,19 +15,30 @@ import (
 // contain ':' and so cannot be written in a template) or references to
 // internal variables (names containing ':'):
 //
-//   - the literal none/None becomes a reference to the None sentinel, so
-//     None and Undefined stay different values;
+//   - the literals none/None become a reference to the None sentinel, so
+//     None and Undefined stay different values (gonja reads "none" as a
+//     variable name and "nil" as None; Jinja2 the other way round);
 //   - a macro parameter without default becomes Undefined (gonja uses None);
-//   - operands of + - * / // % ** and of < <= > >= pass through
-//     filterStrictOperand, which raises Jinja2's UndefinedError for an
-//     undefined operand and Python's TypeError for None;
+//   - "a op b" for + - * / // % ** < <= > >= becomes "a | binop(op, b)",
+//     which applies Python's rules (pyops.go) and raises UndefinedError /
+//     TypeError where Jinja2 does;
 //   - operands of ~ pass through filterConcatOperand (None → "None");
+//   - "obj[key]" becomes "obj | getitem(key)": Python indexing (negative
+//     indices, strings by character), Undefined for a missing item,
+//     UndefinedError when obj itself is undefined;
+//   - the object of an attribute or slice access passes through
+//     filterSubject: Undefined raises UndefinedError, None yields Undefined;
+//   - a tuple literal becomes a tuple (gonja builds a list);
 //   - the object of {% for %} passes through filterIterable, which raises
-//     TypeError for None and non-iterables (Undefined iterates as empty);
+//     TypeError for None and non-iterables (Undefined iterates as empty)
+//     and iterates strings by character;
 //   - the value of {{ ... }} passes through filterPrint (None → "None").
 
 const (
-	filterStrictOperand = "chattmpl:operand"
+	filterBinop         = "chattmpl:binop"
+	filterSubject       = "chattmpl:subject"
+	filterGetitem       = "chattmpl:getitem"
+	filterTuple         = "chattmpl:tuple"
 	filterConcatOperand = "chattmpl:concat"
 	filterIterable      = "chattmpl:iterable"
 	filterPrint         = "chattmpl:print"
@@ -181,9 +193,6 @@ func (w *rewriter) control(c nodes.ControlStructure) error {
 			return err
 		}
 		return w.wrapper(t.Body)
-	case *controlStructures.DoControlStructure:
-		t.Expression, err = w.expr(t.Expression)
-		return err
 	case *controlStructures.AutoescapeControlStructure:
 		return w.wrapper(t.Wrapper)
 	case *controlStructures.BreakControlStructure, *controlStructures.ContinueControlStructure,
@@ -244,12 +253,26 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 	var err error
 	switch t := e.(type) {
 	case *nodes.None:
+		if t.Location.Val == "nil" {
+			// Not a keyword in Jinja2: an ordinary variable name.
+			return internalName("nil", t.Location), nil
+		}
 		return internalName(varNone, t.Location), nil
-	case *nodes.String, *nodes.Integer, *nodes.Float, *nodes.Bool, *nodes.Name, *nodes.Error:
+	case *nodes.Name:
+		if t.Name.Val == "none" {
+			return internalName(varNone, t.Name), nil
+		}
+	case *nodes.String, *nodes.Integer, *nodes.Float, *nodes.Bool, *nodes.Error:
 	case *nodes.List:
 		err = w.call(t.Val, nil)
 	case *nodes.Tuple:
-		err = w.call(t.Val, nil)
+		if err = w.call(t.Val, nil); err != nil {
+			return nil, err
+		}
+		return &nodes.FilteredExpression{
+			Expression: t,
+			Filters:    []*nodes.FilterCall{{Token: t.Location, Name: filterTuple}},
+		}, nil
 	case *nodes.Dict:
 		for _, p := range t.Pairs {
 			if p.Key, err = w.expr(p.Key); err != nil {
@@ -274,9 +297,24 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 		}
 		err = w.call(t.Args, t.Kwargs)
 	case *nodes.GetItem:
-		if t.Node, err = w.expr(t.Node); err == nil {
-			t.Arg, err = w.expr(t.Arg)
+		obj, err := w.expr(t.Node)
+		if err != nil {
+			return nil, err
 		}
+		key, err := w.expr(t.Arg)
+		if err != nil {
+			return nil, err
+		}
+		pos := obj.Position()
+		return &nodes.FilteredExpression{
+			Expression: obj,
+			Filters: []*nodes.FilterCall{{Token: t.Location, Name: filterGetitem, Args: []nodes.Expression{
+				key,
+				&nodes.String{Location: pos, Val: exprText(obj)},
+				&nodes.Integer{Location: pos, Val: pos.Line},
+				&nodes.Integer{Location: pos, Val: pos.Col},
+			}}},
+		}, nil
 	case *nodes.GetSlice:
 		for _, p := range []*nodes.Node{&t.Node, &t.Start, &t.End, &t.Step} {
 			if *p == nil {
@@ -286,8 +324,12 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 				return nil, err
 			}
 		}
+		t.Node = withFilter(t.Node, filterSubject)
 	case *nodes.GetAttribute:
-		t.Node, err = w.expr(t.Node)
+		if t.Node, err = w.expr(t.Node); err != nil {
+			return nil, err
+		}
+		t.Node = withFilter(t.Node, filterSubject)
 	case *nodes.Negation:
 		t.Term, err = w.expr(t.Term)
 	case *nodes.UnaryExpression:
@@ -317,9 +359,18 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 		case tokens.Addition, tokens.Subtraction, tokens.Multiply, tokens.Division,
 			tokens.FloorDivision, tokens.Modulo, tokens.Power,
 			tokens.LowerThan, tokens.LowerThanOrEqual, tokens.GreaterThan, tokens.GreaterThanOrEqual:
-			op := t.Operator.Token.Val
-			t.Left = withFilter(t.Left, filterStrictOperand, op)
-			t.Right = withFilter(t.Right, filterStrictOperand, op)
+			pos := t.Operator.Token
+			return &nodes.FilteredExpression{
+				Expression: t.Left,
+				Filters: []*nodes.FilterCall{{Token: pos, Name: filterBinop, Args: []nodes.Expression{
+					&nodes.String{Location: pos, Val: pos.Val},
+					t.Right,
+					&nodes.String{Location: pos, Val: exprText(t.Left)},
+					&nodes.String{Location: pos, Val: exprText(t.Right)},
+					&nodes.Integer{Location: pos, Val: pos.Line},
+					&nodes.Integer{Location: pos, Val: pos.Col},
+				}}},
+			}, nil
 		case tokens.Tilde:
 			t.Left = withFilter(t.Left, filterConcatOperand)
 			t.Right = withFilter(t.Right, filterConcatOperand)
@@ -381,7 +432,14 @@ func exprText(e nodes.Node) string {
 	case *nodes.GetItem:
 		return exprText(t.Node) + "[" + exprText(t.Arg) + "]"
 	case *nodes.FilteredExpression:
-		if len(t.Filters) == 1 && len(t.Filters[0].Name) > 9 && t.Filters[0].Name[:9] == "chattmpl:" {
+		if len(t.Filters) == 1 && t.Filters[0].Name == filterBinop {
+			f := t.Filters[0]
+			return exprText(t.Expression) + " " + f.Args[0].(*nodes.String).Val + " " + exprText(f.Args[1])
+		}
+		if len(t.Filters) == 1 && t.Filters[0].Name == filterGetitem {
+			return exprText(t.Expression) + "[" + exprText(t.Filters[0].Args[0]) + "]"
+		}
+		if len(t.Filters) == 1 && strings.HasPrefix(t.Filters[0].Name, "chattmpl:") {
 			return exprText(t.Expression)
 		}
 		s := exprText(t.Expression)

@@ -35,7 +35,11 @@ type Options struct {
 	// Now is the clock behind strftime_now; nil means time.Now.
 	Now func() time.Time
 	// Tools is the tools list; nil passes tools=None, as transformers does.
+	// Go maps have no key order, so templates see their keys sorted.
 	Tools []map[string]any
+	// ToolObjects, when non-nil, is used instead of Tools and keeps each
+	// object's key order (e.g. from DecodeJSON), which shows in tojson.
+	ToolObjects []Object
 	// Vars are further template variables, like the extra keyword
 	// arguments of apply_chat_template (e.g. enable_thinking). They cannot
 	// replace the variables above.
@@ -114,11 +118,11 @@ func Parse(src string) (*Template, error) {
 func parseNamed(name, src string) (*Template, error) {
 	cfg := config.New()
 	cfg.TrimBlocks = true
-	cfg.LeftStripBlocks = true
+	cfg.LeftStripBlocks = false // done by lstripBlocks, see lstrip.go
 	cfg.KeepTrailingNewline = false
 	cfg.AutoEscape = false
 	env := newEnvironment()
-	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: src}, env)
+	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: lstripBlocks(src)}, env)
 	if err != nil {
 		// gonja's message quotes the whole source; keep only the cause.
 		if inner := errors.Unwrap(err); inner != nil {
@@ -144,7 +148,14 @@ func MustParse(src string) *Template {
 // Render renders the conversation. A template that calls raise_exception
 // gives an error whose message contains the template's message and that
 // matches ErrRaised.
-func (t *Template) Render(msgs []Message, o Options) (string, error) {
+func (t *Template) Render(msgs []Message, o Options) (out string, err error) {
+	// Templates come from model files; a gonja bug reachable from one must
+	// not take the process down.
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = "", &RenderError{Kind: "Error", Msg: fmt.Sprintf("template engine failure: %v", p)}
+		}
+	}()
 	state := &renderState{}
 	data, err := renderVars(msgs, o, state)
 	if err != nil {
@@ -188,9 +199,20 @@ func renderVars(msgs []Message, o Options, state *renderState) (map[string]any, 
 	}
 	data["messages"] = list
 	data["add_generation_prompt"] = o.AddGenerationPrompt
-	if o.Tools == nil {
+	switch {
+	case o.ToolObjects != nil:
+		tools := make([]any, len(o.ToolObjects))
+		for i, obj := range o.ToolObjects {
+			cv, err := toTemplate(obj)
+			if err != nil {
+				return nil, fmt.Errorf("chat template: tools[%d]: %w", i, err)
+			}
+			tools[i] = cv
+		}
+		data["tools"] = tools
+	case o.Tools == nil:
 		data["tools"] = none()
-	} else {
+	default:
 		tools, err := toTemplate(o.Tools)
 		if err != nil {
 			return nil, fmt.Errorf("chat template: tools: %w", err)

@@ -1,0 +1,55 @@
+package p2p
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// nodeMetrics are a node's Prometheus metrics, in the node's own registry
+// (several nodes may share a process).
+type nodeMetrics struct {
+	steps     prometheus.Counter
+	positions prometheus.Counter
+	stepTime  prometheus.Histogram
+	errors    *prometheus.CounterVec
+	opened    prometheus.Counter
+}
+
+func newNodeMetrics(n *Node, reg *prometheus.Registry) (*nodeMetrics, error) {
+	labels := prometheus.Labels{"model": n.name, "blocks": fmt.Sprintf("%d:%d", n.first, n.last)}
+	m := &nodeMetrics{
+		steps: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_node_steps_total", Help: "Forward steps computed.", ConstLabels: labels}),
+		positions: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_node_positions_total", Help: "Positions (tokens) computed.", ConstLabels: labels}),
+		stepTime: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "svc_node_step_seconds", Help: "Compute time of one forward step.", ConstLabels: labels,
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18)}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "svc_node_stream_errors_total", Help: "Forward streams ended with an error, by code.", ConstLabels: labels},
+			[]string{"code"}),
+		opened: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_node_sessions_opened_total", Help: "Sessions opened.", ConstLabels: labels}),
+	}
+	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "svc_node_sessions_open", Help: "Sessions currently open.", ConstLabels: labels},
+		func() float64 { return float64(n.Sessions()) })
+	free := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "svc_node_cache_tokens_free", Help: "Cache positions new sessions can still reserve.", ConstLabels: labels},
+		func() float64 {
+			n.mu.Lock()
+			sh := n.shard
+			n.mu.Unlock()
+			if sh == nil {
+				return 0
+			}
+			return float64(sh.FreeTokens())
+		})
+	for _, c := range []prometheus.Collector{m.steps, m.positions, m.stepTime, m.errors, m.opened, sessions, free} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("p2p: register metrics: %w", err)
+		}
+	}
+	return m, nil
+}

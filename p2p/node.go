@@ -1,0 +1,445 @@
+package p2p
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"svc/p2p/wire"
+	"svc/shards/model"
+)
+
+// NodeConfig configures a node. ModelPath (or Model) is required; every
+// other field has a default.
+type NodeConfig struct {
+	// ModelPath is the GGUF file to serve, unless Model is set.
+	ModelPath string
+	// Model is an already opened model (several nodes of one process may
+	// share it); the node does not close it.
+	Model *model.Model
+	// ContextLength caps session lengths when the node opens ModelPath.
+	ContextLength int
+	// Name requests use for the model (default: the file name without
+	// .gguf).
+	Name string
+	// First and Last are the blocks [First, Last) to hold. Last == 0 means
+	// choose automatically: the least-covered range in the swarm.
+	First, Last int
+	// AutoBlocks is how many blocks an automatic choice takes (0: the
+	// largest range nobody holds, else the whole model).
+	AutoBlocks int
+
+	Listen    []string
+	Bootstrap []string
+	// Key is the node's libp2p identity (fresh when nil).
+	Key crypto.PrivKey
+
+	// Threads of the shard's worker pool (0: one per CPU).
+	Threads int
+	// CacheTokens is the shard's cache capacity in positions (0: 4 × the
+	// context length).
+	CacheTokens int
+	// IdleTimeout ends sessions (and their streams) unused this long
+	// (default 5 minutes).
+	IdleTimeout time.Duration
+
+	// RecordTTL is how long an announcement stays valid (default 30 s);
+	// RefreshInterval how often it is renewed (default TTL/3).
+	RecordTTL       time.Duration
+	RefreshInterval time.Duration
+
+	Logger *slog.Logger
+}
+
+// Node serves blocks of one model to the swarm.
+type Node struct {
+	cfg      NodeConfig
+	log      *slog.Logger
+	ep       *Endpoint
+	m        *model.Model
+	ownModel bool
+	name     string
+	digest   string
+	total    int
+	dim      int
+	first    int
+	last     int
+	header   []byte
+	samples  []byte
+	reg      *prometheus.Registry
+	met      *nodeMetrics
+
+	ctx    context.Context // ends when the node closes
+	cancel context.CancelFunc
+	kick   chan struct{} // asks the announce loop to publish now
+	loop   sync.WaitGroup
+
+	mu        sync.Mutex
+	shard     *model.Shard // nil while loading
+	online    bool
+	msPerTok  float64
+	closing   bool
+	streams   map[network.Stream]struct{}
+	handlers  sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func (c *NodeConfig) defaults() {
+	if c.RecordTTL <= 0 {
+		c.RecordTTL = 30 * time.Second
+	}
+	if c.RefreshInterval <= 0 {
+		c.RefreshInterval = c.RecordTTL / 3
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 5 * time.Minute
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// NewNode opens the model, joins the swarm, announces the blocks as loading,
+// loads them, measures their speed and announces them online. It returns
+// once the node answers forward requests.
+func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
+	cfg.defaults()
+	if cfg.RefreshInterval >= cfg.RecordTTL {
+		return nil, fmt.Errorf("p2p: refresh interval %s must be shorter than the record TTL %s", cfg.RefreshInterval, cfg.RecordTTL)
+	}
+	if cfg.RecordTTL > DefaultMaxRecordTTL {
+		return nil, fmt.Errorf("p2p: record TTL %s exceeds what validators accept (%s)", cfg.RecordTTL, DefaultMaxRecordTTL)
+	}
+	n := &Node{cfg: cfg, log: cfg.Logger, m: cfg.Model, streams: map[network.Stream]struct{}{}, kick: make(chan struct{}, 1)}
+	if n.m == nil {
+		if cfg.ModelPath == "" {
+			return nil, errors.New("p2p: node needs a model file")
+		}
+		m, err := model.Open(cfg.ModelPath, model.Options{ContextLength: cfg.ContextLength})
+		if err != nil {
+			return nil, fmt.Errorf("p2p: %w", err)
+		}
+		n.m, n.ownModel = m, true
+	}
+	fail := func(err error) (*Node, error) {
+		if n.ep != nil {
+			_ = n.ep.Close()
+		}
+		if n.ownModel {
+			_ = n.m.Close()
+		}
+		return nil, err
+	}
+	mc := n.m.Config()
+	n.digest, n.total, n.dim = n.m.Digest(), mc.Blocks, mc.Dim
+	n.name = cfg.Name
+	if n.name == "" {
+		n.name = strings.TrimSuffix(filepath.Base(n.m.File().Path), ".gguf")
+	}
+	var err error
+	if n.header, n.samples, err = modelIdentity(n.m.File()); err != nil {
+		return fail(err)
+	}
+	if d := DigestOf(n.header, n.samples); d != n.digest {
+		return fail(fmt.Errorf("p2p: model digest %s does not match header and samples (%s): the digest scheme of shards/model changed", n.digest, d))
+	}
+	if n.ep, err = NewEndpoint(ctx, EndpointConfig{Listen: cfg.Listen, Bootstrap: cfg.Bootstrap, Key: cfg.Key, Server: true, Logger: cfg.Logger}); err != nil {
+		return fail(err)
+	}
+	n.first, n.last = cfg.First, cfg.Last
+	if n.last == 0 {
+		if n.first, n.last, err = n.autoRange(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	if n.first < 0 || n.last > n.total || n.first >= n.last {
+		return fail(fmt.Errorf("p2p: blocks [%d,%d) are not a non-empty part of the model's [0,%d)", n.first, n.last, n.total))
+	}
+	n.reg = prometheus.NewRegistry()
+	if n.met, err = newNodeMetrics(n, n.reg); err != nil {
+		return fail(err)
+	}
+	n.ctx, n.cancel = context.WithCancel(context.Background())
+	n.ep.Host.SetStreamHandler(protocol.ID(wire.ForwardProtocol), n.handleForward)
+	n.ep.Host.SetStreamHandler(protocol.ID(wire.MetaProtocol), n.handleMeta)
+	n.loop.Add(1)
+	go n.announceLoop()
+	n.log.Info("loading blocks", "model", n.name, "blocks", fmt.Sprintf("%d:%d", n.first, n.last), "of", n.total)
+
+	sh, err := n.m.NewShard(n.first, n.last, model.ShardOptions{Threads: cfg.Threads, CacheTokens: cfg.CacheTokens, IdleTimeout: cfg.IdleTimeout})
+	if err != nil {
+		_ = n.Close()
+		return nil, fmt.Errorf("p2p: load blocks [%d,%d): %w", n.first, n.last, err)
+	}
+	ms, err := measure(ctx, sh, n.dim)
+	if err != nil {
+		sh.Close()
+		_ = n.Close()
+		return nil, fmt.Errorf("p2p: measure speed of blocks [%d,%d): %w", n.first, n.last, err)
+	}
+	n.mu.Lock()
+	n.shard, n.online, n.msPerTok = sh, true, ms
+	n.mu.Unlock()
+	n.announceNow()
+	n.log.Info("online", "model", n.name, "blocks", fmt.Sprintf("%d:%d", n.first, n.last), "ms_per_token", fmt.Sprintf("%.3f", ms), "addrs", n.Addrs())
+	return n, nil
+}
+
+// Addrs are the node's full multiaddrs (with /p2p/<id>).
+func (n *Node) Addrs() []string { return n.ep.Addrs() }
+
+// ID is the node's peer id.
+func (n *Node) ID() peer.ID { return n.ep.ID() }
+
+// Range is the blocks [first, last) the node holds.
+func (n *Node) Range() (first, last int) { return n.first, n.last }
+
+// Digest is the model identity the node announces.
+func (n *Node) Digest() string { return n.digest }
+
+// Name is the model name the node announces.
+func (n *Node) Name() string { return n.name }
+
+// Registry holds the node's Prometheus metrics.
+func (n *Node) Registry() *prometheus.Registry { return n.reg }
+
+// Sessions is the number of sessions open on the node.
+func (n *Node) Sessions() int {
+	n.mu.Lock()
+	sh := n.shard
+	n.mu.Unlock()
+	if sh == nil {
+		return 0
+	}
+	return sh.Sessions()
+}
+
+// Close withdraws the announcement, ends every stream (which closes its
+// session), stops the DHT and the host and frees the blocks.
+func (n *Node) Close() error {
+	n.closeOnce.Do(func() { n.closeErr = n.close() })
+	return n.closeErr
+}
+
+func (n *Node) close() error {
+	n.mu.Lock()
+	n.closing = true
+	for s := range n.streams {
+		_ = s.Reset()
+	}
+	n.mu.Unlock()
+	n.ep.Host.RemoveStreamHandler(protocol.ID(wire.ForwardProtocol))
+	n.ep.Host.RemoveStreamHandler(protocol.ID(wire.MetaProtocol))
+	n.cancel()
+	n.loop.Wait()
+	// A withdrawn record makes gateways forget the node at their next
+	// refresh instead of at the record's expiry.
+	wctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	if err := n.ep.Publish(wctx, n.record(true)); err != nil {
+		n.log.Debug("withdraw announcement", "err", err)
+	}
+	cancel()
+	n.handlers.Wait()
+	n.mu.Lock()
+	sh := n.shard
+	n.shard = nil
+	n.mu.Unlock()
+	if sh != nil {
+		sh.Close()
+	}
+	err := n.ep.Close()
+	if n.ownModel {
+		err = errors.Join(err, n.m.Close())
+	}
+	return err
+}
+
+// record builds the node's current announcement.
+func (n *Node) record(withdrawn bool) *wire.Announcement {
+	now := time.Now()
+	a := &wire.Announcement{
+		Seq:           uint64(now.UnixNano()),
+		ExpiresUnixMs: now.Add(n.cfg.RecordTTL).UnixMilli(),
+		Withdrawn:     withdrawn,
+	}
+	for _, m := range n.ep.Host.Addrs() {
+		a.Addrs = append(a.Addrs, m.Bytes())
+	}
+	if withdrawn {
+		return a
+	}
+	n.mu.Lock()
+	s := &wire.Served{
+		Digest: n.digest, Name: n.name,
+		First: uint32(n.first), Last: uint32(n.last), TotalBlocks: uint32(n.total),
+		State:      wire.ServeState_STATE_LOADING,
+		MsPerToken: n.msPerTok,
+		MaxLength:  uint32(n.m.Config().Context),
+	}
+	if n.online && n.shard != nil {
+		s.State = wire.ServeState_STATE_ONLINE
+		s.FreeCacheTokens = uint64(n.shard.FreeTokens())
+		s.Sessions = uint32(n.shard.Sessions())
+	}
+	n.mu.Unlock()
+	a.Models = []*wire.Served{s}
+	return a
+}
+
+func (n *Node) announceNow() {
+	select {
+	case n.kick <- struct{}{}:
+	default:
+	}
+}
+
+// announceLoop publishes the record every RefreshInterval (and when
+// kicked) and keeps the node registered as a provider of SwarmCID.
+func (n *Node) announceLoop() {
+	defer n.loop.Done()
+	t := time.NewTicker(n.cfg.RefreshInterval)
+	defer t.Stop()
+	var provided time.Time
+	for {
+		ctx, cancel := context.WithTimeout(n.ctx, n.cfg.RefreshInterval)
+		if err := n.ep.Publish(ctx, n.record(false)); err != nil && n.ctx.Err() == nil {
+			n.log.Warn("publish announcement", "err", err)
+		}
+		// Provider records last long; renew them every minute, and retry
+		// quickly while the routing table was empty.
+		if time.Since(provided) > time.Minute && n.ctx.Err() == nil {
+			if err := n.ep.DHT.Provide(ctx, SwarmCID(), true); err != nil {
+				n.log.Debug("provide swarm key", "err", err)
+			} else if n.ep.DHT.RoutingTable().Size() > 0 {
+				provided = time.Now()
+			}
+		}
+		cancel()
+		select {
+		case <-n.ctx.Done():
+			return
+		case <-t.C:
+		case <-n.kick:
+		}
+	}
+}
+
+// autoRange picks the blocks the swarm needs most.
+func (n *Node) autoRange(ctx context.Context) (int, int, error) {
+	var held [][2]int
+	if len(n.cfg.Bootstrap) > 0 {
+		// A fresh DHT client needs a moment before its first query works.
+		vctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ms, err := n.ep.Members(vctx)
+		cancel()
+		if err != nil {
+			return 0, 0, fmt.Errorf("p2p: look at the swarm to choose blocks: %w", err)
+		}
+		for _, m := range ms {
+			for _, s := range m.Record.Models {
+				if s.Digest == n.digest && int(s.TotalBlocks) == n.total {
+					held = append(held, [2]int{int(s.First), int(s.Last)})
+				}
+			}
+		}
+	}
+	f, l := ChooseRange(n.total, held, n.cfg.AutoBlocks)
+	n.log.Info("chose blocks", "blocks", fmt.Sprintf("%d:%d", f, l), "held_elsewhere", held)
+	return f, l, nil
+}
+
+// ChooseRange picks blocks for a new node of a model with total blocks,
+// given the ranges other nodes hold. With size 0 it takes the longest run of
+// blocks nobody holds (the first such run), or the whole model when every
+// block is held. With size > 0 it takes the window of that size whose least
+// covered block is least covered, then with the least total coverage, then
+// the earliest.
+func ChooseRange(total int, held [][2]int, size int) (int, int) {
+	cov := make([]int, total)
+	for _, r := range held {
+		for b := max(r[0], 0); b < min(r[1], total); b++ {
+			cov[b]++
+		}
+	}
+	if size <= 0 {
+		bf, bl := 0, 0
+		for b := 0; b < total; {
+			if cov[b] != 0 {
+				b++
+				continue
+			}
+			e := b
+			for e < total && cov[e] == 0 {
+				e++
+			}
+			if e-b > bl-bf {
+				bf, bl = b, e
+			}
+			b = e
+		}
+		if bl > bf {
+			return bf, bl
+		}
+		return 0, total
+	}
+	size = min(size, total)
+	best, bestMin, bestSum := 0, math.MaxInt, math.MaxInt
+	for f := 0; f+size <= total; f++ {
+		lo, sum := math.MaxInt, 0
+		for _, c := range cov[f : f+size] {
+			lo = min(lo, c)
+			sum += c
+		}
+		if lo < bestMin || (lo == bestMin && sum < bestSum) {
+			best, bestMin, bestSum = f, lo, sum
+		}
+	}
+	return best, best + size
+}
+
+// measure times a one-position step of the shard, the unit of decode cost.
+func measure(ctx context.Context, sh *model.Shard, dim int) (float64, error) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	id := "svc-measure-" + hex.EncodeToString(b[:])
+	const steps = 4
+	if err := sh.OpenSession(id, steps); err != nil {
+		return 0, err
+	}
+	defer func() { _ = sh.CloseSession(id) }()
+	best := math.Inf(1)
+	for i := range steps {
+		in := model.Input{Logits: model.LogitsLast, OmitLogits: true}
+		if sh.IsFirst() {
+			in.Tokens = []int32{int32(i)}
+		} else {
+			in.Hidden = make([]float32, dim)
+			for j := range in.Hidden {
+				in.Hidden[j] = float32(math.Sin(float64(i*dim+j))) * 0.1
+			}
+		}
+		t0 := time.Now()
+		if _, err := sh.Forward(ctx, id, in); err != nil {
+			return 0, err
+		}
+		if i > 0 { // the first step pages the weights in
+			best = min(best, float64(time.Since(t0).Microseconds())/1000)
+		}
+	}
+	return best, nil
+}

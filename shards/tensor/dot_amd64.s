@@ -107,6 +107,11 @@ DATA q4kshuf<>+232(SB)/8, $0x0f0e0f0e0f0e0f0e
 DATA q4kshuf<>+240(SB)/8, $0x0f0e0f0e0f0e0f0e
 DATA q4kshuf<>+248(SB)/8, $0x0f0e0f0e0f0e0f0e
 GLOBL q4kshuf<>(SB), RODATA|NOPTR, $256
+DATA fours<>+0(SB)/8, $0x0404040404040404
+DATA fours<>+8(SB)/8, $0x0404040404040404
+DATA fours<>+16(SB)/8, $0x0404040404040404
+DATA fours<>+24(SB)/8, $0x0404040404040404
+GLOBL fours<>(SB), RODATA|NOPTR, $32
 
 // HSUM8 reduces the eight lanes of Y0 into X0 as hsum8 does:
 // ((v0+v4)+(v2+v6)) + ((v1+v5)+(v3+v7)). Clobbers X1.
@@ -672,4 +677,266 @@ q6kloop:
 q6kdone:
 	VZEROUPPER
 	MOVSS X0, ret+32(FP)
+	RET
+
+// Q5K_CHUNK: as Q4K_CHUNK with the fifth bits taken from qh (Y9): bit 2c
+// for the low nibbles, bit 2c+1 for the high ones, moved to bit 4 by the
+// given word shifts (bits never cross into the neighbouring byte's bit 4).
+#define Q5K_CHUNK(c, SH1, A1, SH2, A2) \
+	VMOVDQU    48+32*c(SI), Y3;  \
+	VPSRLW     $4, Y3, Y4;       \
+	VPAND      Y14, Y4, Y4;      \
+	VPAND      Y14, Y3, Y3;      \
+	SH1        A1, Y9, Y5;       \
+	VPAND      Y13, Y5, Y5;      \
+	VPOR       Y5, Y3, Y3;       \
+	SH2        A2, Y9, Y5;       \
+	VPAND      Y13, Y5, Y5;      \
+	VPOR       Y5, Y4, Y4;       \
+	VPMADDUBSW 64*c(DI), Y3, Y3; \
+	VPMADDUBSW 64*c+32(DI), Y4, Y4; \
+	VPSHUFB    64*c(R9), Y7, Y5; \
+	VPMADDWD   Y5, Y3, Y3;       \
+	VPSHUFB    64*c+32(R9), Y7, Y5; \
+	VPMADDWD   Y5, Y4, Y4;       \
+	VPADDD     Y3, Y8, Y8;       \
+	VPADDD     Y4, Y8, Y8
+
+// KSCALES_MINS unpacks the 6-bit scales (into Y7 as int16, both halves) and
+// mins (into X6 as int16) of a Q4_K/Q5_K block at SI. Clobbers AX, BX,
+// R10-R13.
+#define KSCALES_MINS \
+	MOVL  4(SI), AX;          \
+	MOVL  8(SI), BX;          \
+	MOVL  12(SI), R10;        \
+	MOVL  AX, R11;            \
+	ANDL  $0x3f3f3f3f, R11;   \
+	MOVL  AX, R13;            \
+	SHRL  $6, R13;            \
+	ANDL  $0x03030303, R13;   \
+	SHLL  $4, R13;            \
+	MOVL  R10, R12;           \
+	ANDL  $0x0f0f0f0f, R12;   \
+	ORL   R13, R12;           \
+	VMOVD       R11, X7;      \
+	VPINSRD     $1, R12, X7, X7; \
+	VPMOVZXBW   X7, X7;       \
+	VINSERTI128 $1, X7, Y7, Y7; \
+	MOVL  BX, R11;            \
+	ANDL  $0x3f3f3f3f, R11;   \
+	MOVL  BX, R13;            \
+	SHRL  $6, R13;            \
+	ANDL  $0x03030303, R13;   \
+	SHLL  $4, R13;            \
+	MOVL  R10, R12;           \
+	SHRL  $4, R12;            \
+	ANDL  $0x0f0f0f0f, R12;   \
+	ORL   R13, R12;           \
+	VMOVD     R11, X6;        \
+	VPINSRD   $1, R12, X6, X6; \
+	VPMOVZXBW X6, X6
+
+// KSUMMS computes into BX the sum over the 8 sub-blocks of min times the sum
+// of its 32 activations (bsums at R8, mins in X6).
+#define KSUMMS \
+	VMOVDQU  (R8), X4;        \
+	VMOVDQU  16(R8), X5;      \
+	VPHADDW  X5, X4, X4;      \
+	VPMADDWD X6, X4, X4;      \
+	VPSHUFD  $0x4e, X4, X5;   \
+	VPADDD   X5, X4, X4;      \
+	VPSHUFD  $0xb1, X4, X5;   \
+	VPADDD   X5, X4, X4;      \
+	VMOVD    X4, BX
+
+// func dotQ5_KAVX2(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS  X0, X0, X0
+	VMOVDQU nibmask<>(SB), Y14
+	VMOVDQU bit4<>(SB), Y13
+	LEAQ    q4kshuf<>(SB), R9
+q5kloop:
+	TESTQ CX, CX
+	JZ    q5kdone
+	KSCALES_MINS
+	KSUMMS
+	VMOVDQU 16(SI), Y9
+	VPXOR   Y8, Y8, Y8
+	Q5K_CHUNK(0, VPSLLW, $4, VPSLLW, $3)
+	Q5K_CHUNK(1, VPSLLW, $2, VPSLLW, $1)
+	Q5K_CHUNK(2, VPSRLW, $0, VPSRLW, $1)
+	Q5K_CHUNK(3, VPSRLW, $2, VPSRLW, $3)
+	HSUMI32(Y8, X8, X10)
+	VMOVD X8, AX
+	KSCALE(0, AX, VADDSS)
+	KSCALE(2, BX, VSUBSS)
+	ADDQ $176, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q5kloop
+q5kdone:
+	VZEROUPPER
+	MOVSS X0, ret+40(FP)
+	RET
+
+// Q3K_GROUP: 32 values (q >> 2j) & 3 from Y1 plus 4 where hmask (Y2) has
+// bit k, i.e. the signed value + 4; subtracts 4*y to remove the bias, scales
+// by the sub-block scales picked by the shuffle at soff(R9), into Y8.
+#define Q3K_GROUP(SHQ, AQ, SHH, AH, yoff, soff) \
+	SHQ        AQ, Y1, Y3;     \
+	VPAND      Y13, Y3, Y3;    \
+	SHH        AH, Y2, Y4;     \
+	VPAND      Y12, Y4, Y4;    \
+	VPOR       Y4, Y3, Y3;     \
+	VMOVDQU    yoff(DI), Y6;   \
+	VPMADDUBSW Y6, Y3, Y3;     \
+	VPMADDUBSW Y6, Y12, Y7;    \
+	VPSUBW     Y7, Y3, Y3;     \
+	VPSHUFB    soff(R9), X10, X7; \
+	VPMOVSXBW  X7, Y7;         \
+	VPMADDWD   Y7, Y3, Y3;     \
+	VPADDD     Y3, Y8, Y8
+
+// func dotQ3_KAVX2(w *byte, y *int8, d *float32, nb int) float32
+TEXT ·dotQ3_KAVX2(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VXORPS  X0, X0, X0
+	VMOVDQU mask03<>(SB), Y13
+	VMOVDQU fours<>(SB), Y12
+	VMOVDQU thirtytwo<>(SB), Y11
+	LEAQ    q6kshuf<>(SB), R9
+q3kloop:
+	TESTQ CX, CX
+	JZ    q3kdone
+	// 16 scales (6 bits, biased by 32) into X10 as signed bytes.
+	MOVL  96(SI), AX
+	MOVL  100(SI), BX
+	MOVL  104(SI), R10
+	MOVL  AX, R11
+	ANDL  $0x0f0f0f0f, R11
+	MOVL  R10, R12
+	ANDL  $0x03030303, R12
+	SHLL  $4, R12
+	ORL   R12, R11
+	VMOVD R11, X10
+	MOVL  BX, R11
+	ANDL  $0x0f0f0f0f, R11
+	MOVL  R10, R12
+	SHRL  $2, R12
+	ANDL  $0x03030303, R12
+	SHLL  $4, R12
+	ORL   R12, R11
+	VPINSRD $1, R11, X10, X10
+	MOVL  AX, R11
+	SHRL  $4, R11
+	ANDL  $0x0f0f0f0f, R11
+	MOVL  R10, R12
+	SHRL  $4, R12
+	ANDL  $0x03030303, R12
+	SHLL  $4, R12
+	ORL   R12, R11
+	VPINSRD $2, R11, X10, X10
+	MOVL  BX, R11
+	SHRL  $4, R11
+	ANDL  $0x0f0f0f0f, R11
+	MOVL  R10, R12
+	SHRL  $6, R12
+	ANDL  $0x03030303, R12
+	SHLL  $4, R12
+	ORL   R12, R11
+	VPINSRD $3, R11, X10, X10
+	VPSUBB  X11, X10, X10
+	VMOVDQU (SI), Y2
+	VPXOR   Y8, Y8, Y8
+	VMOVDQU 32(SI), Y1
+	Q3K_GROUP(VPSRLW, $0, VPSLLW, $2, 0, 0)
+	Q3K_GROUP(VPSRLW, $2, VPSLLW, $1, 32, 16)
+	Q3K_GROUP(VPSRLW, $4, VPSRLW, $0, 64, 32)
+	Q3K_GROUP(VPSRLW, $6, VPSRLW, $1, 96, 48)
+	VMOVDQU 64(SI), Y1
+	Q3K_GROUP(VPSRLW, $0, VPSRLW, $2, 128, 64)
+	Q3K_GROUP(VPSRLW, $2, VPSRLW, $3, 160, 80)
+	Q3K_GROUP(VPSRLW, $4, VPSRLW, $4, 192, 96)
+	Q3K_GROUP(VPSRLW, $6, VPSRLW, $5, 224, 112)
+	HSUMI32(Y8, X8, X9)
+	VMOVD X8, AX
+	KSCALE(108, AX, VADDSS)
+	ADDQ $110, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	DECQ CX
+	JMP  q3kloop
+q3kdone:
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
+// Q2K_GROUP: 32 values (q >> 2j) & 3 from Y1 times the activations,
+// scaled by the 4-bit sub-block scales (X10) picked at soff(R9), into Y8.
+#define Q2K_GROUP(AQ, yoff, soff) \
+	VPSRLW     AQ, Y1, Y3;     \
+	VPAND      Y13, Y3, Y3;    \
+	VPMADDUBSW yoff(DI), Y3, Y3; \
+	VPSHUFB    soff(R9), X10, X7; \
+	VPMOVZXBW  X7, Y7;         \
+	VPMADDWD   Y7, Y3, Y3;     \
+	VPADDD     Y3, Y8, Y8
+
+// func dotQ2_KAVX2(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ2_KAVX2(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS  X0, X0, X0
+	VMOVDQU mask03<>(SB), Y13
+	VMOVDQU nibmask<>(SB), Y14
+	LEAQ    q6kshuf<>(SB), R9
+q2kloop:
+	TESTQ CX, CX
+	JZ    q2kdone
+	VMOVDQU   (SI), X10
+	VPSRLW    $4, X10, X11
+	VPAND     X14, X11, X11
+	VPAND     X14, X10, X10
+	// summs = sum of bsums[j] * (scales[j] >> 4)
+	VPMOVZXBW X11, Y11
+	VPMADDWD  (R8), Y11, Y11
+	HSUMI32(Y11, X11, X9)
+	VMOVD     X11, BX
+	VPXOR     Y8, Y8, Y8
+	VMOVDQU   16(SI), Y1
+	Q2K_GROUP($0, 0, 0)
+	Q2K_GROUP($2, 32, 16)
+	Q2K_GROUP($4, 64, 32)
+	Q2K_GROUP($6, 96, 48)
+	VMOVDQU   48(SI), Y1
+	Q2K_GROUP($0, 128, 64)
+	Q2K_GROUP($2, 160, 80)
+	Q2K_GROUP($4, 192, 96)
+	Q2K_GROUP($6, 224, 112)
+	HSUMI32(Y8, X8, X9)
+	VMOVD X8, AX
+	KSCALE(80, AX, VADDSS)
+	KSCALE(82, BX, VSUBSS)
+	ADDQ $84, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q2kloop
+q2kdone:
+	VZEROUPPER
+	MOVSS X0, ret+40(FP)
 	RET

@@ -33,6 +33,15 @@ func dotQ5_1AVX2(w *byte, y *int8, d *float32, s *float32, nb int) float32
 func dotQ4_KAVX2(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
 
 //go:noescape
+func dotQ5_KAVX2(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ3_KAVX2(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ2_KAVX2(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
 func dotQ6_KAVX2(w *byte, y *int8, d *float32, nb int) float32
 
 //go:noescape
@@ -75,6 +84,17 @@ func avx2Kernels() *kernelSet {
 	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, nb := blockArgs(w, a, i, 144)
 		return dotQ4_KAVX2(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[Q5_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 176)
+		return dotQ5_KAVX2(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[Q3_K] = func(w []byte, a *acts, i int) float32 {
+		return dotQ3_KAVX2(blockArgs(w, a, i, 110))
+	}
+	ks.dot[Q2_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 84)
+		return dotQ2_KAVX2(pw, py, pd, &a.bsums[16*i*nb], nb)
 	}
 	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
 		return dotQ6_KAVX2(blockArgs(w, a, i, 210))

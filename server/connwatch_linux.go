@@ -1,0 +1,67 @@
+//go:build linux
+
+package server
+
+import (
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// watchConn calls gone when the client closes its connection while its
+// request is being answered, so that the generation stops and its sessions
+// close instead of computing for nobody. fasthttp does not read the
+// connection while a handler runs, so the watcher peeks (MSG_PEEK, never
+// consuming a byte of a pipelined request) a few times a second. The
+// returned function stops the watcher and waits for it.
+func watchConn(c net.Conn, gone func()) (stop func()) {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return func() {}
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		buf := make([]byte, 1)
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+			}
+			closed := false
+			err := rc.Read(func(fd uintptr) bool {
+				n, _, err := unix.Recvfrom(int(fd), buf, unix.MSG_PEEK|unix.MSG_DONTWAIT)
+				switch {
+				case err == nil && n == 0:
+					closed = true // orderly shutdown by the peer
+				case err != nil && err != unix.EAGAIN && err != unix.EINTR:
+					closed = true // reset or otherwise broken
+				}
+				return true
+			})
+			if err != nil || closed {
+				gone()
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(quit)
+			wg.Wait()
+		})
+	}
+}

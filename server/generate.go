@@ -1,0 +1,564 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"svc/router"
+	"svc/shards/tokenizer"
+)
+
+// errStopSequence ends a generation whose text reached a stop string.
+var errStopSequence = errors.New("stop sequence reached")
+
+// errClientGone ends a generation whose client went away.
+var errClientGone = errors.New("client disconnected")
+
+// job is one validated generation request, ready to run.
+type job struct {
+	chat         bool
+	id           string
+	created      int64
+	model        string // the name answered in "model"
+	kit          *modelKit
+	prompt       []int32
+	maxTokens    int
+	stop         []string
+	includeUsage bool
+}
+
+// usage is the token accounting of a response.
+type usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// generate serves both generation endpoints. It reports whether it handed
+// the response to a stream writer (which then owns the request's cleanup).
+func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) (streaming bool) {
+	// The generation's context: cut when the client disconnects, when the
+	// server's grace period ends, or when a stop string is reached.
+	gctx, cancel := context.WithCancelCause(s.life)
+	stopWatch := watchConn(ctx.Conn(), func() { cancel(errClientGone) })
+	cleanup := func() {
+		stopWatch()
+		cancel(nil)
+	}
+	defer func() {
+		if !streaming {
+			cleanup()
+		}
+	}()
+
+	j, stream, aerr := s.prepare(gctx, ctx.PostBody(), chat)
+	if aerr != nil {
+		s.fail(ctx, aerr)
+		return false
+	}
+	s.m.promptTokens.WithLabelValues(j.model).Add(float64(len(j.prompt)))
+	if !stream {
+		s.answerWhole(ctx, gctx, cancel, j)
+		return false
+	}
+	return s.answerStream(ctx, gctx, cancel, j, cleanup)
+}
+
+// prepare validates a request and turns it into a job.
+func (s *Server) prepare(ctx context.Context, body []byte, chat bool) (*job, bool, *apiError) {
+	var common commonRequest
+	var chatReq *chatRequest
+	var compReq *completionRequest
+	var aerr *apiError
+	if chat {
+		chatReq, aerr = parseChat(body)
+		if aerr == nil {
+			common = chatReq.commonRequest
+		}
+	} else {
+		compReq, aerr = parseCompletion(body)
+		if aerr == nil {
+			common = compReq.commonRequest
+		}
+	}
+	if aerr != nil {
+		return nil, false, aerr
+	}
+	name := common.Model
+	if name == "" {
+		name = s.cfg.DefaultModel
+	}
+	if name == "" {
+		return nil, false, &apiError{Status: 400, Code: codeModelRequired,
+			Message: "the request names no model and this server has no default; set \"model\" (GET /v1/models lists them)"}
+	}
+	info, err := s.cfg.Backend.Model(ctx, name)
+	if err != nil {
+		return nil, false, backendError(name, err)
+	}
+	kit, err := s.kits.get(ctx, info)
+	if err != nil {
+		return nil, false, &apiError{Status: 500, Code: codeServerError,
+			Message: fmt.Sprintf("model %q cannot be served by this API: %v", info.Name, err)}
+	}
+	now := s.cfg.Now()
+	j := &job{chat: chat, created: now.Unix(), model: info.Name, kit: kit,
+		stop: common.Stop, includeUsage: common.IncludeUsage}
+	if chat {
+		j.id = "chatcmpl-" + randomID()
+		text, err := kit.renderChat(chatReq.Messages, s.cfg.Now)
+		if err != nil {
+			return nil, false, invalidf("messages: the model's chat template refused this conversation: %v", err)
+		}
+		if j.prompt, err = kit.encode(text); err != nil {
+			return nil, false, invalidf("messages: cannot tokenize the rendered conversation: %v", err)
+		}
+	} else {
+		j.id = "cmpl-" + randomID()
+		if compReq.PromptIDs != nil {
+			for i, id := range compReq.PromptIDs {
+				if kit.vocab > 0 && int(id) >= kit.vocab {
+					return nil, false, invalidf("prompt[%d]: token id %d is outside the vocabulary of %d tokens", i, id, kit.vocab)
+				}
+			}
+			j.prompt = compReq.PromptIDs
+		} else if j.prompt, err = kit.encode(compReq.Prompt); err != nil {
+			return nil, false, invalidf("prompt: cannot tokenize: %v", err)
+		}
+	}
+	if len(j.prompt) == 0 {
+		return nil, false, invalidf("the prompt is empty: it gives no tokens to continue from")
+	}
+	if j.maxTokens, aerr = fitMaxTokens(common.MaxTokens, len(j.prompt), kit.ctxLen); aerr != nil {
+		return nil, false, aerr
+	}
+	return j, common.Stream, nil
+}
+
+// fitMaxTokens checks the completion budget against the model's context:
+// an explicit max_tokens that does not fit is refused (as OpenAI does), the
+// default shrinks to what fits.
+func fitMaxTokens(asked, promptLen, ctxLen int) (int, *apiError) {
+	room := ctxLen - promptLen
+	if ctxLen > 0 && room < 1 {
+		return 0, invalidf("the prompt has %d tokens, which leaves no room in the model's context of %d tokens", promptLen, ctxLen)
+	}
+	if asked == 0 {
+		if ctxLen > 0 && room < DefaultMaxTokens {
+			return room, nil
+		}
+		return DefaultMaxTokens, nil
+	}
+	if ctxLen > 0 && asked > room {
+		return 0, invalidf("max_tokens is %d, but the model's context is %d tokens and the prompt uses %d; at most %d can be generated",
+			asked, ctxLen, promptLen, room)
+	}
+	return asked, nil
+}
+
+func (s *Server) backendRequest(j *job) router.GenerateRequest {
+	return router.GenerateRequest{
+		Model:     j.model,
+		Prompt:    j.prompt,
+		MaxTokens: j.maxTokens,
+		Stop:      j.kit.tok.IsEOG,
+	}
+}
+
+// finishOf decides finish_reason when the backend did not say.
+func finishOf(res router.GenerateResult, stopped bool, n, max int) router.FinishReason {
+	switch {
+	case stopped:
+		return router.FinishStop
+	case res.Finish != "":
+		return res.Finish
+	case n >= max:
+		return router.FinishLength
+	default:
+		return router.FinishStop
+	}
+}
+
+// answerWhole runs the generation and answers with one JSON body.
+func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, gctx context.Context, cancel context.CancelCauseFunc, j *job) {
+	asm := newTextAssembler(j.kit.tok, j.stop)
+	var text strings.Builder
+	n := 0
+	stopped := false
+	res, err := s.cfg.Backend.Generate(gctx, s.backendRequest(j), func(id int32) error {
+		n++
+		out, matched := asm.push(id)
+		text.WriteString(out)
+		if matched {
+			stopped = true
+			return errStopSequence
+		}
+		return nil
+	})
+	s.m.tokens.WithLabelValues(j.model).Add(float64(n))
+	if stopped {
+		err = nil
+	}
+	if err != nil {
+		if errors.Is(context.Cause(gctx), errClientGone) {
+			// Nobody is listening; 499 (client closed request) is for the metrics.
+			ctx.SetStatusCode(499)
+			return
+		}
+		s.fail(ctx, backendError(j.model, err))
+		return
+	}
+	if !stopped {
+		tail, matched := asm.flush()
+		text.WriteString(tail)
+		stopped = matched
+	}
+	finish := string(finishOf(res, stopped, n, j.maxTokens))
+	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
+	if j.chat {
+		writeJSON(ctx, 200, chatCompletion{
+			ID: j.id, Object: "chat.completion", Created: j.created, Model: j.model,
+			Choices: []chatChoice{{Index: 0, Message: chatMessage{Role: "assistant", Content: text.String()}, FinishReason: finish}},
+			Usage:   u,
+		})
+		return
+	}
+	writeJSON(ctx, 200, textCompletion{
+		ID: j.id, Object: "text_completion", Created: j.created, Model: j.model,
+		Choices: []textChoice{{Index: 0, Text: text.String(), FinishReason: &finish}},
+		Usage:   &u,
+	})
+}
+
+// outcome is how a generation ended.
+type outcome struct {
+	res router.GenerateResult
+	err error
+}
+
+// answerStream starts the generation and waits for its first token (or
+// its end) before answering, so that a request the swarm cannot serve at
+// all still gets an HTTP error status. Then the stream writer takes over.
+func (s *Server) answerStream(ctx *fasthttp.RequestCtx, gctx context.Context, cancel context.CancelCauseFunc, j *job, cleanup func()) bool {
+	tokens := make(chan int32, 64)
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := s.cfg.Backend.Generate(gctx, s.backendRequest(j), func(id int32) error {
+			select {
+			case tokens <- id:
+				return nil
+			case <-gctx.Done():
+				return context.Cause(gctx)
+			}
+		})
+		close(tokens)
+		done <- outcome{res, err}
+	}()
+	// wait drains the generation: it must have returned (and closed its
+	// sessions) before the request is over.
+	wait := func() outcome {
+		for range tokens {
+		}
+		return <-done
+	}
+	first, ok := <-tokens
+	if !ok {
+		o := <-done
+		if o.err != nil {
+			if errors.Is(context.Cause(gctx), errClientGone) {
+				ctx.SetStatusCode(499)
+				return false
+			}
+			s.fail(ctx, backendError(j.model, o.err))
+			return false
+		}
+	}
+	ctx.SetStatusCode(200)
+	ctx.SetContentType("text/event-stream")
+	ctx.Response.Header.Set("Cache-Control", "no-cache")
+	ctx.Response.Header.Set("X-Accel-Buffering", "no")
+	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer s.m.inFlight.Dec()
+		defer cleanup()
+		s.stream(w, gctx, cancel, j, first, ok, tokens, wait)
+	})
+	return true
+}
+
+// stream writes the SSE events of one generation: a role chunk (chat),
+// one chunk per text piece, a final chunk with finish_reason, an optional
+// usage chunk, then [DONE]. A failure after the stream began is sent as an
+// event in SPEC's error shape, and the stream ends there.
+func (s *Server) stream(w *bufio.Writer, gctx context.Context, cancel context.CancelCauseFunc, j *job,
+	first int32, haveFirst bool, tokens <-chan int32, wait func() outcome) {
+	sse := &sseWriter{w: w, j: j}
+	if j.chat {
+		sse.chunk(delta{Role: "assistant"}, "", nil)
+	}
+	asm := newTextAssembler(j.kit.tok, j.stop)
+	n := 0
+	stopped := false
+	handle := func(id int32) {
+		n++
+		out, matched := asm.push(id)
+		if out != "" {
+			sse.piece(out)
+		}
+		if matched {
+			stopped = true
+			cancel(errStopSequence)
+		}
+		if sse.err != nil {
+			cancel(errClientGone)
+		}
+	}
+	if haveFirst {
+		handle(first)
+		for id := range tokens {
+			if stopped || sse.err != nil {
+				break
+			}
+			handle(id)
+		}
+	}
+	o := wait()
+	s.m.tokens.WithLabelValues(j.model).Add(float64(n))
+	if sse.err != nil {
+		return
+	}
+	if o.err != nil && !stopped {
+		aerr := backendError(j.model, o.err)
+		if errors.Is(context.Cause(gctx), errClientGone) {
+			return
+		}
+		s.log.Warn("generation failed mid-stream", "id", j.id, "model", j.model, "tokens", n, "err", o.err)
+		sse.event(aerr.body())
+		return
+	}
+	if !stopped {
+		tail, matched := asm.flush()
+		if tail != "" {
+			sse.piece(tail)
+		}
+		stopped = matched
+	}
+	finish := string(finishOf(o.res, stopped, n, j.maxTokens))
+	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
+	if j.chat {
+		sse.chunk(delta{}, finish, nil)
+	} else {
+		sse.textChunk("", &finish)
+	}
+	if j.includeUsage {
+		sse.usageChunk(u)
+	}
+	sse.raw("[DONE]")
+}
+
+// sseWriter frames events; after the first write error it writes nothing
+// more and keeps the error.
+type sseWriter struct {
+	w   *bufio.Writer
+	j   *job
+	err error
+}
+
+func (s *sseWriter) raw(data string) {
+	if s.err != nil {
+		return
+	}
+	if _, err := s.w.WriteString("data: " + data + "\n\n"); err != nil {
+		s.err = err
+		return
+	}
+	s.err = s.w.Flush()
+}
+
+func (s *sseWriter) event(v any) {
+	var b []byte
+	switch t := v.(type) {
+	case []byte:
+		b = t
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			s.err = fmt.Errorf("encoding an event: %w", err)
+			return
+		}
+	}
+	s.raw(string(b))
+}
+
+func (s *sseWriter) piece(text string) {
+	if s.j.chat {
+		s.chunk(delta{Content: &text}, "", nil)
+	} else {
+		s.textChunk(text, nil)
+	}
+}
+
+func (s *sseWriter) chunk(d delta, finish string, u *usage) {
+	c := chatChunk{ID: s.j.id, Object: "chat.completion.chunk", Created: s.j.created, Model: s.j.model,
+		Choices: []chunkChoice{{Index: 0, Delta: d}}, Usage: u}
+	if finish != "" {
+		c.Choices[0].FinishReason = &finish
+	}
+	s.event(c)
+}
+
+func (s *sseWriter) textChunk(text string, finish *string) {
+	s.event(textCompletion{ID: s.j.id, Object: "text_completion", Created: s.j.created, Model: s.j.model,
+		Choices: []textChoice{{Index: 0, Text: text, FinishReason: finish}}})
+}
+
+// usageChunk is OpenAI's stream_options.include_usage event: no choices,
+// only the usage.
+func (s *sseWriter) usageChunk(u usage) {
+	if s.j.chat {
+		s.event(chatChunk{ID: s.j.id, Object: "chat.completion.chunk", Created: s.j.created, Model: s.j.model,
+			Choices: []chunkChoice{}, Usage: &u})
+		return
+	}
+	s.event(textCompletion{ID: s.j.id, Object: "text_completion", Created: s.j.created, Model: s.j.model,
+		Choices: []textChoice{}, Usage: &u})
+}
+
+// Response shapes (SPEC.md §2).
+type chatCompletion struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []chatChoice `json:"choices"`
+	Usage   usage        `json:"usage"`
+}
+
+type chatChoice struct {
+	Index        int         `json:"index"`
+	Message      chatMessage `json:"message"`
+	Logprobs     *struct{}   `json:"logprobs"`
+	FinishReason string      `json:"finish_reason"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type chatChunk struct {
+	ID      string        `json:"id"`
+	Object  string        `json:"object"`
+	Created int64         `json:"created"`
+	Model   string        `json:"model"`
+	Choices []chunkChoice `json:"choices"`
+	Usage   *usage        `json:"usage,omitempty"`
+}
+
+type chunkChoice struct {
+	Index        int       `json:"index"`
+	Delta        delta     `json:"delta"`
+	Logprobs     *struct{} `json:"logprobs"`
+	FinishReason *string   `json:"finish_reason"`
+}
+
+type delta struct {
+	Role    string  `json:"role,omitempty"`
+	Content *string `json:"content,omitempty"`
+}
+
+type textCompletion struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []textChoice `json:"choices"`
+	Usage   *usage       `json:"usage,omitempty"`
+}
+
+type textChoice struct {
+	Index        int       `json:"index"`
+	Text         string    `json:"text"`
+	Logprobs     *struct{} `json:"logprobs"`
+	FinishReason *string   `json:"finish_reason"`
+}
+
+// randomID is the random part of a response id.
+func randomID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var b [24]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b[:])
+}
+
+// textAssembler turns generated tokens into text pieces that are valid
+// UTF-8 (the stream decoder holds back partial characters) and applies the
+// request's stop strings: text that might be the start of a stop string is
+// held back until it is clear either way.
+type textAssembler struct {
+	dec   *tokenizer.StreamDecoder
+	stops []string
+	held  string
+}
+
+// The text of a completion is the plain concatenation of its tokens' pieces,
+// control tokens rendered as nothing: what llama.cpp's server sends. (A
+// whole-text Decode would drop the first token's leading space, which
+// belongs to a continuation.)
+func newTextAssembler(tok *tokenizer.Tokenizer, stops []string) *textAssembler {
+	dec := tok.NewStreamDecoderWith(tokenizer.StreamOptions{Raw: true, DecodeOptions: tokenizer.DecodeOptions{SkipSpecial: true}})
+	return &textAssembler{dec: dec, stops: stops}
+}
+
+// push adds a token; it returns the text that can be sent now and whether
+// a stop string was reached (the text before it is returned, the stop
+// string and anything after it are dropped).
+func (a *textAssembler) push(id int32) (string, bool) {
+	return a.take(a.held+a.dec.Add(id), false)
+}
+
+// flush ends the text: whatever the decoder and the stop check held back.
+func (a *textAssembler) flush() (string, bool) {
+	return a.take(a.held+a.dec.Flush(), true)
+}
+
+func (a *textAssembler) take(buf string, final bool) (string, bool) {
+	a.held = ""
+	if len(a.stops) == 0 {
+		return buf, false
+	}
+	cut := -1
+	for _, s := range a.stops {
+		if i := strings.Index(buf, s); i >= 0 && (cut < 0 || i < cut) {
+			cut = i
+		}
+	}
+	if cut >= 0 {
+		return buf[:cut], true
+	}
+	if final {
+		return buf, false
+	}
+	// Hold back the longest tail of buf that begins some stop string.
+	keep := 0
+	for _, s := range a.stops {
+		for k := min(len(s)-1, len(buf)); k > keep; k-- {
+			if strings.HasSuffix(buf, s[:k]) {
+				keep = k
+				break
+			}
+		}
+	}
+	a.held = buf[len(buf)-keep:]
+	return buf[:len(buf)-keep], false
+}

@@ -1,0 +1,559 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"svc/shards/chattmpl"
+)
+
+// Request parsing is done field by field over the raw JSON so that a wrong
+// type is answered with a message naming the field (encoding/json's own
+// errors name Go types, not what the client sent).
+
+// maxTokensCeiling bounds max_tokens before the model is known; the
+// model's context length bounds it further once it is.
+const maxTokensCeiling = 1 << 30
+
+// fields is a JSON object, one raw value per key.
+type fields map[string]json.RawMessage
+
+// parseObject checks that body is one JSON object, in UTF-8, and nothing else.
+func parseObject(body []byte) (fields, *apiError) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, invalidf("request body is empty; expected a JSON object")
+	}
+	if !utf8.Valid(body) {
+		return nil, invalidf("request body is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, invalidf("malformed JSON: %s", jsonErrText(err))
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, invalidf("malformed JSON: unexpected data after the top-level value")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, invalidf("malformed JSON after the top-level value: %s", jsonErrText(err))
+	}
+	if kind(raw) != "object" {
+		return nil, invalidf("request body must be a JSON object, got %s", kind(raw))
+	}
+	var f fields
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, invalidf("malformed JSON: %s", jsonErrText(err))
+	}
+	return f, nil
+}
+
+func jsonErrText(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	}
+	return err.Error()
+}
+
+// kind names the JSON type of a raw value, for error messages.
+func kind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
+// present reports whether key is set to something other than null.
+func (f fields) present(key string) bool {
+	raw, ok := f[key]
+	return ok && kind(raw) != "null"
+}
+
+func (f fields) str(key string) (string, bool, *apiError) {
+	if !f.present(key) {
+		return "", false, nil
+	}
+	return decodeString(f[key], key)
+}
+
+func decodeString(raw json.RawMessage, name string) (string, bool, *apiError) {
+	if kind(raw) != "string" {
+		return "", false, invalidf("%s must be a string, got %s", name, kind(raw))
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false, invalidf("%s: %s", name, jsonErrText(err))
+	}
+	return s, true, nil
+}
+
+func (f fields) boolean(key string) (bool, bool, *apiError) {
+	if !f.present(key) {
+		return false, false, nil
+	}
+	raw := f[key]
+	if kind(raw) != "boolean" {
+		return false, false, invalidf("%s must be a boolean, got %s", key, kind(raw))
+	}
+	return bytes.Equal(bytes.TrimSpace(raw), []byte("true")), true, nil
+}
+
+// integer reads a JSON integer; 512.0 counts as an integer, 512.5 and
+// "512" do not.
+func (f fields) integer(key string) (int64, bool, *apiError) {
+	if !f.present(key) {
+		return 0, false, nil
+	}
+	raw := f[key]
+	if kind(raw) != "number" {
+		return 0, false, invalidf("%s must be an integer, got %s", key, kind(raw))
+	}
+	text := string(bytes.TrimSpace(raw))
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return n, true, nil
+	}
+	bf, _, err := big.ParseFloat(text, 10, 256, big.ToNearestEven)
+	if err != nil {
+		return 0, false, invalidf("%s must be an integer, got %s", key, text)
+	}
+	if !bf.IsInt() {
+		return 0, false, invalidf("%s must be an integer, got %s", key, text)
+	}
+	if bf.Sign() < 0 {
+		return math.MinInt64, true, nil
+	}
+	if bf.Cmp(big.NewFloat(math.MaxInt64)) >= 0 {
+		return math.MaxInt64, true, nil
+	}
+	n, _ := bf.Int64()
+	return n, true, nil
+}
+
+// maxTokens reads max_completion_tokens (the current OpenAI name) or
+// max_tokens (the older one, which SPEC names); 0 means "not given".
+func (f fields) maxTokens() (int, *apiError) {
+	for _, key := range []string{"max_completion_tokens", "max_tokens"} {
+		n, ok, aerr := f.integer(key)
+		if aerr != nil {
+			return 0, aerr
+		}
+		if !ok {
+			continue
+		}
+		if n < 1 {
+			return 0, invalidf("%s must be at least 1, got %d", key, n)
+		}
+		if n > maxTokensCeiling {
+			return 0, invalidf("%s is too large (%d); the limit is the model's context length", key, n)
+		}
+		return int(n), nil
+	}
+	return 0, nil
+}
+
+// stopStrings reads stop: a string, an array of up to 4 strings, or null.
+func (f fields) stopStrings() ([]string, *apiError) {
+	if !f.present("stop") {
+		return nil, nil
+	}
+	raw := f["stop"]
+	switch kind(raw) {
+	case "string":
+		s, _, aerr := decodeString(raw, "stop")
+		if aerr != nil {
+			return nil, aerr
+		}
+		if s == "" {
+			return nil, nil
+		}
+		return []string{s}, nil
+	case "array":
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, invalidf("stop: %s", jsonErrText(err))
+		}
+		if len(items) > 4 {
+			return nil, invalidf("stop may hold at most 4 strings, got %d", len(items))
+		}
+		var out []string
+		for i, it := range items {
+			s, _, aerr := decodeString(it, fmt.Sprintf("stop[%d]", i))
+			if aerr != nil {
+				return nil, aerr
+			}
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+		return out, nil
+	default:
+		return nil, invalidf("stop must be a string or an array of strings, got %s", kind(raw))
+	}
+}
+
+// streamOptions reads stream and stream_options.include_usage.
+func (f fields) streamOptions() (stream, includeUsage bool, aerr *apiError) {
+	stream, _, aerr = f.boolean("stream")
+	if aerr != nil {
+		return false, false, aerr
+	}
+	if !f.present("stream_options") {
+		return stream, false, nil
+	}
+	raw := f["stream_options"]
+	if kind(raw) != "object" {
+		return false, false, invalidf("stream_options must be an object, got %s", kind(raw))
+	}
+	var so fields
+	if err := json.Unmarshal(raw, &so); err != nil {
+		return false, false, invalidf("stream_options: %s", jsonErrText(err))
+	}
+	iu, _, aerr := so.boolean("include_usage")
+	if aerr != nil {
+		aerr.Message = "stream_options." + aerr.Message
+		return false, false, aerr
+	}
+	return stream, iu && stream, nil
+}
+
+// refuseUnsupported answers 400 for fields whose effect a client would rely
+// on and that a greedy, text-only swarm cannot honour. Sampling parameters
+// (temperature, top_p, n, presence_penalty, frequency_penalty, seed, ...)
+// are not here: SPEC says they are accepted and ignored, whatever their
+// value, and so are unknown fields.
+func (f fields) refuseUnsupported(chat bool) *apiError {
+	if f.present("logprobs") {
+		raw := f["logprobs"]
+		if chat {
+			if kind(raw) != "boolean" {
+				return invalidf("logprobs must be a boolean, got %s", kind(raw))
+			}
+			if string(bytes.TrimSpace(raw)) == "true" {
+				return invalidf("logprobs is not supported by this server")
+			}
+		} else if string(bytes.TrimSpace(raw)) != "0" {
+			return invalidf("logprobs is not supported by this server")
+		}
+	}
+	if n, ok, _ := f.integer("top_logprobs"); ok && n != 0 {
+		return invalidf("top_logprobs is not supported by this server")
+	}
+	for _, key := range []string{"tools", "functions"} {
+		if f.present(key) {
+			raw := f[key]
+			if kind(raw) != "array" {
+				return invalidf("%s must be an array, got %s", key, kind(raw))
+			}
+			var items []json.RawMessage
+			if err := json.Unmarshal(raw, &items); err != nil || len(items) > 0 {
+				return invalidf("%s (tool calling) is not supported by this server", key)
+			}
+		}
+	}
+	for _, key := range []string{"tool_choice", "function_call"} {
+		if f.present(key) {
+			s, ok, _ := f.str(key)
+			if !ok || (s != "none" && s != "auto") {
+				return invalidf("%s: tool calling is not supported by this server", key)
+			}
+		}
+	}
+	if f.present("response_format") {
+		raw := f["response_format"]
+		var rf fields
+		if kind(raw) != "object" || json.Unmarshal(raw, &rf) != nil {
+			return invalidf("response_format must be an object, got %s", kind(raw))
+		}
+		if t, _, _ := rf.str("type"); t != "text" {
+			return invalidf("response_format: only {\"type\": \"text\"} is supported by this server")
+		}
+	}
+	for _, key := range []string{"audio", "prediction"} {
+		if f.present(key) {
+			return invalidf("%s is not supported by this server", key)
+		}
+	}
+	if !chat {
+		if echo, _, aerr := f.boolean("echo"); aerr != nil {
+			return aerr
+		} else if echo {
+			return invalidf("echo is not supported by this server")
+		}
+		if s, ok, aerr := f.str("suffix"); aerr != nil {
+			return aerr
+		} else if ok && s != "" {
+			return invalidf("suffix is not supported by this server")
+		}
+	}
+	return nil
+}
+
+// commonRequest is what both generation endpoints share.
+type commonRequest struct {
+	Model        string
+	MaxTokens    int // 0: not given
+	Stream       bool
+	IncludeUsage bool
+	Stop         []string
+}
+
+func parseCommon(f fields, chat bool) (commonRequest, *apiError) {
+	var c commonRequest
+	var aerr *apiError
+	if c.Model, _, aerr = f.str("model"); aerr != nil {
+		return c, aerr
+	}
+	if c.MaxTokens, aerr = f.maxTokens(); aerr != nil {
+		return c, aerr
+	}
+	if c.Stream, c.IncludeUsage, aerr = f.streamOptions(); aerr != nil {
+		return c, aerr
+	}
+	if c.Stop, aerr = f.stopStrings(); aerr != nil {
+		return c, aerr
+	}
+	if aerr = f.refuseUnsupported(chat); aerr != nil {
+		return c, aerr
+	}
+	return c, nil
+}
+
+// chatRequest is a validated POST /v1/chat/completions body.
+type chatRequest struct {
+	commonRequest
+	Messages []chattmpl.Message
+}
+
+// Roles a message may have. "developer" is OpenAI's newer name for the
+// system role; templates only know "system", so it is renamed.
+var knownRoles = map[string]string{
+	"system": "system", "developer": "system", "user": "user",
+	"assistant": "assistant", "tool": "tool", "function": "function",
+}
+
+func parseChat(body []byte) (*chatRequest, *apiError) {
+	f, aerr := parseObject(body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	req := &chatRequest{}
+	if req.commonRequest, aerr = parseCommon(f, true); aerr != nil {
+		return nil, aerr
+	}
+	if !f.present("messages") {
+		return nil, invalidf("messages is required: an array of {role, content} objects")
+	}
+	raw := f["messages"]
+	if kind(raw) != "array" {
+		return nil, invalidf("messages must be an array, got %s", kind(raw))
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, invalidf("messages: %s", jsonErrText(err))
+	}
+	if len(items) == 0 {
+		return nil, &apiError{Status: 400, Code: codeEmptyMessages, Message: "messages must hold at least one message"}
+	}
+	for i, it := range items {
+		m, aerr := parseMessage(it, fmt.Sprintf("messages[%d]", i))
+		if aerr != nil {
+			return nil, aerr
+		}
+		req.Messages = append(req.Messages, m)
+	}
+	return req, nil
+}
+
+func parseMessage(raw json.RawMessage, name string) (chattmpl.Message, *apiError) {
+	var m chattmpl.Message
+	if kind(raw) != "object" {
+		return m, invalidf("%s must be an object, got %s", name, kind(raw))
+	}
+	var f fields
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return m, invalidf("%s: %s", name, jsonErrText(err))
+	}
+	if !f.present("role") {
+		return m, invalidf("%s.role is required", name)
+	}
+	role, _, aerr := decodeString(f["role"], name+".role")
+	if aerr != nil {
+		return m, aerr
+	}
+	mapped, ok := knownRoles[role]
+	if !ok {
+		return m, invalidf("%s.role: unknown role %q (expected system, developer, user, assistant or tool)", name, role)
+	}
+	m.Role = mapped
+	switch {
+	case !f.present("content"):
+		// An assistant turn may carry no content (OpenAI allows it when it
+		// made tool calls); every other role must say something.
+		if mapped != "assistant" {
+			return m, invalidf("%s.content is required for role %q", name, role)
+		}
+	case kind(f["content"]) == "string":
+		if m.Content, _, aerr = decodeString(f["content"], name+".content"); aerr != nil {
+			return m, aerr
+		}
+	case kind(f["content"]) == "array":
+		if m.Content, aerr = textParts(f["content"], name+".content"); aerr != nil {
+			return m, aerr
+		}
+	default:
+		return m, invalidf("%s.content must be a string or an array of text parts, got %s", name, kind(f["content"]))
+	}
+	// A few standard keys go through to the template (some templates show
+	// a speaker's name or a tool call id); their types are checked.
+	for _, key := range []string{"name", "tool_call_id"} {
+		if f.present(key) {
+			s, _, aerr := decodeString(f[key], name+"."+key)
+			if aerr != nil {
+				return m, aerr
+			}
+			if m.Extra == nil {
+				m.Extra = map[string]any{}
+			}
+			m.Extra[key] = s
+		}
+	}
+	return m, nil
+}
+
+// textParts joins OpenAI content parts [{type:"text", text:...}] in order.
+func textParts(raw json.RawMessage, name string) (string, *apiError) {
+	var parts []json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", invalidf("%s: %s", name, jsonErrText(err))
+	}
+	var b strings.Builder
+	for j, p := range parts {
+		pn := fmt.Sprintf("%s[%d]", name, j)
+		if kind(p) != "object" {
+			return "", invalidf("%s must be an object, got %s", pn, kind(p))
+		}
+		var pf fields
+		if err := json.Unmarshal(p, &pf); err != nil {
+			return "", invalidf("%s: %s", pn, jsonErrText(err))
+		}
+		t, ok, aerr := pf.str("type")
+		if aerr != nil {
+			aerr.Message = pn + "." + aerr.Message
+			return "", aerr
+		}
+		if !ok {
+			return "", invalidf("%s.type is required", pn)
+		}
+		if t != "text" {
+			return "", invalidf("%s.type: %q parts are not supported; only text parts are", pn, t)
+		}
+		if !pf.present("text") {
+			return "", invalidf("%s.text is required", pn)
+		}
+		s, _, aerr := decodeString(pf["text"], pn+".text")
+		if aerr != nil {
+			return "", aerr
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
+}
+
+// completionRequest is a validated POST /v1/completions body: the prompt is
+// either text or token ids.
+type completionRequest struct {
+	commonRequest
+	Prompt    string
+	PromptIDs []int32 // set when the prompt was given as token ids
+}
+
+func parseCompletion(body []byte) (*completionRequest, *apiError) {
+	f, aerr := parseObject(body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	req := &completionRequest{}
+	if req.commonRequest, aerr = parseCommon(f, false); aerr != nil {
+		return nil, aerr
+	}
+	if !f.present("prompt") {
+		return nil, invalidf("prompt is required: a string")
+	}
+	raw := f["prompt"]
+	switch kind(raw) {
+	case "string":
+		req.Prompt, _, aerr = decodeString(raw, "prompt")
+		return req, aerr
+	case "array":
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, invalidf("prompt: %s", jsonErrText(err))
+		}
+		if len(items) == 0 {
+			return nil, invalidf("prompt must not be an empty array")
+		}
+		switch kind(items[0]) {
+		case "string", "array":
+			// A batch of prompts: one is fine, more would need n choices.
+			if len(items) > 1 {
+				return nil, invalidf("prompt: only one prompt per request is supported, got %d", len(items))
+			}
+			if kind(items[0]) == "string" {
+				req.Prompt, _, aerr = decodeString(items[0], "prompt[0]")
+				return req, aerr
+			}
+			req.PromptIDs, aerr = tokenIDs(items[0], "prompt[0]")
+			return req, aerr
+		default:
+			req.PromptIDs, aerr = tokenIDs(raw, "prompt")
+			return req, aerr
+		}
+	default:
+		return nil, invalidf("prompt must be a string or an array of token ids, got %s", kind(raw))
+	}
+}
+
+func tokenIDs(raw json.RawMessage, name string) ([]int32, *apiError) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, invalidf("%s: %s", name, jsonErrText(err))
+	}
+	if len(items) == 0 {
+		return nil, invalidf("%s must not be empty", name)
+	}
+	ids := make([]int32, len(items))
+	for i, it := range items {
+		key := fmt.Sprintf("%s[%d]", name, i)
+		n, _, aerr := fields{key: it}.integer(key)
+		if aerr != nil || kind(it) != "number" {
+			return nil, invalidf("%s must be a token id (an integer), got %s", key, kind(it))
+		}
+		if n < 0 || n > math.MaxInt32 {
+			return nil, invalidf("%s: token id %d is out of range", key, n)
+		}
+		ids[i] = int32(n)
+	}
+	return ids, nil
+}

@@ -1,0 +1,359 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
+
+	"svc/router"
+)
+
+// Defaults of Config.
+const (
+	DefaultOwnedBy         = "svc"
+	DefaultMaxBodyBytes    = 4 << 20
+	DefaultMaxTokens       = 512 // SPEC.md §8, local variant
+	DefaultShutdownTimeout = 10 * time.Second
+)
+
+// Config configures a Server.
+type Config struct {
+	// Backend answers model look-ups and runs generations (the router).
+	Backend router.Backend
+	// DefaultModel is used when a request names no model ("" = none:
+	// such requests get 400 model_required).
+	DefaultModel string
+	// OwnedBy is the owned_by label of every model entry (default "svc").
+	OwnedBy string
+	// MaxBodyBytes bounds request bodies (default 4 MiB); larger ones get 413.
+	MaxBodyBytes int
+	// ShutdownTimeout is how long Serve lets running requests finish after
+	// its context ends before it cancels their generations (default 10s).
+	ShutdownTimeout time.Duration
+	// Registerer receives the API's Prometheus metrics, and Gatherer is
+	// what /metrics shows. Both nil: a registry of the server's own, with
+	// the Go and process collectors.
+	Registerer prometheus.Registerer
+	Gatherer   prometheus.Gatherer
+	// Logger receives one line per failed request and lifecycle messages
+	// (default slog.Default()).
+	Logger *slog.Logger
+	// Now is the clock for created timestamps and strftime_now in chat
+	// templates (default time.Now).
+	Now func() time.Time
+}
+
+// Server is the /v1 API. Create it with New, run it with Serve or
+// ListenAndServe (once).
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	kits    *kitCache
+	m       *metrics
+	metrics fasthttp.RequestHandler
+	http    *fasthttp.Server
+
+	// life is the parent of every generation's context; Serve cancels it
+	// when the grace period after shutdown is over.
+	life    context.Context
+	endLife context.CancelFunc
+}
+
+// New builds a Server. It does not listen yet.
+func New(cfg Config) (*Server, error) {
+	if cfg.Backend == nil {
+		return nil, errors.New("server: Config.Backend is required")
+	}
+	if cfg.OwnedBy == "" {
+		cfg.OwnedBy = DefaultOwnedBy
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	reg, gath := cfg.Registerer, cfg.Gatherer
+	if reg == nil && gath == nil {
+		r := prometheus.NewRegistry()
+		r.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		reg, gath = r, r
+	} else if reg == nil || gath == nil {
+		return nil, errors.New("server: set both Config.Registerer and Config.Gatherer, or neither")
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, fmt.Errorf("server: metrics: %w", err)
+	}
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		kits:    newKitCache(),
+		m:       m,
+		metrics: fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(gath, promhttp.HandlerOpts{})),
+	}
+	s.life, s.endLife = context.WithCancel(context.Background())
+	s.http = &fasthttp.Server{
+		Handler:               s.handle,
+		ErrorHandler:          s.handleTransportError,
+		Name:                  "svc",
+		MaxRequestBodySize:    cfg.MaxBodyBytes,
+		ReadTimeout:           60 * time.Second,
+		IdleTimeout:           60 * time.Second,
+		CloseOnShutdown:       true,
+		NoDefaultServerHeader: true,
+		Logger:                fasthttpLogger{cfg.Logger},
+	}
+	return s, nil
+}
+
+// Serve answers requests on ln until ctx ends, then shuts down gracefully:
+// it stops accepting, lets running requests finish for up to
+// ShutdownTimeout, then cancels what remains (closing its sessions).
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.http.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.endLife()
+		if err != nil {
+			return fmt.Errorf("server: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	grace, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	shutdownErr := s.http.ShutdownWithContext(grace)
+	// Whatever is still generating now is cut off; its sessions close.
+	s.endLife()
+	if shutdownErr != nil {
+		// Give cut-off streams a moment to write their error event.
+		last, cancelLast := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancelLast()
+		_ = s.http.ShutdownWithContext(last)
+	}
+	if err := <-errc; err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	return nil
+}
+
+// ListenAndServe listens on addr (host:port) and calls Serve.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("server: listen on %s: %w", addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// route is the metrics label of a path: a fixed set keeps cardinality low.
+func route(path string) string {
+	switch path {
+	case "/v1/models", "/v1/chat/completions", "/v1/completions", "/metrics", "/health":
+		return path
+	}
+	if strings.HasPrefix(path, "/v1/models/") {
+		return "/v1/models/{id}"
+	}
+	return "other"
+}
+
+func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	path := string(ctx.Path())
+	r := route(path)
+	start := time.Now()
+	s.m.inFlight.Inc()
+	streaming := false
+	defer func() {
+		if !streaming {
+			s.m.inFlight.Dec()
+		}
+		s.m.observe(r, ctx.Response.StatusCode(), time.Since(start))
+	}()
+	method := string(ctx.Method())
+	get := method == fasthttp.MethodGet || method == fasthttp.MethodHead
+	post := method == fasthttp.MethodPost
+	switch {
+	case r == "/v1/models" || r == "/v1/models/{id}" || r == "/metrics" || r == "/health":
+		if !get {
+			s.methodNotAllowed(ctx, "GET, HEAD")
+			return
+		}
+		switch r {
+		case "/v1/models":
+			s.listModels(ctx)
+		case "/v1/models/{id}":
+			s.getModel(ctx, strings.TrimPrefix(path, "/v1/models/"))
+		case "/metrics":
+			s.metrics(ctx)
+		default:
+			writeJSON(ctx, 200, map[string]string{"status": "ok"})
+		}
+	case r == "/v1/chat/completions" || r == "/v1/completions":
+		if !post {
+			s.methodNotAllowed(ctx, "POST")
+			return
+		}
+		if aerr := checkContentType(ctx); aerr != nil {
+			s.fail(ctx, aerr)
+			return
+		}
+		streaming = s.generate(ctx, r == "/v1/chat/completions", start)
+	default:
+		s.fail(ctx, &apiError{Status: 404, Code: codeNotFound,
+			Message: fmt.Sprintf("no such endpoint: %s %s", method, path)})
+	}
+}
+
+// checkContentType accepts JSON bodies, and bodies without a Content-Type
+// (some clients omit it); a form or text body is refused so that a client
+// sending the wrong thing learns why.
+func checkContentType(ctx *fasthttp.RequestCtx) *apiError {
+	ct := strings.ToLower(strings.TrimSpace(string(ctx.Request.Header.ContentType())))
+	if ct == "" {
+		return nil
+	}
+	mt := strings.TrimSpace(strings.SplitN(ct, ";", 2)[0])
+	if mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return &apiError{Status: 415, Code: codeInvalidRequest,
+		Message: fmt.Sprintf("Content-Type must be application/json, got %q", ct)}
+}
+
+func (s *Server) methodNotAllowed(ctx *fasthttp.RequestCtx, allow string) {
+	ctx.Response.Header.Set("Allow", allow)
+	s.fail(ctx, &apiError{Status: 405, Code: codeMethodNotAllowed,
+		Message: fmt.Sprintf("method %s is not allowed on %s; use %s", ctx.Method(), ctx.Path(), allow)})
+}
+
+// handleTransportError answers requests fasthttp could not even read: a
+// body over the limit, a malformed request line or header, a timeout.
+func (s *Server) handleTransportError(ctx *fasthttp.RequestCtx, err error) {
+	var aerr *apiError
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		aerr = &apiError{Status: 413, Code: codeInvalidRequest,
+			Message: fmt.Sprintf("request body is larger than the limit of %d bytes", s.cfg.MaxBodyBytes)}
+	case isTimeout(err):
+		aerr = &apiError{Status: 408, Code: codeInvalidRequest, Message: "timed out reading the request"}
+	default:
+		aerr = &apiError{Status: 400, Code: codeInvalidRequest, Message: fmt.Sprintf("malformed HTTP request: %v", err)}
+	}
+	s.m.observe("other", aerr.Status, 0)
+	writeError(ctx, aerr)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// fail writes an error answer and logs it.
+func (s *Server) fail(ctx *fasthttp.RequestCtx, aerr *apiError) {
+	lvl := slog.LevelInfo
+	if aerr.Status >= 500 {
+		lvl = slog.LevelWarn
+	}
+	s.log.Log(context.Background(), lvl, "request refused", "method", string(ctx.Method()),
+		"path", string(ctx.Path()), "status", aerr.Status, "code", aerr.Code, "message", aerr.Message)
+	writeError(ctx, aerr)
+}
+
+func writeError(ctx *fasthttp.RequestCtx, aerr *apiError) {
+	ctx.SetStatusCode(aerr.Status)
+	ctx.SetContentType("application/json")
+	ctx.SetBody(aerr.body())
+}
+
+func writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(ctx, &apiError{Status: 500, Code: codeServerError, Message: "encoding the response: " + err.Error()})
+		return
+	}
+	ctx.SetStatusCode(status)
+	ctx.SetContentType("application/json")
+	ctx.SetBody(b)
+}
+
+// modelEntry is one item of the model list (SPEC.md §2).
+type modelEntry struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+type modelList struct {
+	Object string       `json:"object"`
+	Data   []modelEntry `json:"data"`
+}
+
+// servedModels lists, in the backend's order, the models every block of
+// which an online node holds; SPEC hides the others.
+func (s *Server) servedModels(ctx context.Context) []modelEntry {
+	out := []modelEntry{}
+	seen := map[string]bool{}
+	for _, st := range s.cfg.Backend.Models(ctx) {
+		if st.State != router.StateServed || seen[st.Name] {
+			continue
+		}
+		seen[st.Name] = true
+		created := st.Created
+		if created.IsZero() {
+			created = s.cfg.Now()
+		}
+		out = append(out, modelEntry{ID: st.Name, Object: "model", Created: created.Unix(), OwnedBy: s.cfg.OwnedBy})
+	}
+	return out
+}
+
+func (s *Server) listModels(ctx *fasthttp.RequestCtx) {
+	rctx, cancel := context.WithTimeout(s.life, 10*time.Second)
+	defer cancel()
+	writeJSON(ctx, 200, modelList{Object: "list", Data: s.servedModels(rctx)})
+}
+
+func (s *Server) getModel(ctx *fasthttp.RequestCtx, id string) {
+	rctx, cancel := context.WithTimeout(s.life, 10*time.Second)
+	defer cancel()
+	for _, e := range s.servedModels(rctx) {
+		if e.ID == id {
+			writeJSON(ctx, 200, e)
+			return
+		}
+	}
+	s.fail(ctx, &apiError{Status: 404, Code: codeModelNotFound,
+		Message: fmt.Sprintf("model %q is not served; GET /v1/models lists what is", id)})
+}
+
+// fasthttpLogger sends fasthttp's own messages to slog.
+type fasthttpLogger struct{ l *slog.Logger }
+
+func (f fasthttpLogger) Printf(format string, args ...any) {
+	f.l.Warn("http: " + fmt.Sprintf(format, args...))
+}
+
+// statusLabel keeps the code label of the request counter short.
+func statusLabel(code int) string { return strconv.Itoa(code) }

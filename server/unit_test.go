@@ -1,0 +1,153 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"svc/internal/testenv"
+	"svc/shards/gguf"
+	"svc/shards/tokenizer"
+)
+
+func storiesTokenizer(t *testing.T) (*tokenizer.Tokenizer, map[string]int32) {
+	t.Helper()
+	f, err := gguf.Open(testenv.Path(t, "models", "stories260K.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	tok, err := tokenizer.FromGGUF(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, _ := f.Strings("tokenizer.ggml.tokens")
+	ids := map[string]int32{}
+	for i, s := range toks {
+		ids[s] = int32(i)
+	}
+	return tok, ids
+}
+
+// byteIDs spells text with the vocabulary's byte-fallback tokens, so that
+// every multi-byte character is split across tokens.
+func byteIDs(t *testing.T, ids map[string]int32, text string) []int32 {
+	t.Helper()
+	var out []int32
+	for i := 0; i < len(text); i++ {
+		id, ok := ids[fmt.Sprintf("<0x%02X>", text[i])]
+		if !ok {
+			t.Fatalf("no byte token for 0x%02X", text[i])
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+func TestTextAssemblerUTF8(t *testing.T) {
+	tok, ids := storiesTokenizer(t)
+	text := "héllo — 日本語 🙂!"
+	a := newTextAssembler(tok, nil)
+	var got strings.Builder
+	var pieces []string
+	for _, id := range byteIDs(t, ids, text) {
+		p, stop := a.push(id)
+		if stop {
+			t.Fatal("stopped without stop strings")
+		}
+		if !utf8.ValidString(p) {
+			t.Errorf("piece %q is not valid UTF-8", p)
+		}
+		if p != "" {
+			pieces = append(pieces, p)
+		}
+		got.WriteString(p)
+	}
+	tail, _ := a.flush()
+	got.WriteString(tail)
+	if got.String() != text {
+		t.Errorf("assembled %q, want %q", got.String(), text)
+	}
+	if len(pieces) < 10 {
+		t.Errorf("only %d pieces: the decoder should release each character as it completes", len(pieces))
+	}
+
+	// A character cut off by the end of generation is not sent as broken
+	// bytes.
+	a = newTextAssembler(tok, nil)
+	var all string
+	for _, id := range byteIDs(t, ids, "ok 日")[:4] {
+		p, _ := a.push(id)
+		all += p
+	}
+	tail, _ = a.flush()
+	all += tail
+	if !utf8.ValidString(all) || !strings.HasPrefix(all, "ok") {
+		t.Errorf("truncated character gave %q", all)
+	}
+}
+
+func TestTextAssemblerStop(t *testing.T) {
+	tok, ids := storiesTokenizer(t)
+	run := func(text string, stops []string) (string, bool, []string) {
+		a := newTextAssembler(tok, stops)
+		var out strings.Builder
+		var pieces []string
+		for _, id := range byteIDs(t, ids, text) {
+			p, stop := a.push(id)
+			out.WriteString(p)
+			pieces = append(pieces, p)
+			if stop {
+				return out.String(), true, pieces
+			}
+		}
+		p, stop := a.flush()
+		out.WriteString(p)
+		return out.String(), stop, pieces
+	}
+	for _, c := range []struct {
+		text  string
+		stops []string
+		want  string
+		stop  bool
+	}{
+		{"hello world", []string{"wor"}, "hello ", true},
+		{"hello world", []string{"xyz"}, "hello world", false},
+		{"hello world", []string{"world!"}, "hello world", false},
+		{"aaab", []string{"aab"}, "a", true},
+		{"日本語です", []string{"語"}, "日本", true},
+		{"abc", []string{"c", "b"}, "a", true},
+	} {
+		got, stop, pieces := run(c.text, c.stops)
+		if got != c.want || stop != c.stop {
+			t.Errorf("%q stop %q: got %q (%v), want %q (%v)", c.text, c.stops, got, stop, c.want, c.stop)
+		}
+		for _, p := range pieces {
+			if !utf8.ValidString(p) {
+				t.Errorf("piece %q is not valid UTF-8", p)
+			}
+		}
+	}
+}
+
+func TestFitMaxTokens(t *testing.T) {
+	for _, c := range []struct {
+		asked, prompt, ctx, want int
+		fails                    bool
+	}{
+		{0, 10, 2048, 512, false},
+		{0, 1800, 2048, 248, false},
+		{100, 10, 2048, 100, false},
+		{2038, 10, 2048, 2038, false},
+		{2039, 10, 2048, 0, true},
+		{0, 2048, 2048, 0, true},
+		{5, 10, 0, 5, false},
+		{0, 10, 0, 512, false},
+	} {
+		got, aerr := fitMaxTokens(c.asked, c.prompt, c.ctx)
+		if (aerr != nil) != c.fails || got != c.want {
+			t.Errorf("fit(%d, %d, %d) = %d, %v", c.asked, c.prompt, c.ctx, got, aerr)
+		}
+	}
+}

@@ -15,7 +15,8 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
-	// Each room's commands register here, one constructor a line.
+		// Each room's commands register here, one constructor a line.
+		newTemplateCmd(),
 	)
 	return root
 }

@@ -21,8 +21,7 @@ type modelKit struct {
 	tok *tokenizer.Tokenizer
 	// tmpl is the model's own chat template, or chattmpl.Fallback() when
 	// the model has none (llama.cpp's default is the same ChatML layout).
-	tmpl     *chattmpl.Template
-	fallback bool
+	tmpl *chattmpl.Template
 	// bos and eos are the template's bos_token and eos_token: the text of
 	// those tokens, or nil when the model has no such token.
 	bos, eos *string
@@ -50,26 +49,14 @@ func newModelKit(h *gguf.File) (*modelKit, error) {
 			k.ctxLen = int(n)
 		}
 	}
-	k.bos = tokenText(tok, tok.BOS())
-	k.eos = tokenText(tok, tok.EOS())
 	k.addsBOS = tok.AddBOS() && tok.BOS() >= 0
-	if src, ok := h.String("tokenizer.chat_template"); ok && strings.TrimSpace(src) != "" {
-		var err error
-		if k.tmpl, err = chattmpl.Parse(src); err != nil {
-			return nil, fmt.Errorf("chat template: %w", err)
-		}
-	} else {
-		k.tmpl, k.fallback = chattmpl.Fallback(), true
+	cm, err := chattmpl.FromGGUF(h)
+	if err != nil {
+		return nil, err
 	}
+	k.tmpl = cm.Template
+	k.bos, k.eos = cm.BOS, cm.EOS
 	return k, nil
-}
-
-func tokenText(tok *tokenizer.Tokenizer, id int32) *string {
-	if id < 0 {
-		return nil
-	}
-	s := tok.Piece(id)
-	return &s
 }
 
 // renderChat renders a conversation with add_generation_prompt and removes

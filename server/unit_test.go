@@ -1,12 +1,15 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"svc/internal/testenv"
+	"svc/shards/chattmpl"
 	"svc/shards/gguf"
 	"svc/shards/tokenizer"
 )
@@ -149,5 +152,83 @@ func TestFitMaxTokens(t *testing.T) {
 		if (aerr != nil) != c.fails || got != c.want {
 			t.Errorf("fit(%d, %d, %d) = %d, %v", c.asked, c.prompt, c.ctx, got, aerr)
 		}
+	}
+}
+
+// TestChatPromptMatchesLlamaServer checks the prompt of a chat request
+// against llama-server's own token usage for the same conversations
+// (reference/mini-qwen2-chat-q8_0.json, rendered with the model's Qwen2.5
+// template), and the BOS handling on a model that adds BOS.
+func TestChatPromptMatchesLlamaServer(t *testing.T) {
+	raw, err := os.ReadFile(testenv.Path(t, "reference", "mini-qwen2-chat-q8_0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Chat []struct {
+			Messages []struct{ Role, Content string } `json:"messages"`
+			Usage    struct {
+				PromptTokens int `json:"prompt_tokens"`
+			} `json:"usage"`
+		} `json:"chat"`
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	f, err := gguf.Open(testenv.Path(t, "models", "mini-qwen2-chat-q8_0.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if len(ref.Chat) == 0 {
+		t.Fatal("no chat cases in the reference")
+	}
+	for i, c := range ref.Chat {
+		var msgs []chattmpl.Message
+		for _, m := range c.Messages {
+			msgs = append(msgs, chattmpl.Message{Role: m.Role, Content: m.Content})
+		}
+		text, ids, err := ChatPrompt(f, msgs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ids) != c.Usage.PromptTokens {
+			t.Errorf("chat %d: %d prompt tokens, llama-server counted %d\n%s", i, len(ids), c.Usage.PromptTokens, text)
+		}
+		if !strings.HasSuffix(text, "<|im_start|>assistant\n") {
+			t.Errorf("chat %d: no generation prompt at the end of %q", i, text)
+		}
+	}
+
+	// stories260K adds BOS and has no template: ChatML fallback, one BOS.
+	g, err := gguf.Open(testenv.Path(t, "models", "stories260K.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	text, ids, err := ChatPrompt(g, []chattmpl.Message{{Role: "user", Content: "Hi"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) < 2 || ids[0] != 1 || ids[1] == 1 || strings.HasPrefix(text, "<s>") {
+		t.Errorf("stories260K chat prompt %q → %v: want exactly one leading BOS", text, ids)
+	}
+
+	// A template that renders bos_token itself must not give two BOS.
+	k, err := newModelKit(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.tmpl = chattmpl.MustParse("{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}")
+	rendered, err := k.renderChat([]chattmpl.Message{{Role: "user", Content: "Hi"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err = k.encode(rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(rendered, "<s>") || len(ids) < 2 || ids[0] != 1 || ids[1] == 1 {
+		t.Errorf("bos_token template: %q → %v: want exactly one leading BOS", rendered, ids)
 	}
 }

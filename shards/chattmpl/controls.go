@@ -21,6 +21,7 @@ import (
 type setStmt struct {
 	Location *tokens.Token
 	Target   nodes.Expression
+	Unpack   []*nodes.Name // "set a, b = ...": the names, Target unused
 	Expr     nodes.Expression
 	Cond     nodes.Expression
 	Alt      nodes.Expression
@@ -44,6 +45,27 @@ func parseSet(p *parser.Parser, args *parser.Parser) (nodes.ControlStructure, er
 	default:
 		return nil, args.Error("set: can only assign to a name, an attribute or an item", target.Position())
 	}
+	for args.Match(tokens.Comma) != nil {
+		if len(s.Unpack) == 0 {
+			first, ok := target.(*nodes.Name)
+			if !ok {
+				return nil, args.Error("set: can only unpack into names", target.Position())
+			}
+			s.Unpack = append(s.Unpack, first)
+		}
+		next, err := args.ParseVariableOrLiteral()
+		if err != nil {
+			return nil, fmt.Errorf("set: target: %w", err)
+		}
+		name, ok := next.(*nodes.Name)
+		if !ok {
+			return nil, args.Error("set: can only unpack into names", next.Position())
+		}
+		s.Unpack = append(s.Unpack, name)
+	}
+	if len(s.Unpack) > 0 && args.Current(tokens.Assign) == nil {
+		return nil, args.Error("set: expected '=' after the names", args.Current())
+	}
 	if args.Match(tokens.Assign) == nil {
 		if !args.End() {
 			return nil, args.Error("set: expected '=' or the end of the tag", args.Current())
@@ -60,6 +82,21 @@ func parseSet(p *parser.Parser, args *parser.Parser) (nodes.ControlStructure, er
 	}
 	if s.Expr, err = args.ParseExpression(); err != nil {
 		return nil, err
+	}
+	if comma := args.Current(tokens.Comma); comma != nil {
+		// "set x = 1, 2" assigns a tuple.
+		items := []nodes.Expression{s.Expr}
+		for args.Match(tokens.Comma) != nil {
+			if args.End() {
+				break
+			}
+			e, err := args.ParseExpression()
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, e)
+		}
+		s.Expr = &nodes.Tuple{Location: comma, Val: items}
 	}
 	if s.Cond, s.Alt, err = args.ParseCondition(); err != nil {
 		return nil, err
@@ -99,6 +136,18 @@ func (s *setStmt) Execute(r *exec.Renderer, _ *nodes.ControlStructureBlock) erro
 	}
 	if value.IsError() {
 		return value
+	}
+	if len(s.Unpack) > 0 {
+		if !value.IsList() {
+			return fmt.Errorf("set: cannot unpack %s", pyTypeName(value))
+		}
+		if value.Len() != len(s.Unpack) {
+			return fmt.Errorf("set: expected %d values to unpack, got %d", len(s.Unpack), value.Len())
+		}
+		for i, n := range s.Unpack {
+			r.Environment.Context.Set(n.Name.Val, value.Index(i).Interface())
+		}
+		return nil
 	}
 	switch t := s.Target.(type) {
 	case *nodes.Name:

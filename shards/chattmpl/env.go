@@ -22,6 +22,7 @@ func newEnvironment() *exec.Environment {
 	must(filters.Replace("items", itemsFilter))
 	must(filters.Replace("dictsort", dictsortFilter))
 	must(filters.Replace("string", stringFilter))
+	must(filters.Replace("round", roundFilter))
 	must(filters.Replace("upper", caseFilter(upperCase)))
 	must(filters.Replace("lower", caseFilter(lowerCase)))
 	must(filters.Register(filterGetitem, getitemFilter))

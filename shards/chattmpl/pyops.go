@@ -45,6 +45,12 @@ func (n pyNum) float() float64 {
 
 // binop applies operator op to a and b. The error texts follow Python's.
 func binop(op string, a, b *exec.Value) (*exec.Value, error) {
+	switch op {
+	case "==":
+		return exec.AsValue(pyEqual(a, b)), nil
+	case "!=":
+		return exec.AsValue(!pyEqual(a, b)), nil
+	}
 	an, aNum := asNum(a)
 	bn, bNum := asNum(b)
 	if aNum && bNum {
@@ -114,6 +120,26 @@ func binop(op string, a, b *exec.Value) (*exec.Value, error) {
 		return nil, fmt.Errorf("TypeError: '%s' not supported between instances of '%s' and '%s'", op, pyTypeName(a), pyTypeName(b))
 	}
 	return nil, fmt.Errorf("TypeError: unsupported operand type(s) for %s: '%s' and '%s'", op, pyTypeName(a), pyTypeName(b))
+}
+
+// pyEqual is Python's ==: Undefined equals only Undefined, None only None,
+// numbers compare by value (True == 1).
+func pyEqual(a, b *exec.Value) bool {
+	switch {
+	case isUndefined(a) || isUndefined(b):
+		return isUndefined(a) && isUndefined(b)
+	case isNone(a) || isNone(b):
+		return isNone(a) && isNone(b)
+	}
+	an, aNum := asNum(a)
+	bn, bNum := asNum(b)
+	if aNum && bNum {
+		if an.isFloat || bn.isFloat {
+			return an.float() == bn.float()
+		}
+		return an.i == bn.i
+	}
+	return a.EqualValueTo(b)
 }
 
 // maxRepeat bounds "x" * n so a template cannot exhaust memory.
@@ -368,7 +394,7 @@ func binopFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.
 		v    *exec.Value
 		text string
 	}{{in, leftText}, {right, rightText}} {
-		if isUndefined(side.v) {
+		if isUndefined(side.v) && op != "==" && op != "!=" {
 			return fail("UndefinedError", fmt.Sprintf("'%s' is undefined (operand of %s)", side.text, op))
 		}
 	}

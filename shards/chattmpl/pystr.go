@@ -2,6 +2,8 @@ package chattmpl
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"sort"
 	"strings"
 	"unicode"
@@ -26,7 +28,7 @@ func strMethods() *exec.MethodSet[string] {
 		"format", "format_map", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "islower",
 		"isnumeric", "isprintable", "isspace", "istitle", "isupper", "join", "ljust", "lower",
 		"partition", "removeprefix", "removesuffix", "replace", "rfind", "rjust", "rpartition",
-		"splitlines", "startswith", "swapcase", "title", "upper", "zfill"}
+		"splitlines", "swapcase", "title", "upper", "zfill"}
 	out := map[string]exec.Method[string]{}
 	for _, n := range names {
 		if fn, ok := builtins.Methods.Str.Get(n); ok {
@@ -36,6 +38,9 @@ func strMethods() *exec.MethodSet[string] {
 	out["strip"] = func(s string, _ *exec.Value, a *exec.VarArgs) (any, error) { return pyStrip(s, a, true, true) }
 	out["lstrip"] = func(s string, _ *exec.Value, a *exec.VarArgs) (any, error) { return pyStrip(s, a, true, false) }
 	out["rstrip"] = func(s string, _ *exec.Value, a *exec.VarArgs) (any, error) { return pyStrip(s, a, false, true) }
+	out["replace"] = pyReplace
+	out["startswith"] = affixMethod(strings.HasPrefix)
+	out["endswith"] = affixMethod(strings.HasSuffix)
 	out["upper"] = caseMethod(upperCase)
 	out["lower"] = caseMethod(lowerCase)
 	out["split"] = func(s string, _ *exec.Value, a *exec.VarArgs) (any, error) { return pySplit(s, a, false) }
@@ -563,4 +568,123 @@ func getitemFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exe
 		}
 	}
 	return exec.AsValue(nil)
+}
+
+// pyReplace is str.replace(old, new, count=-1).
+func pyReplace(s string, _ *exec.Value, a *exec.VarArgs) (any, error) {
+	if len(a.Args) < 2 || len(a.Args) > 3 || len(a.KwArgs) > 0 {
+		return nil, fmt.Errorf("replace expected 2 or 3 arguments")
+	}
+	if !a.Args[0].IsString() || !a.Args[1].IsString() {
+		return nil, fmt.Errorf("replace arguments must be str")
+	}
+	n := -1
+	if len(a.Args) == 3 {
+		if !a.Args[2].IsInteger() {
+			return nil, fmt.Errorf("replace count must be an integer")
+		}
+		n = a.Args[2].Integer()
+	}
+	return strings.Replace(s, a.Args[0].String(), a.Args[1].String(), n), nil
+}
+
+// roundFilter is Jinja2's round(value, precision=0, method='common'):
+// 'common' is Python's round() (ties to even on the exact binary value),
+// the result is always a float.
+func roundFilter(_ *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+	if in.IsError() {
+		return in
+	}
+	n, ok := asNum(in)
+	if !ok {
+		return exec.AsValue(fmt.Errorf("TypeError: round needs a number, not %s", pyTypeName(in)))
+	}
+	precision, method := 0, "common"
+	names := []string{"precision", "method"}
+	args := map[string]*exec.Value{}
+	for i, a := range params.Args {
+		if i >= len(names) {
+			return exec.AsValue(fmt.Errorf("round: too many arguments"))
+		}
+		args[names[i]] = a
+	}
+	for k, a := range params.KwArgs {
+		args[k] = a
+	}
+	for k, a := range args {
+		switch k {
+		case "precision":
+			if !a.IsInteger() {
+				return exec.AsValue(fmt.Errorf("round: precision must be an integer"))
+			}
+			precision = a.Integer()
+		case "method":
+			method = a.String()
+		default:
+			return exec.AsValue(fmt.Errorf("round: unexpected keyword argument %q", k))
+		}
+	}
+	x := n.float()
+	f := math.Pow(10, float64(precision))
+	switch method {
+	case "common":
+		if precision >= 0 {
+			r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', precision, 64), 64)
+			if err != nil {
+				return exec.AsValue(err)
+			}
+			return exec.AsValue(r)
+		}
+		return exec.AsValue(math.RoundToEven(x*f) / f)
+	case "floor":
+		return exec.AsValue(math.Floor(x*f) / f)
+	case "ceil":
+		return exec.AsValue(math.Ceil(x*f) / f)
+	}
+	return exec.AsValue(fmt.Errorf("FilterArgumentError: method must be common, ceil or floor"))
+}
+
+// affixMethod builds str.startswith / str.endswith: the affix is a str or a
+// tuple/list of str; optional start and end slice the string first.
+func affixMethod(has func(s, affix string) bool) exec.Method[string] {
+	return func(s string, _ *exec.Value, a *exec.VarArgs) (any, error) {
+		if len(a.Args) < 1 || len(a.Args) > 3 || len(a.KwArgs) > 0 {
+			return nil, fmt.Errorf("expected 1 to 3 arguments")
+		}
+		runes := []rune(s)
+		lo, hi := 0, len(runes)
+		for i, p := range []*int{&lo, &hi} {
+			if len(a.Args) > i+1 && !isNone(a.Args[i+1]) {
+				if !a.Args[i+1].IsInteger() {
+					return nil, fmt.Errorf("slice indices must be integers or None")
+				}
+				v := a.Args[i+1].Integer()
+				if v < 0 {
+					v += len(runes)
+				}
+				*p = min(max(v, 0), len(runes))
+			}
+		}
+		if lo > hi {
+			return false, nil
+		}
+		sub := string(runes[lo:hi])
+		affix := a.Args[0]
+		if affix.IsString() {
+			return has(sub, affix.String()), nil
+		}
+		if !affix.IsList() {
+			return nil, fmt.Errorf("TypeError: first arg must be str or a tuple of str, not %s", pyTypeName(affix))
+		}
+		for i := 0; i < affix.Len(); i++ {
+			x := affix.Index(i)
+			if !x.IsString() {
+				return nil, fmt.Errorf("TypeError: tuple for startswith/endswith must only contain str, not %s", pyTypeName(x))
+			}
+			if has(sub, x.String()) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
 }

@@ -19,7 +19,7 @@ import (
 //     None and Undefined stay different values (gonja reads "none" as a
 //     variable name and "nil" as None; Jinja2 the other way round);
 //   - a macro parameter without default becomes Undefined (gonja uses None);
-//   - "a op b" for + - * / // % ** < <= > >= becomes "a | binop(op, b)",
+//   - "a op b" for + - * / // % ** < <= > >= == != becomes "a | binop(op, b)",
 //     which applies Python's rules (pyops.go) and raises UndefinedError /
 //     TypeError where Jinja2 does;
 //   - operands of ~ pass through filterConcatOperand (None → "None");
@@ -358,7 +358,8 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 		switch t.Operator.Token.Type {
 		case tokens.Addition, tokens.Subtraction, tokens.Multiply, tokens.Division,
 			tokens.FloorDivision, tokens.Modulo, tokens.Power,
-			tokens.LowerThan, tokens.LowerThanOrEqual, tokens.GreaterThan, tokens.GreaterThanOrEqual:
+			tokens.LowerThan, tokens.LowerThanOrEqual, tokens.GreaterThan, tokens.GreaterThanOrEqual,
+			tokens.Equals, tokens.Ne:
 			pos := t.Operator.Token
 			return &nodes.FilteredExpression{
 				Expression: t.Left,

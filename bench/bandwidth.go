@@ -109,3 +109,5 @@ func parallel(n int, fn func(i int)) {
 	}
 	wg.Wait()
 }
+
+func defaultThreads() int { return runtime.NumCPU() }

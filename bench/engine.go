@@ -1,0 +1,231 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"svc/shards/gguf"
+	"svc/shards/model"
+)
+
+// EngineOptions configures RunEngine.
+type EngineOptions struct {
+	Model   string // GGUF path
+	Threads int    // <= 0: all cores
+	Prompt  int    // prompt tokens prefilled in one batch; 0 means 128
+	Gen     int    // single-token decode steps; 0 means 64
+	// Repeat runs the prefill+decode measurement this many times (after
+	// one warm-up) and keeps the best of each; 0 means 1.
+	Repeat int
+	// Bandwidth tunes the read-bandwidth measurement; its Threads is
+	// always the engine's thread count.
+	Bandwidth BandwidthOptions
+	// Progress, if set, is told each stage as it starts ("load",
+	// "warm-up", "prefill 1/2", "decode 1/2", "bandwidth") and each decode
+	// step (step, total).
+	Progress func(stage string, step, total int)
+}
+
+// EngineResult is RunEngine's measurement; the JSON names are the
+// benchmark's published interface.
+type EngineResult struct {
+	Model   string `json:"model"`
+	Threads int    `json:"threads"`
+	// Type is the model's weight type mix (general.file_type's name).
+	Type                      string  `json:"type"`
+	PromptTokens              int     `json:"prompt_tokens"`
+	GenTokens                 int     `json:"gen_tokens"`
+	PrefillTokensPerS         float64 `json:"prefill_tokens_per_s"`
+	DecodeTokensPerS          float64 `json:"decode_tokens_per_s"`
+	WeightsBytesPerToken      int64   `json:"weights_bytes_per_token"`
+	ReadBandwidthGBps         float64 `json:"read_bandwidth_gb_s"`
+	DecodeBandwidthEfficiency float64 `json:"decode_bandwidth_efficiency"`
+}
+
+// RunEngine loads the whole model as one shard and measures, in this
+// order: a warm-up (which pages every weight in), prefill speed (one
+// Forward of Prompt tokens), decode speed (Gen Forwards of one token each,
+// feeding back the argmax) and the machine's read bandwidth with the same
+// thread count. Efficiency is decode tokens/s × weight bytes per token ÷
+// bandwidth: the fraction of the memory-bound limit that decoding reaches.
+func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
+	if o.Prompt < 0 || o.Gen < 0 || o.Repeat < 0 {
+		return nil, errors.New("bench: prompt, gen and repeat must not be negative")
+	}
+	if o.Prompt == 0 {
+		o.Prompt = 128
+	}
+	if o.Gen == 0 {
+		o.Gen = 64
+	}
+	if o.Repeat == 0 {
+		o.Repeat = 1
+	}
+	progress := o.Progress
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	threads := o.Threads
+	if threads <= 0 {
+		threads = defaultThreads()
+	}
+	progress("load", 0, 0)
+	m, err := model.Open(o.Model, model.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	defer m.Close()
+	cfg := m.Config()
+	maxLen := o.Prompt + o.Gen
+	if maxLen > cfg.Context {
+		return nil, fmt.Errorf("bench: %d prompt + %d generated tokens exceed the model's context length %d", o.Prompt, o.Gen, cfg.Context)
+	}
+	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: 2 * maxLen, IdleTimeout: -1})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	defer sh.Close()
+	res := &EngineResult{
+		Model:        filepath.Base(o.Model),
+		Threads:      threads,
+		Type:         fileTypeName(m.File()),
+		PromptTokens: o.Prompt,
+		GenTokens:    o.Gen,
+	}
+	if res.WeightsBytesPerToken, err = WeightsBytesPerToken(m.File()); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	prompt := make([]int32, o.Prompt)
+	for i := range prompt {
+		prompt[i] = int32(rng.IntN(cfg.Vocab))
+	}
+
+	// The warm-up runs every kernel once and faults every weight page in,
+	// so the timed runs measure compute and memory, not the disk.
+	progress("warm-up", 0, 0)
+	if _, _, err := runOnce(ctx, sh, "bench-warmup", prompt[:min(len(prompt), 16)], 2, nil); err != nil {
+		return nil, err
+	}
+	for r := 0; r < o.Repeat; r++ {
+		tag := fmt.Sprintf("%d/%d", r+1, o.Repeat)
+		progress("prefill "+tag, 0, 0)
+		pre, dec, err := runOnce(ctx, sh, fmt.Sprintf("bench-%d", r), prompt, o.Gen, func(i int) { progress("decode "+tag, i, o.Gen) })
+		if err != nil {
+			return nil, err
+		}
+		res.PrefillTokensPerS = max(res.PrefillTokensPerS, float64(o.Prompt)/pre.Seconds())
+		res.DecodeTokensPerS = max(res.DecodeTokensPerS, float64(o.Gen)/dec.Seconds())
+	}
+
+	progress("bandwidth", 0, 0)
+	bo := o.Bandwidth
+	bo.Threads = threads
+	bw, err := ReadBandwidth(ctx, bo)
+	if err != nil {
+		return nil, err
+	}
+	res.ReadBandwidthGBps = bw.GBps
+	res.DecodeBandwidthEfficiency = res.DecodeTokensPerS * float64(res.WeightsBytesPerToken) / (bw.GBps * 1e9)
+	return res, nil
+}
+
+// runOnce prefills prompt in one Forward, then decodes gen tokens one at a
+// time, and returns the time of each phase. The session is closed after.
+func runOnce(ctx context.Context, sh *model.Shard, id string, prompt []int32, gen int, step func(int)) (prefill, decode time.Duration, err error) {
+	if err := sh.OpenSession(id, len(prompt)+gen); err != nil {
+		return 0, 0, fmt.Errorf("bench: %w", err)
+	}
+	defer sh.CloseSession(id)
+	t0 := time.Now()
+	out, err := sh.Forward(ctx, id, model.Input{Tokens: prompt, Logits: model.LogitsLast, OmitLogits: true})
+	if err != nil {
+		return 0, 0, fmt.Errorf("bench: prefill: %w", err)
+	}
+	prefill = time.Since(t0)
+	tok := []int32{0}
+	t1 := time.Now()
+	for i := 0; i < gen; i++ {
+		if len(out.Argmax) != 1 {
+			return 0, 0, fmt.Errorf("bench: decode step %d: %d argmax values, want 1", i, len(out.Argmax))
+		}
+		tok[0] = out.Argmax[0]
+		if out, err = sh.Forward(ctx, id, model.Input{Tokens: tok, Logits: model.LogitsLast, OmitLogits: true}); err != nil {
+			return 0, 0, fmt.Errorf("bench: decode step %d: %w", i, err)
+		}
+		if step != nil {
+			step(i + 1)
+		}
+	}
+	return prefill, time.Since(t1), nil
+}
+
+// WeightsBytesPerToken is how many bytes of weights one decoded token reads:
+// every matrix of every block plus the output head (token_embd when the
+// head is tied to it). Norm vectors are negligible and the embedding table
+// is only indexed, one row per token, so neither counts.
+func WeightsBytesPerToken(f *gguf.File) (int64, error) {
+	var n int64
+	head := false
+	for i := range f.Tensors {
+		t := &f.Tensors[i]
+		switch {
+		case strings.HasPrefix(t.Name, "blk.") && len(t.Dims) >= 2:
+			n += int64(t.Size)
+		case t.Name == "output.weight":
+			n += int64(t.Size)
+			head = true
+		}
+	}
+	if !head {
+		t, ok := f.Tensor("token_embd.weight")
+		if !ok {
+			return 0, errors.New("bench: model has neither output.weight nor token_embd.weight")
+		}
+		n += int64(t.Size)
+	}
+	return n, nil
+}
+
+// fileTypeNames are llama.cpp's names of general.file_type values.
+var fileTypeNames = map[int64]string{
+	0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9: "Q5_1",
+	10: "Q2_K", 11: "Q3_K_S", 12: "Q3_K_M", 13: "Q3_K_L", 14: "Q4_K_S", 15: "Q4_K_M",
+	16: "Q5_K_S", 17: "Q5_K_M", 18: "Q6_K", 32: "BF16",
+}
+
+func fileTypeName(f *gguf.File) string {
+	v, ok := f.Int("general.file_type")
+	if !ok {
+		return "unknown"
+	}
+	if s, ok := fileTypeNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("file_type %d", v)
+}
+
+// WriteTable prints the result for people.
+func (r *EngineResult) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rows := [][2]string{
+		{"model", fmt.Sprintf("%s (%s)", r.Model, r.Type)},
+		{"threads", fmt.Sprint(r.Threads)},
+		{"prefill", fmt.Sprintf("%.1f tokens/s (%d tokens in one batch)", r.PrefillTokensPerS, r.PromptTokens)},
+		{"decode", fmt.Sprintf("%.2f tokens/s (%d steps)", r.DecodeTokensPerS, r.GenTokens)},
+		{"weights per token", fmt.Sprintf("%.1f MB", float64(r.WeightsBytesPerToken)/1e6)},
+		{"read bandwidth", fmt.Sprintf("%.1f GB/s", r.ReadBandwidthGBps)},
+		{"decode bandwidth efficiency", fmt.Sprintf("%.3f", r.DecodeBandwidthEfficiency)},
+	}
+	for _, row := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
+	}
+	return tw.Flush()
+}

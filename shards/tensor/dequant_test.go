@@ -9,7 +9,7 @@ import (
 	"svc/internal/testenv"
 )
 
-func putF16(b []byte, f float32) {
+func putF16Test(b []byte, f float32) {
 	h := FP32ToFP16(f)
 	b[0], b[1] = byte(h), byte(h>>8)
 }
@@ -27,30 +27,30 @@ func TestDequantizeHandBlocks(t *testing.T) {
 		checks []check
 	}{
 		{Q4_0, func(b []byte) {
-			putF16(b, 0.5)
+			putF16Test(b, 0.5)
 			for j := 2; j < 18; j++ {
 				b[j] = 0x88
 			}
 			b[2], b[3] = 0x9f, 0x00
 		}, []check{{0, 3.5}, {16, 0.5}, {1, -4}, {17, -4}, {2, 0}, {31, 0}}},
 		{Q4_1, func(b []byte) {
-			putF16(b, 0.5)
-			putF16(b[2:], -1)
+			putF16Test(b, 0.5)
+			putF16Test(b[2:], -1)
 			b[4] = 0x3a
 		}, []check{{0, 4}, {16, 0.5}, {1, -1}}},
 		{Q5_0, func(b []byte) {
-			putF16(b, 1)
+			putF16Test(b, 1)
 			b[2], b[3], b[4], b[5] = 0x01, 0x00, 0x02, 0x00
 			b[6], b[7] = 0x21, 0x43
 		}, []check{{0, 1}, {16, -14}, {1, -13}, {17, 4}, {2, -16}}},
 		{Q5_1, func(b []byte) {
-			putF16(b, 0.25)
-			putF16(b[2:], 2)
+			putF16Test(b, 0.25)
+			putF16Test(b[2:], 2)
 			b[7] = 0x80
 			b[8+15] = 0xf0
 		}, []check{{15, 2}, {31, 9.75}, {0, 2}}},
 		{Q8_0, func(b []byte) {
-			putF16(b, 0.25)
+			putF16Test(b, 0.25)
 			b[2] = 0x80
 			b[33] = 127
 		}, []check{{0, -32}, {31, 31.75}, {5, 0}}},
@@ -58,8 +58,8 @@ func TestDequantizeHandBlocks(t *testing.T) {
 			b[0], b[1], b[2], b[4], b[6] = 0x21, 0x02, 0x13, 0x05, 0xf1
 			b[16] = 0xe4
 			b[16+16] = 0x03
-			putF16(b[80:], 1)
-			putF16(b[82:], 0.5)
+			putF16Test(b[80:], 1)
+			putF16Test(b[82:], 0.5)
 		}, []check{{0, -1}, {32, 2.5}, {64, 10}, {96, -4.5}, {16, 6}}},
 		{Q3_K, func(b []byte) {
 			b[0] = 0x11 // hmask
@@ -68,18 +68,18 @@ func TestDequantizeHandBlocks(t *testing.T) {
 			b[64] = 0x03
 			b[96] = 0x05
 			b[96+8] = 0x02
-			putF16(b[108:], 1)
+			putF16Test(b[108:], 1)
 		}, []check{{0, 10}, {1, -15}, {128, -96}, {2, -20}}},
 		{Q4_K, func(b []byte) {
-			putF16(b, 1)
-			putF16(b[2:], 0.5)
+			putF16Test(b, 1)
+			putF16Test(b[2:], 0.5)
 			b[4+0], b[4+4], b[4+8] = 0x43, 0x82, 0x57
 			b[16] = 0x9a
 			b[16+64] = 0x0c
 		}, []check{{0, 29}, {32, 0}, {128, 257.5}, {1, -1}}},
 		{Q5_K, func(b []byte) {
-			putF16(b, 1)
-			putF16(b[2:], 1)
+			putF16Test(b, 1)
+			putF16Test(b[2:], 1)
 			b[4], b[8] = 0x02, 0x01
 			b[16] = 0x01 // qh[0]
 			b[48], b[49] = 0x0f, 0x03
@@ -88,7 +88,7 @@ func TestDequantizeHandBlocks(t *testing.T) {
 			b[0], b[32] = 0x5a, 0x3c
 			b[128] = 0xe4
 			b[192], b[194], b[196], b[198] = 0xfe, 3, 1, 0xff
-			putF16(b[208:], 0.5)
+			putF16Test(b[208:], 0.5)
 		}, []check{{0, 22}, {32, -6}, {64, 2.5}, {96, -9.5}}},
 	}
 	for _, c := range cases {

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"svc/bench"
+)
+
+// newBenchCmd is "svc bench": engine and load benchmarks.
+func newBenchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure the engine on this machine, or an OpenAI-compatible endpoint under load",
+	}
+	cmd.AddCommand(newBenchEngineCmd(), newBenchLoadCmd())
+	return cmd
+}
+
+func newBenchEngineCmd() *cobra.Command {
+	var (
+		o        bench.EngineOptions
+		asJSON   bool
+		bwMiB    int64
+		bwPasses int
+	)
+	cmd := &cobra.Command{
+		Use:   "engine --model FILE [--threads N] [--prompt 128] [--gen 64] [--json]",
+		Short: "Measure prefill and decode speed of a model and the memory bandwidth that bounds it",
+		Long: `Load the whole model as one shard and measure, in one run:
+  prefill tokens/s   one batched forward of --prompt tokens
+  decode tokens/s    --gen single-token steps, each feeding back the argmax
+  read bandwidth     memory read speed with the same number of threads
+and report the weight bytes each decoded token reads and the decode bandwidth
+efficiency (decode tokens/s × bytes per token ÷ bandwidth). A warm-up run
+pages in every weight first. --repeat keeps the best of several runs.
+Progress goes to stderr; --json prints one JSON object on stdout.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Model == "" {
+				return usagef("bench engine: --model is required")
+			}
+			if o.Prompt <= 0 || o.Gen <= 0 || o.Repeat <= 0 || o.Threads < 0 || bwMiB <= 0 || bwPasses <= 0 {
+				return usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads not negative")
+			}
+			o.Bandwidth = bench.BandwidthOptions{Bytes: bwMiB << 20, Runs: bwPasses}
+			steps := 3 + o.Repeat*(1+o.Gen)
+			bar := progressbar.NewOptions(steps,
+				progressbar.OptionSetWriter(cmd.ErrOrStderr()),
+				progressbar.OptionSetDescription("load"),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionSetWidth(30))
+			o.Progress = func(stage string, step, total int) {
+				if step == 0 {
+					bar.Describe(stage)
+				} else {
+					bar.Describe(fmt.Sprintf("%s %d/%d", stage, step, total))
+				}
+				_ = bar.Add(1)
+			}
+			res, err := bench.RunEngine(cmd.Context(), o)
+			_ = bar.Finish()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				return enc.Encode(res)
+			}
+			return res.WriteTable(out)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Model, "model", "", "GGUF model file")
+	f.IntVar(&o.Threads, "threads", 0, "threads (0: all cores)")
+	f.IntVar(&o.Prompt, "prompt", 128, "prompt tokens prefilled in one batch")
+	f.IntVar(&o.Gen, "gen", 64, "tokens decoded one at a time")
+	f.IntVar(&o.Repeat, "repeat", 1, "measurement runs; the best counts")
+	f.Int64Var(&bwMiB, "bandwidth-mib", 1024, "buffer size of the bandwidth measurement, MiB")
+	f.IntVar(&bwPasses, "bandwidth-runs", 7, "passes of the bandwidth measurement; the best counts")
+	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	return cmd
+}
+
+func newBenchLoadCmd() *cobra.Command {
+	var (
+		o      bench.LoadOptions
+		conc   string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "load --url URL --model NAME [--concurrency 1,4,8] [--requests N] [--max-tokens N] [--json]",
+		Short: "Drive an OpenAI-compatible endpoint with concurrent streamed chat requests",
+		Long: `Send streamed /v1/chat/completions requests to any OpenAI-compatible server
+(svc serve, llama-server, ...) at each concurrency level in turn and report per
+level: time to first token (p50, p95), time per output token after the first
+(mean, p50), aggregate output tokens/s and failed requests by error code.
+Each level sends --requests requests (default 2×concurrency, at least 4);
+each request is bounded by --timeout. Requests are never retried.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.URL == "" {
+				return usagef("bench load: --url is required")
+			}
+			levels, err := parseLevels(conc)
+			if err != nil {
+				return usagef("bench load: --concurrency: %v", err)
+			}
+			if o.Requests < 0 || o.MaxTokens <= 0 || o.Timeout <= 0 || o.Warmup < 0 {
+				return usagef("bench load: --max-tokens and --timeout must be positive, --requests and --warmup not negative")
+			}
+			o.Concurrency = levels
+			var bar *progressbar.ProgressBar
+			o.Progress = func(done, total int) {
+				if bar == nil {
+					bar = progressbar.NewOptions(total,
+						progressbar.OptionSetWriter(cmd.ErrOrStderr()),
+						progressbar.OptionSetDescription("requests"),
+						progressbar.OptionShowCount(),
+						progressbar.OptionClearOnFinish(),
+						progressbar.OptionSetWidth(30))
+				}
+				_ = bar.Set(done)
+			}
+			rep, err := bench.RunLoad(cmd.Context(), o)
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return json.NewEncoder(out).Encode(rep)
+			}
+			return rep.WriteTable(out)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.URL, "url", "", "server base URL, e.g. http://127.0.0.1:8080")
+	f.StringVar(&o.Model, "model", "", "model name sent in requests")
+	f.StringVar(&conc, "concurrency", "1,4,8", "comma-separated concurrency levels")
+	f.IntVar(&o.Requests, "requests", 0, "requests per level (0: 2×concurrency, at least 4)")
+	f.IntVar(&o.MaxTokens, "max-tokens", 64, "max_tokens of each request")
+	f.StringVar(&o.Prompt, "prompt", bench.DefaultPrompt, "user message")
+	f.DurationVar(&o.Timeout, "timeout", 2*time.Minute, "bound on each request")
+	f.IntVar(&o.Warmup, "warmup", 1, "uncounted requests sent first")
+	f.StringVar(&o.APIKey, "api-key", "", "bearer token, if the server wants one")
+	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	return cmd
+}
+
+// parseLevels reads "1,4,8".
+func parseLevels(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a positive integer", p)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no levels in %q", s)
+	}
+	return out, nil
+}

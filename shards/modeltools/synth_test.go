@@ -107,21 +107,21 @@ func TestSynthDeterministicAndWellFormed(t *testing.T) {
 		dims []uint64
 		typ  tensor.Type
 	}{
-		"token_embd.weight":         {[]uint64{256, 512}, tensor.Q4_K},
-		"output.weight":             {[]uint64{256, 512}, tensor.Q6_K},
-		"output_norm.weight":        {[]uint64{256}, tensor.F32},
-		"blk.0.attn_norm.weight":    {[]uint64{256}, tensor.F32},
-		"blk.0.attn_q.weight":       {[]uint64{256, 256}, tensor.Q4_K},
-		"blk.0.attn_k.weight":       {[]uint64{256, 128}, tensor.Q4_K},
-		"blk.0.attn_v.weight":       {[]uint64{256, 128}, tensor.Q4_K},
-		"blk.1.attn_v.weight":       {[]uint64{256, 128}, tensor.Q6_K},
-		"blk.0.attn_output.weight":  {[]uint64{256, 256}, tensor.Q4_K},
-		"blk.0.ffn_gate.weight":     {[]uint64{256, 512}, tensor.Q4_K},
-		"blk.1.ffn_up.weight":       {[]uint64{256, 512}, tensor.Q4_K},
-		"blk.0.ffn_down.weight":     {[]uint64{512, 256}, tensor.Q4_K},
-		"blk.1.ffn_down.weight":     {[]uint64{512, 256}, tensor.Q6_K},
-		"blk.1.ffn_norm.weight":     {[]uint64{256}, tensor.F32},
-		"blk.1.attn_output.weight":  {[]uint64{256, 256}, tensor.Q4_K},
+		"token_embd.weight":        {[]uint64{256, 512}, tensor.Q4_K},
+		"output.weight":            {[]uint64{256, 512}, tensor.Q6_K},
+		"output_norm.weight":       {[]uint64{256}, tensor.F32},
+		"blk.0.attn_norm.weight":   {[]uint64{256}, tensor.F32},
+		"blk.0.attn_q.weight":      {[]uint64{256, 256}, tensor.Q4_K},
+		"blk.0.attn_k.weight":      {[]uint64{256, 128}, tensor.Q4_K},
+		"blk.0.attn_v.weight":      {[]uint64{256, 128}, tensor.Q4_K},
+		"blk.1.attn_v.weight":      {[]uint64{256, 128}, tensor.Q6_K},
+		"blk.0.attn_output.weight": {[]uint64{256, 256}, tensor.Q4_K},
+		"blk.0.ffn_gate.weight":    {[]uint64{256, 512}, tensor.Q4_K},
+		"blk.1.ffn_up.weight":      {[]uint64{256, 512}, tensor.Q4_K},
+		"blk.0.ffn_down.weight":    {[]uint64{512, 256}, tensor.Q4_K},
+		"blk.1.ffn_down.weight":    {[]uint64{512, 256}, tensor.Q6_K},
+		"blk.1.ffn_norm.weight":    {[]uint64{256}, tensor.F32},
+		"blk.1.attn_output.weight": {[]uint64{256, 256}, tensor.Q4_K},
 	}
 	if len(f.Tensors) != 3+2*9 {
 		t.Errorf("%d tensors, want 21", len(f.Tensors))

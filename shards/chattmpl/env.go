@@ -27,6 +27,7 @@ func newEnvironment() *exec.Environment {
 	must(filters.Replace("lower", caseFilter(lowerCase)))
 	must(filters.Register(filterGetitem, getitemFilter))
 	must(filters.Register(filterTuple, tupleFilter))
+	must(filters.Register(filterCallee, calleeFilter))
 	must(filters.Register(filterBinop, binopFilter))
 	must(filters.Register(filterSubject, subjectFilter))
 	must(filters.Register(filterConcatOperand, concatOperandFilter))
@@ -223,6 +224,15 @@ func subjectFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exe
 	case isNone(in):
 		return exec.AsValue(noAttributes{})
 	case isUndefined(in):
+		text, line, col := position(params)
+		return exec.AsValue(stateOf(e).fail(&RenderError{Kind: "UndefinedError", Line: line, Col: col,
+			Msg: fmt.Sprintf("'%s' is undefined", text)}))
+	}
+	return in
+}
+
+func calleeFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+	if isUndefined(in) {
 		text, line, col := position(params)
 		return exec.AsValue(stateOf(e).fail(&RenderError{Kind: "UndefinedError", Line: line, Col: col,
 			Msg: fmt.Sprintf("'%s' is undefined", text)}))

@@ -3,8 +3,8 @@ package chattmpl
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"

@@ -29,6 +29,7 @@ import (
 //   - the object of an attribute or slice access passes through
 //     filterSubject: Undefined raises UndefinedError, None yields Undefined;
 //   - a tuple literal becomes a tuple (gonja builds a list);
+//   - calling an undefined name raises UndefinedError (filterCallee);
 //   - the object of {% for %} passes through filterIterable, which raises
 //     TypeError for None and non-iterables (Undefined iterates as empty)
 //     and iterates strings by character;
@@ -39,6 +40,7 @@ const (
 	filterSubject       = "chattmpl:subject"
 	filterGetitem       = "chattmpl:getitem"
 	filterTuple         = "chattmpl:tuple"
+	filterCallee        = "chattmpl:callee"
 	filterConcatOperand = "chattmpl:concat"
 	filterIterable      = "chattmpl:iterable"
 	filterPrint         = "chattmpl:print"
@@ -290,6 +292,9 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 		if t.Func, err = w.expr(t.Func); err != nil {
 			return nil, err
 		}
+		if _, isName := t.Func.(*nodes.Name); isName {
+			t.Func = withFilter(t.Func, filterCallee)
+		}
 		if t.Parent != nil {
 			if t.Parent, err = w.expr(t.Parent); err != nil {
 				return nil, err
@@ -452,6 +457,12 @@ func exprText(e nodes.Node) string {
 		return exprText(t.Left) + " " + t.Operator.Token.Val + " " + exprText(t.Right)
 	case *nodes.Call:
 		return exprText(t.Func) + "(...)"
+	case *nodes.List:
+		return "[...]"
+	case *nodes.Tuple:
+		return "(...)"
+	case *nodes.Dict:
+		return "{...}"
 	}
 	return e.String()
 }

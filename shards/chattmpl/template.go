@@ -172,11 +172,38 @@ func (t *Template) Render(msgs []Message, o Options) (out string, err error) {
 	return b.String(), nil
 }
 
-// trimEngineError shortens gonja's nested messages to their last part,
-// which names the actual problem.
+// trimEngineError shortens gonja's nested message: it drops the wrappers
+// our internal filters add (their names mean nothing to a template author)
+// and keeps the first "at line N" as the position.
 func trimEngineError(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "unable to execute template: ")
+	full := err.Error()
+	msg := strings.TrimPrefix(full, "unable to execute template: ")
+	const internal = "invalid call to filter 'chattmpl:"
+	cleaned := false
+	if i := strings.LastIndex(msg, internal); i >= 0 {
+		if j := strings.Index(msg[i:], "': "); j >= 0 {
+			msg, cleaned = msg[i+j+3:], true
+		}
+	}
+	for {
+		i := strings.Index(msg, "unable to evaluate filter &{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(msg[i:], "]}: ")
+		if j < 0 {
+			break
+		}
+		msg, cleaned = msg[:i]+msg[i+j+4:], true
+	}
+	if cleaned {
+		if i := strings.Index(full, " at line "); i >= 0 {
+			n := full[i+len(" at line "):]
+			if k := strings.IndexFunc(n, func(r rune) bool { return r < '0' || r > '9' }); k > 0 {
+				msg += " (line " + n[:k] + ")"
+			}
+		}
+	}
 	return msg
 }
 

@@ -1,0 +1,95 @@
+package model
+
+import (
+	"math"
+
+	"svc/shards/tensor"
+)
+
+// layerCache holds one block's keys and values for one session, in f16 as
+// llama.cpp keeps them: row p is position p, KVDim wide.
+type layerCache struct {
+	k, v []uint16
+}
+
+// store rounds n rows of keys and values (after RoPE) to f16 and writes
+// them at positions [pos0, pos0+n), growing the cache as needed up to
+// maxLen positions.
+func (lc *layerCache) store(k, v []float32, pos0, n, kvDim, maxLen int) {
+	need := (pos0 + n) * kvDim
+	if len(lc.k) < need {
+		// Grow geometrically but never past the session's reservation.
+		c := max(need, min(2*len(lc.k), maxLen*kvDim))
+		nk, nv := make([]uint16, c), make([]uint16, c)
+		copy(nk, lc.k[:pos0*kvDim])
+		copy(nv, lc.v[:pos0*kvDim])
+		lc.k, lc.v = nk, nv
+	}
+	toF16(lc.k[pos0*kvDim:need], k[:n*kvDim])
+	toF16(lc.v[pos0*kvDim:need], v[:n*kvDim])
+}
+
+// attention computes causal grouped-query attention for n query rows whose
+// first position is pos0, against the cache positions [0, pos0+n):
+//
+//	out_h = Σ_j softmax_j(q_h·k_j / √d) v_j
+//
+// with llama.cpp's roundings: the query and the probabilities are rounded
+// to f16 for the products with the f16 cache, scores and the softmax are
+// float32 with the exponential sum in float64. Each (row, head) is summed
+// over positions in increasing order by a single goroutine, so the result
+// does not depend on how positions are batched or on the thread count.
+func attention(p *tensor.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
+	hd, kvDim := c.HeadDim, c.KVDim()
+	group := c.Heads / c.KVHeads
+	scale := 1 / float32(math.Sqrt(float64(hd)))
+	p.For(n*c.Heads, func(lo, hi int) {
+		q16 := make([]uint16, hd)
+		// Rows are padded to whole vectors with zero probabilities, as
+		// llama.cpp pads its cache view; zeros change no sum.
+		padded := (pos0 + n + lanes - 1) / lanes * lanes
+		probs := make([]float32, padded)
+		pf := make([]float32, padded)
+		var acc [lanes]float32
+		for t := lo; t < hi; t++ {
+			i, h := t/c.Heads, t%c.Heads
+			kvOff := (h / group) * hd
+			toF16(q16, q[i*c.QDim()+h*hd:i*c.QDim()+(h+1)*hd])
+			span := pos0 + i + 1 // causal: positions [0, pos0+i]
+			mx := float32(math.Inf(-1))
+			for j := 0; j < span; j++ {
+				s := dotF16(q16, lc.k[j*kvDim+kvOff:j*kvDim+kvOff+hd]) * scale
+				probs[j] = s
+				mx = max(mx, s)
+			}
+			end := (span + lanes - 1) / lanes * lanes
+			var sum float64
+			for j0 := 0; j0 < end; j0 += lanes {
+				for j := j0; j < j0+lanes; j++ {
+					if j < span {
+						probs[j] = vexpf(probs[j] - mx)
+					} else {
+						probs[j] = 0
+					}
+				}
+				sum += float64(hsum(probs[j0 : j0+lanes]))
+			}
+			inv := float32(1 / sum)
+			for j := 0; j < end; j++ {
+				pf[j] = tensor.FP16ToFP32(tensor.FP32ToFP16(probs[j] * inv))
+			}
+			o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
+			for d := range o {
+				// Lane l sums positions l, l+lanes, ... in order.
+				clear(acc[:])
+				for j0 := 0; j0 < end; j0 += lanes {
+					for l := 0; l < lanes && j0+l < span; l++ {
+						j := j0 + l
+						acc[l] += pf[j] * tensor.FP16ToFP32(lc.v[j*kvDim+kvOff+d])
+					}
+				}
+				o[d] = hsum(acc[:])
+			}
+		}
+	})
+}

@@ -1,0 +1,448 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"svc/shards/tensor"
+)
+
+// Session errors.
+var (
+	ErrSessionExists = errors.New("session already exists")
+	ErrNoSession     = errors.New("no such session")
+	ErrNoCapacity    = errors.New("not enough free cache tokens")
+	ErrTooLong       = errors.New("sequence longer than allowed")
+	ErrClosed        = errors.New("shard closed")
+	ErrBadInput      = errors.New("bad forward input")
+)
+
+// LogitsMode says for which positions the last shard computes logits.
+type LogitsMode int
+
+// Logits modes.
+const (
+	LogitsNone LogitsMode = iota // fill the cache only
+	LogitsLast                   // the last position of the batch
+	LogitsAll                    // every position of the batch
+)
+
+// Input is one forward step of a session: N new positions.
+type Input struct {
+	Tokens []int32   // first shard: N token ids
+	Hidden []float32 // other shards: N×Dim hidden states from the previous shard
+	Logits LogitsMode
+	// TopK > 0 makes the last shard also return the K most likely tokens
+	// with their log-probabilities for each logits row.
+	TopK int
+	// OmitLogits makes the last shard return Argmax (and Top) without the
+	// raw logits rows, which are large to send over a network.
+	OmitLogits bool
+}
+
+// Output is what a forward step returns. Shards other than the last return
+// Hidden (N×Dim); the last returns Logits (rows × Vocab, one row per position
+// selected by the Logits mode), the Argmax of each row and, with TopK, Top.
+type Output struct {
+	Hidden []float32
+	Logits []float32
+	Argmax []int32
+	Top    [][]TokenLogprob
+}
+
+// ShardOptions configure a shard.
+type ShardOptions struct {
+	// Threads for the shard's worker pool (<= 0: one per CPU). Ignored when
+	// Pool is set.
+	Threads int
+	// Pool, if set, is shared with other shards and not closed by the shard.
+	Pool *tensor.Pool
+	// CacheTokens is how many positions all sessions together may reserve
+	// (0: 4 × the context length).
+	CacheTokens int
+	// IdleTimeout closes sessions unused for this long (0: 5 minutes;
+	// negative: never).
+	IdleTimeout time.Duration
+}
+
+// maxBatch bounds the rows processed at once so that a long prompt's
+// working memory stays bounded; positions never depend on batching, so
+// splitting changes no number.
+const maxBatch = 256
+
+// Shard computes blocks [First, Last) of a model for many sessions.
+type Shard struct {
+	m           *Model
+	cfg         Config
+	first, last int
+	blocks      []*blockWeights
+	embd        *tensor.Matrix // first shard only
+	head        *headWeights   // last shard only
+	rope        *rope
+	pool        *tensor.Pool
+	ownPool     bool
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	reserved int
+	capacity int
+	idle     time.Duration
+	closed   bool
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+type session struct {
+	id      string
+	maxLen  int
+	sem     chan struct{} // one Forward at a time
+	n       int           // positions in the cache
+	layers  []layerCache
+	sc      scratch
+	busy    int // Forward calls in progress or waiting (guarded by Shard.mu)
+	lastUse time.Time
+}
+
+// NewShard prepares blocks [first, last) of the model. Only the tensors of
+// those blocks (and the embedding or head at the ends) are referenced; their
+// pages are read when first used.
+func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
+	c := m.cfg
+	if first < 0 || last > c.Blocks || first >= last {
+		return nil, fmt.Errorf("model: block range [%d,%d) is not a non-empty part of [0,%d)", first, last, c.Blocks)
+	}
+	if o.CacheTokens < 0 {
+		return nil, fmt.Errorf("model: cache tokens %d is negative", o.CacheTokens)
+	}
+	s := &Shard{m: m, cfg: c, first: first, last: last, sessions: map[string]*session{}}
+	s.capacity = o.CacheTokens
+	if s.capacity == 0 {
+		s.capacity = 4 * c.Context
+	}
+	s.idle = o.IdleTimeout
+	if s.idle == 0 {
+		s.idle = 5 * time.Minute
+	}
+	f := m.file
+	for i := first; i < last; i++ {
+		b, err := loadBlock(f, &c, i)
+		if err != nil {
+			return nil, err
+		}
+		s.blocks = append(s.blocks, b)
+	}
+	var factors []float32
+	if c.RopeFactors {
+		var err error
+		if factors, err = loadVector(f, "rope_freqs.weight", c.RopeDims/2, true); err != nil {
+			return nil, err
+		}
+		for i, v := range factors {
+			if !(v > 0) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("model: %w: rope_freqs.weight[%d] = %v is not a positive number", ErrBadModel, i, v)
+			}
+		}
+	}
+	s.rope = newRope(&c, factors)
+	if first == 0 {
+		e, err := loadMatrix(f, "token_embd.weight", c.Vocab, c.Dim)
+		if err != nil {
+			return nil, err
+		}
+		s.embd = &e
+	}
+	if last == c.Blocks {
+		h, err := loadHead(f, &c)
+		if err != nil {
+			return nil, err
+		}
+		s.head = h
+	}
+	if o.Pool != nil {
+		s.pool = o.Pool
+	} else {
+		s.pool = tensor.NewPool(o.Threads)
+		s.ownPool = true
+	}
+	if s.idle > 0 {
+		s.stop, s.done = make(chan struct{}), make(chan struct{})
+		go s.expireLoop()
+	}
+	return s, nil
+}
+
+// Range returns the shard's blocks [first, last).
+func (s *Shard) Range() (first, last int) { return s.first, s.last }
+
+// Model returns the model the shard belongs to.
+func (s *Shard) Model() *Model { return s.m }
+
+// IsFirst reports whether the shard takes token ids (holds block 0).
+func (s *Shard) IsFirst() bool { return s.embd != nil }
+
+// IsLast reports whether the shard produces logits (holds the last block).
+func (s *Shard) IsLast() bool { return s.head != nil }
+
+// expireLoop closes sessions idle for longer than the idle timeout; Close
+// stops it.
+func (s *Shard) expireLoop() {
+	defer close(s.done)
+	tick := min(max(s.idle/4, 10*time.Millisecond), 30*time.Second)
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			for id, ss := range s.sessions {
+				if ss.busy == 0 && now.Sub(ss.lastUse) > s.idle {
+					delete(s.sessions, id)
+					s.reserved -= ss.maxLen
+				}
+			}
+			s.mu.Unlock()
+		}
+	}
+}
+
+// Close stops the expiry goroutine, drops every session and, unless the pool
+// was shared, stops the worker pool.
+func (s *Shard) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.sessions = map[string]*session{}
+	s.reserved = 0
+	s.mu.Unlock()
+	if s.stop != nil {
+		close(s.stop)
+		<-s.done
+	}
+	if s.ownPool {
+		s.pool.Close()
+	}
+}
+
+// OpenSession reserves maxLen cache positions for a new session.
+func (s *Shard) OpenSession(id string, maxLen int) error {
+	if maxLen <= 0 {
+		return fmt.Errorf("model: session %q: %w: maximum length %d must be positive", id, ErrTooLong, maxLen)
+	}
+	if maxLen > s.cfg.Context {
+		return fmt.Errorf("model: session %q: %w: maximum length %d exceeds the context length %d", id, ErrTooLong, maxLen, s.cfg.Context)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("model: session %q: %w", id, ErrClosed)
+	}
+	if _, ok := s.sessions[id]; ok {
+		return fmt.Errorf("model: session %q: %w", id, ErrSessionExists)
+	}
+	if free := s.capacity - s.reserved; maxLen > free {
+		return fmt.Errorf("model: session %q: %w: asked for %d, %d free", id, ErrNoCapacity, maxLen, free)
+	}
+	s.sessions[id] = &session{
+		id:      id,
+		maxLen:  maxLen,
+		sem:     make(chan struct{}, 1),
+		layers:  make([]layerCache, len(s.blocks)),
+		sc:      scratch{ws: tensor.NewWorkspace()},
+		lastUse: time.Now(),
+	}
+	s.reserved += maxLen
+	return nil
+}
+
+// CloseSession frees a session's cache and reservation.
+func (s *Shard) CloseSession(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.sessions[id]
+	if !ok {
+		return fmt.Errorf("model: session %q: %w", id, ErrNoSession)
+	}
+	delete(s.sessions, id)
+	s.reserved -= ss.maxLen
+	return nil
+}
+
+// FreeTokens is how many cache positions new sessions can still reserve.
+func (s *Shard) FreeTokens() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.capacity - s.reserved
+}
+
+// Sessions is the number of open sessions.
+func (s *Shard) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// SessionLen is the number of positions a session has cached.
+func (s *Shard) SessionLen(id string) (int, error) {
+	ss, err := s.acquireLookup(id)
+	if err != nil {
+		return 0, err
+	}
+	defer s.release(ss)
+	ss.sem <- struct{}{}
+	defer func() { <-ss.sem }()
+	return ss.n, nil
+}
+
+func (s *Shard) acquireLookup(id string) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, fmt.Errorf("model: session %q: %w", id, ErrClosed)
+	}
+	ss, ok := s.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("model: session %q: %w", id, ErrNoSession)
+	}
+	ss.busy++
+	return ss, nil
+}
+
+func (s *Shard) release(ss *session) {
+	s.mu.Lock()
+	ss.busy--
+	ss.lastUse = time.Now()
+	s.mu.Unlock()
+}
+
+// Forward appends len(Tokens) (first shard) or len(Hidden)/Dim positions to
+// the session and runs the shard's blocks over them. One session's calls are
+// serialized; different sessions run concurrently. If ctx ends midway the
+// session is left as it was before the call.
+func (s *Shard) Forward(ctx context.Context, id string, in Input) (*Output, error) {
+	ss, err := s.acquireLookup(id)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release(ss)
+	select {
+	case ss.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("model: session %q: %w", id, ctx.Err())
+	}
+	defer func() { <-ss.sem }()
+
+	c := &s.cfg
+	var n int
+	if s.IsFirst() {
+		if in.Hidden != nil {
+			return nil, fmt.Errorf("model: session %q: %w: the first shard takes token ids, not hidden states", id, ErrBadInput)
+		}
+		n = len(in.Tokens)
+		for i, t := range in.Tokens {
+			if t < 0 || int(t) >= c.Vocab {
+				return nil, fmt.Errorf("model: session %q: %w: token %d at index %d is outside the vocabulary [0,%d)", id, ErrBadInput, t, i, c.Vocab)
+			}
+		}
+	} else {
+		if in.Tokens != nil {
+			return nil, fmt.Errorf("model: session %q: %w: shard [%d,%d) takes hidden states, not token ids", id, ErrBadInput, s.first, s.last)
+		}
+		if len(in.Hidden)%c.Dim != 0 {
+			return nil, fmt.Errorf("model: session %q: %w: %d hidden values are not a multiple of the width %d", id, ErrBadInput, len(in.Hidden), c.Dim)
+		}
+		n = len(in.Hidden) / c.Dim
+		for i, v := range in.Hidden {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("model: session %q: %w: hidden value %d is %v", id, ErrBadInput, i, v)
+			}
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("model: session %q: %w: no positions", id, ErrBadInput)
+	}
+	if in.Logits < LogitsNone || in.Logits > LogitsAll {
+		return nil, fmt.Errorf("model: session %q: %w: logits mode %d", id, ErrBadInput, in.Logits)
+	}
+	if in.TopK < 0 {
+		return nil, fmt.Errorf("model: session %q: %w: top-k %d is negative", id, ErrBadInput, in.TopK)
+	}
+	if ss.n+n > ss.maxLen {
+		return nil, fmt.Errorf("model: session %q: %w: %d cached + %d new positions exceed its maximum length %d", id, ErrTooLong, ss.n, n, ss.maxLen)
+	}
+
+	x := make([]float32, n*c.Dim)
+	if s.IsFirst() {
+		for i, t := range in.Tokens {
+			if err := tensor.Row(*s.embd, int(t), x[i*c.Dim:(i+1)*c.Dim]); err != nil {
+				return nil, fmt.Errorf("model: session %q: embedding token %d: %w", id, t, err)
+			}
+		}
+	} else {
+		copy(x, in.Hidden)
+	}
+
+	out := &Output{}
+	for r0 := 0; r0 < n; r0 += maxBatch {
+		rows := min(maxBatch, n-r0)
+		xb := x[r0*c.Dim : (r0+rows)*c.Dim]
+		ss.sc.reserve(c, rows)
+		for l, b := range s.blocks {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("model: session %q: %w", id, err)
+			}
+			s.blockForward(b, &ss.layers[l], xb, rows, ss.n+r0, ss.maxLen, &ss.sc)
+		}
+		if s.IsLast() {
+			s.logits(&ss.sc, xb, r0, rows, n, in, out)
+		}
+	}
+	ss.n += n
+	if !s.IsLast() {
+		out.Hidden = x
+	}
+	return out, nil
+}
+
+// logits applies the output norm and head to the rows of this batch that
+// the logits mode selects (batch rows [r0, r0+rows) of a step of n).
+func (s *Shard) logits(sc *scratch, x []float32, r0, rows, n int, in Input, out *Output) {
+	c := &s.cfg
+	lo := 0
+	switch in.Logits {
+	case LogitsNone:
+		return
+	case LogitsLast:
+		if r0+rows < n {
+			return
+		}
+		lo = rows - 1
+	}
+	k := rows - lo
+	sc.logitsXn = growTo(sc.logitsXn, k*c.Dim)
+	rmsNormRows(sc.logitsXn, x[lo*c.Dim:], s.head.norm, k, c.Dim, c.Eps)
+	lg := make([]float32, k*c.Vocab)
+	tensor.MatMul(s.pool, sc.ws, s.head.out, sc.logitsXn, k, lg)
+	for i := 0; i < k; i++ {
+		row := lg[i*c.Vocab : (i+1)*c.Vocab]
+		out.Argmax = append(out.Argmax, argmax(row))
+		if in.TopK > 0 {
+			out.Top = append(out.Top, topK(row, in.TopK))
+		}
+	}
+	if !in.OmitLogits {
+		if out.Logits == nil {
+			out.Logits = lg
+		} else {
+			out.Logits = append(out.Logits, lg...)
+		}
+	}
+}

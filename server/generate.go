@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -45,13 +46,11 @@ type usage struct {
 // generate serves both generation endpoints. It reports whether it handed
 // the response to a stream writer (which then owns the request's cleanup).
 func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) (streaming bool) {
-	// The generation's context: cut when the client disconnects, when the
-	// server's grace period ends, or when a stop string is reached.
-	gctx, cancel := context.WithCancelCause(s.life)
-	stopWatch := watchConn(ctx.Conn(), func() { cancel(errClientGone) })
+	r := newRun(s.life)
+	stopWatch := watchConn(ctx.Conn(), func() { r.halt(errClientGone) })
 	cleanup := func() {
 		stopWatch()
-		cancel(nil)
+		r.end()
 	}
 	defer func() {
 		if !streaming {
@@ -59,17 +58,78 @@ func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) 
 		}
 	}()
 
-	j, stream, aerr := s.prepare(gctx, ctx.PostBody(), chat)
+	j, stream, aerr := s.prepare(r.ctx, ctx.PostBody(), chat)
 	if aerr != nil {
 		s.fail(ctx, aerr)
 		return false
 	}
 	s.m.promptTokens.WithLabelValues(j.model).Add(float64(len(j.prompt)))
 	if !stream {
-		s.answerWhole(ctx, gctx, cancel, j)
+		s.answerWhole(ctx, r, j)
 		return false
 	}
-	return s.answerStream(ctx, gctx, cancel, j, cleanup)
+	return s.answerStream(ctx, r, j, cleanup)
+}
+
+// run is one generation's control. A generation is ended between two
+// tokens (halt: the emit callback returns the cause at its next call)
+// rather than by cancelling its context mid-step, so the sessions are idle
+// and intact when the backend closes them; only if the backend does not
+// return within haltGrace, or the server's grace period ends, is the
+// context cancelled.
+type run struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	once  sync.Once
+	done  chan struct{}
+	cause error
+	mu    sync.Mutex
+	timer *time.Timer
+}
+
+const haltGrace = 5 * time.Second
+
+func newRun(parent context.Context) *run {
+	r := &run{done: make(chan struct{})}
+	r.ctx, r.cancel = context.WithCancelCause(parent)
+	return r
+}
+
+// halt asks the generation to end at its next token.
+func (r *run) halt(cause error) {
+	r.once.Do(func() {
+		r.cause = cause
+		close(r.done)
+		r.mu.Lock()
+		r.timer = time.AfterFunc(haltGrace, func() { r.cancel(cause) })
+		r.mu.Unlock()
+	})
+}
+
+// halted returns the halt cause, or nil.
+func (r *run) halted() error {
+	select {
+	case <-r.done:
+		return r.cause
+	default:
+		return nil
+	}
+}
+
+// end releases the run once the generation has returned.
+func (r *run) end() {
+	r.mu.Lock()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	r.mu.Unlock()
+	r.cancel(nil)
+}
+
+// gone reports whether the client left (so nobody reads an answer).
+func (r *run) gone() bool {
+	return errors.Is(r.halted(), errClientGone) || errors.Is(context.Cause(r.ctx), errClientGone)
 }
 
 // prepare validates a request and turns it into a job.
@@ -188,12 +248,15 @@ func finishOf(res router.GenerateResult, stopped bool, n, max int) router.Finish
 }
 
 // answerWhole runs the generation and answers with one JSON body.
-func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, gctx context.Context, cancel context.CancelCauseFunc, j *job) {
+func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 	asm := newTextAssembler(j.kit.tok, j.stop)
 	var text strings.Builder
 	n := 0
 	stopped := false
-	res, err := s.cfg.Backend.Generate(gctx, s.backendRequest(j), func(id int32) error {
+	res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(id int32) error {
+		if err := r.halted(); err != nil {
+			return err
+		}
 		n++
 		out, matched := asm.push(id)
 		text.WriteString(out)
@@ -208,7 +271,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, gctx context.Context, can
 		err = nil
 	}
 	if err != nil {
-		if errors.Is(context.Cause(gctx), errClientGone) {
+		if r.gone() {
 			// Nobody is listening; 499 (client closed request) is for the metrics.
 			ctx.SetStatusCode(499)
 			return
@@ -247,16 +310,21 @@ type outcome struct {
 // answerStream starts the generation and waits for its first token (or
 // its end) before answering, so that a request the swarm cannot serve at
 // all still gets an HTTP error status. Then the stream writer takes over.
-func (s *Server) answerStream(ctx *fasthttp.RequestCtx, gctx context.Context, cancel context.CancelCauseFunc, j *job, cleanup func()) bool {
+func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup func()) bool {
 	tokens := make(chan int32, 64)
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := s.cfg.Backend.Generate(gctx, s.backendRequest(j), func(id int32) error {
+		res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(id int32) error {
+			if err := r.halted(); err != nil {
+				return err
+			}
 			select {
 			case tokens <- id:
 				return nil
-			case <-gctx.Done():
-				return context.Cause(gctx)
+			case <-r.done:
+				return r.cause
+			case <-r.ctx.Done():
+				return context.Cause(r.ctx)
 			}
 		})
 		close(tokens)
@@ -273,7 +341,7 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, gctx context.Context, ca
 	if !ok {
 		o := <-done
 		if o.err != nil {
-			if errors.Is(context.Cause(gctx), errClientGone) {
+			if r.gone() {
 				ctx.SetStatusCode(499)
 				return false
 			}
@@ -288,7 +356,7 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, gctx context.Context, ca
 	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer s.m.inFlight.Dec()
 		defer cleanup()
-		s.stream(w, gctx, cancel, j, first, ok, tokens, wait)
+		s.stream(w, r, j, first, ok, tokens, wait)
 	})
 	return true
 }
@@ -297,8 +365,7 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, gctx context.Context, ca
 // one chunk per text piece, a final chunk with finish_reason, an optional
 // usage chunk, then [DONE]. A failure after the stream began is sent as an
 // event in SPEC's error shape, and the stream ends there.
-func (s *Server) stream(w *bufio.Writer, gctx context.Context, cancel context.CancelCauseFunc, j *job,
-	first int32, haveFirst bool, tokens <-chan int32, wait func() outcome) {
+func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst bool, tokens <-chan int32, wait func() outcome) {
 	sse := &sseWriter{w: w, j: j}
 	if j.chat {
 		sse.chunk(delta{Role: "assistant"}, "", nil)
@@ -314,10 +381,10 @@ func (s *Server) stream(w *bufio.Writer, gctx context.Context, cancel context.Ca
 		}
 		if matched {
 			stopped = true
-			cancel(errStopSequence)
+			r.halt(errStopSequence)
 		}
 		if sse.err != nil {
-			cancel(errClientGone)
+			r.halt(errClientGone)
 		}
 	}
 	if haveFirst {
@@ -331,16 +398,12 @@ func (s *Server) stream(w *bufio.Writer, gctx context.Context, cancel context.Ca
 	}
 	o := wait()
 	s.m.tokens.WithLabelValues(j.model).Add(float64(n))
-	if sse.err != nil {
+	if sse.err != nil || r.gone() {
 		return
 	}
 	if o.err != nil && !stopped {
-		aerr := backendError(j.model, o.err)
-		if errors.Is(context.Cause(gctx), errClientGone) {
-			return
-		}
 		s.log.Warn("generation failed mid-stream", "id", j.id, "model", j.model, "tokens", n, "err", o.err)
-		sse.event(aerr.body())
+		sse.event(backendError(j.model, o.err).body())
 		return
 	}
 	if !stopped {

@@ -114,7 +114,7 @@ func New(cfg Config) (*Server, error) {
 		Handler:               s.handle,
 		ErrorHandler:          s.handleTransportError,
 		Name:                  "svc",
-		MaxRequestBodySize:    cfg.MaxBodyBytes,
+		MaxRequestBodySize:    readLimit(cfg.MaxBodyBytes),
 		ReadTimeout:           60 * time.Second,
 		IdleTimeout:           60 * time.Second,
 		CloseOnShutdown:       true,
@@ -123,6 +123,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	return s, nil
 }
+
+// readLimit is how much body fasthttp reads before giving up on a request.
+// It is above the API's own limit so that a body somewhat over the limit is
+// read and answered with a clean 413 (checked in the handler); refusing it
+// unread would reset the connection while the client is still sending, and
+// the client would see a broken pipe instead of the answer.
+func readLimit(limit int) int { return 2*limit + 1<<20 }
 
 // Serve answers requests on ln until ctx ends, then shuts down gracefully:
 // it stops accepting, lets running requests finish for up to
@@ -182,10 +189,14 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	path := string(ctx.Path())
 	r := route(path)
 	start := time.Now()
-	s.m.inFlight.Inc()
+	// In flight counts API requests; scrapes and health checks are not.
+	counted := strings.HasPrefix(path, "/v1/")
+	if counted {
+		s.m.inFlight.Inc()
+	}
 	streaming := false
 	defer func() {
-		if !streaming {
+		if counted && !streaming {
 			s.m.inFlight.Dec()
 		}
 		s.m.observe(r, ctx.Response.StatusCode(), time.Since(start))
@@ -216,6 +227,10 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 		}
 		if aerr := checkContentType(ctx); aerr != nil {
 			s.fail(ctx, aerr)
+			return
+		}
+		if n := len(ctx.PostBody()); n > s.cfg.MaxBodyBytes {
+			s.fail(ctx, tooLarge(s.cfg.MaxBodyBytes))
 			return
 		}
 		streaming = s.generate(ctx, r == "/v1/chat/completions", start)
@@ -253,8 +268,7 @@ func (s *Server) handleTransportError(ctx *fasthttp.RequestCtx, err error) {
 	var aerr *apiError
 	switch {
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
-		aerr = &apiError{Status: 413, Code: codeInvalidRequest,
-			Message: fmt.Sprintf("request body is larger than the limit of %d bytes", s.cfg.MaxBodyBytes)}
+		aerr = tooLarge(s.cfg.MaxBodyBytes)
 	case isTimeout(err):
 		aerr = &apiError{Status: 408, Code: codeInvalidRequest, Message: "timed out reading the request"}
 	default:
@@ -262,6 +276,11 @@ func (s *Server) handleTransportError(ctx *fasthttp.RequestCtx, err error) {
 	}
 	s.m.observe("other", aerr.Status, 0)
 	writeError(ctx, aerr)
+}
+
+func tooLarge(limit int) *apiError {
+	return &apiError{Status: 413, Code: codeInvalidRequest,
+		Message: fmt.Sprintf("request body is larger than the limit of %d bytes", limit)}
 }
 
 func isTimeout(err error) bool {

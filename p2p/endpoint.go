@@ -196,11 +196,14 @@ type Member struct {
 	Record *wire.Announcement
 	// Expires is when the record stops being valid unless refreshed.
 	Expires time.Time
+	// Withdrawn: the node said it is stopping; forget it now.
+	Withdrawn bool
 }
 
 // Members finds every node that provides SwarmCID and fetches, in parallel,
-// each one's record; nodes whose records are missing, invalid, expired or
-// withdrawn are left out. Their addresses go to the peerstore.
+// each one's record; nodes whose records are missing, invalid or
+// expired are left out; withdrawn ones are returned with Withdrawn set.
+// Their addresses go to the peerstore.
 func (e *Endpoint) Members(ctx context.Context) ([]Member, error) {
 	var ids []peer.ID
 	seen := map[peer.ID]bool{}
@@ -228,7 +231,7 @@ func (e *Endpoint) Members(ctx context.Context) ([]Member, error) {
 				return
 			}
 			defer func() { <-sem }()
-			m, err := e.member(ctx, id)
+			m, err := e.Lookup(ctx, id)
 			if err != nil {
 				e.log.Debug("no usable record", "peer", id, "err", err)
 				return
@@ -246,7 +249,8 @@ func (e *Endpoint) Members(ctx context.Context) ([]Member, error) {
 	return ms, nil
 }
 
-func (e *Endpoint) member(ctx context.Context, id peer.ID) (*Member, error) {
+// Lookup fetches and checks one node's record (withdrawn ones included).
+func (e *Endpoint) Lookup(ctx context.Context, id peer.ID) (*Member, error) {
 	key := RecordKey(id)
 	v, err := e.DHT.GetValue(ctx, key)
 	if err != nil {
@@ -257,7 +261,7 @@ func (e *Endpoint) member(ctx context.Context, id peer.ID) (*Member, error) {
 		return nil, err
 	}
 	if a.Withdrawn {
-		return nil, fmt.Errorf("peer %s withdrew", id)
+		return &Member{ID: id, Record: a, Expires: time.UnixMilli(a.ExpiresUnixMs), Withdrawn: true}, nil
 	}
 	if id != e.Host.ID() {
 		var addrs []ma.Multiaddr

@@ -351,6 +351,9 @@ func (n *Node) autoRange(ctx context.Context) (int, int, error) {
 			return 0, 0, fmt.Errorf("p2p: look at the swarm to choose blocks: %w", err)
 		}
 		for _, m := range ms {
+			if m.Withdrawn {
+				continue
+			}
 			for _, s := range m.Record.Models {
 				if s.Digest == n.digest && int(s.TotalBlocks) == n.total {
 					held = append(held, [2]int{int(s.First), int(s.Last)})

@@ -140,6 +140,12 @@ func (n *Node) serveForward(ctx context.Context, s network.Stream, ss *session) 
 				return err
 			}
 		case *wire.Request_Close:
+			// Free the cache before answering, so that a caller who saw the
+			// reply sees the session gone.
+			if ss.shard != nil {
+				_ = ss.shard.CloseSession(ss.id)
+				ss.shard = nil
+			}
 			if err := s.SetWriteDeadline(time.Now().Add(writeTimeout)); err != nil {
 				return fmt.Errorf("set write deadline: %w", err)
 			}

@@ -1,0 +1,26 @@
+// Package router turns the swarm into models that can be asked for text.
+//
+// A Router keeps a view of the swarm (every node's signed announcement,
+// refreshed from the DHT every RefreshInterval), derives each model's state
+// (served: a chain of online nodes covers blocks 0..L-1; loading: only with
+// nodes still loading; incomplete: no chain), fetches a model's GGUF header
+// from a node over the meta protocol (checked against the model digest and
+// cached), and drives generations: it picks the chain with the lowest
+// estimated time per token (a shortest path over block boundaries whose
+// edges are the nodes' ranges, weighted by their announced ms per token and
+// load, plus a per-hop penalty so that fewer hops win ties), opens one
+// session per hop with a fresh id, runs model.Generate over the chain, and
+// closes every session when the request ends.
+//
+// When a hop fails mid-generation (stream reset, timeout, refusal), the
+// failing peer is avoided for a while, a new chain is opened and the
+// request's past steps are replayed through it, batch for batch, so that its
+// caches hold exactly what the old chain's held; the generation then goes
+// on and yields the tokens it would have yielded without the failure.
+//
+//	r, err := router.New(ctx, router.Config{Bootstrap: addrs})
+//	defer r.Close()
+//	r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: ids, MaxTokens: 64}, emit)
+//
+// *Router implements Backend (api.go), the contract with the HTTP API.
+package router

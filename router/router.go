@@ -1,0 +1,394 @@
+package router
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"svc/p2p"
+	"svc/p2p/wire"
+	"svc/shards/gguf"
+	"svc/shards/model"
+)
+
+// Config configures a Router. Every field has a default.
+type Config struct {
+	// Listen multiaddrs of the router's own host (default loopback TCP).
+	Listen []string
+	// Bootstrap peers: full multiaddrs of swarm members.
+	Bootstrap []string
+	// Key is the router's libp2p identity (fresh when nil).
+	Key crypto.PrivKey
+	// RefreshInterval is how often the swarm view is rebuilt (default 5 s).
+	RefreshInterval time.Duration
+	// StepTimeout bounds one step on one hop (default 2 minutes); a hop
+	// that does not answer in time counts as failed.
+	StepTimeout time.Duration
+	// HopPenalty is added to every hop's estimated cost, so that chains
+	// with fewer hops win when speeds are close (default 0.2 ms).
+	HopPenalty time.Duration
+	// Backoff is how long a peer that failed is left out of new chains
+	// (default 30 s).
+	Backoff time.Duration
+	// MaxFailovers bounds how many times one generation rebuilds its chain
+	// (default 3; negative: never).
+	MaxFailovers int
+	Logger       *slog.Logger
+}
+
+func (c *Config) defaults() {
+	if c.RefreshInterval <= 0 {
+		c.RefreshInterval = 5 * time.Second
+	}
+	if c.StepTimeout <= 0 {
+		c.StepTimeout = 2 * time.Minute
+	}
+	if c.HopPenalty <= 0 {
+		c.HopPenalty = 200 * time.Microsecond
+	}
+	if c.Backoff <= 0 {
+		c.Backoff = 30 * time.Second
+	}
+	if c.MaxFailovers == 0 {
+		c.MaxFailovers = 3
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Router keeps the swarm view and runs generations through it.
+type Router struct {
+	cfg Config
+	log *slog.Logger
+	ep  *p2p.Endpoint
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	loop   sync.WaitGroup
+
+	mu       sync.Mutex
+	nodes    map[peer.ID]p2p.Member
+	created  map[string]time.Time // digest → when first seen
+	backoff  map[peer.ID]time.Time
+	inflight map[peer.ID]int // sessions this router holds per peer
+	headers  map[string]*header
+
+	fetchMu sync.Mutex // one header fetch at a time
+}
+
+// header is a verified GGUF header and the configuration parsed from it.
+type header struct {
+	file *gguf.File
+	cfg  model.Config
+}
+
+// New starts the router's host, joins the swarm through the bootstrap
+// peers, builds a first view (waiting at most a few seconds for it) and
+// keeps refreshing it until Close.
+func New(ctx context.Context, cfg Config) (*Router, error) {
+	cfg.defaults()
+	ep, err := p2p.NewEndpoint(ctx, p2p.EndpointConfig{Listen: cfg.Listen, Bootstrap: cfg.Bootstrap, Key: cfg.Key, Logger: cfg.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("router: %w", err)
+	}
+	r := &Router{
+		cfg: cfg, log: cfg.Logger, ep: ep,
+		nodes: map[peer.ID]p2p.Member{}, created: map[string]time.Time{},
+		backoff: map[peer.ID]time.Time{}, inflight: map[peer.ID]int{}, headers: map[string]*header{},
+	}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	if len(cfg.Bootstrap) > 0 {
+		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		if err := r.Refresh(fctx); err != nil {
+			r.log.Warn("first swarm view", "err", err)
+		}
+		cancel()
+	}
+	r.loop.Add(1)
+	go r.refreshLoop()
+	return r, nil
+}
+
+// Close stops the refresh loop and the host. Generations still running
+// fail.
+func (r *Router) Close() error {
+	r.cancel()
+	r.loop.Wait()
+	if err := r.ep.Close(); err != nil {
+		return fmt.Errorf("router: %w", err)
+	}
+	return nil
+}
+
+// Addrs are the router's own multiaddrs.
+func (r *Router) Addrs() []string { return r.ep.Addrs() }
+
+func (r *Router) refreshLoop() {
+	defer r.loop.Done()
+	t := time.NewTicker(r.cfg.RefreshInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(r.ctx, 2*r.cfg.RefreshInterval)
+		if err := r.Refresh(ctx); err != nil && r.ctx.Err() == nil {
+			r.log.Warn("refresh swarm view", "err", err)
+		}
+		cancel()
+	}
+}
+
+// Refresh rebuilds the swarm view now. A node missing from this round
+// (lookup failed) stays until its record expires; a node that withdrew
+// leaves at once.
+func (r *Router) Refresh(ctx context.Context) error {
+	t0 := time.Now()
+	ms, err := r.ep.Members(ctx)
+	// Nodes in the view that the provider search missed (a stopped node
+	// is no longer returned as a provider) are looked up directly, so that
+	// a withdrawn record is seen at once.
+	found := map[peer.ID]bool{}
+	for _, m := range ms {
+		found[m.ID] = true
+	}
+	r.mu.Lock()
+	var missing []peer.ID
+	for id := range r.nodes {
+		if !found[id] {
+			missing = append(missing, id)
+		}
+	}
+	r.mu.Unlock()
+	for _, id := range missing {
+		if m, lerr := r.ep.Lookup(ctx, id); lerr == nil {
+			ms = append(ms, *m)
+		}
+	}
+	now := time.Now()
+	r.log.Debug("swarm view", "members", len(ms), "took", now.Sub(t0), "err", err)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range ms {
+		if m.Withdrawn {
+			delete(r.nodes, m.ID)
+			continue
+		}
+		if old, ok := r.nodes[m.ID]; ok && old.Record.Seq > m.Record.Seq {
+			continue
+		}
+		r.nodes[m.ID] = m
+		for _, s := range m.Record.Models {
+			if _, ok := r.created[s.Digest]; !ok {
+				r.created[s.Digest] = now
+				r.log.Info("model seen", "name", s.Name, "digest", s.Digest[:12])
+			}
+		}
+	}
+	for id, m := range r.nodes {
+		if !m.Expires.After(now) {
+			delete(r.nodes, id)
+		}
+	}
+	for id, until := range r.backoff {
+		if !until.After(now) {
+			delete(r.backoff, id)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("router: %w", err)
+	}
+	return nil
+}
+
+// holding is one node's announcement of one model.
+type holding struct {
+	peer peer.ID
+	s    *wire.Served
+}
+
+// snapshot returns the unexpired holdings per digest.
+func (r *Router) snapshot() map[string][]holding {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string][]holding{}
+	for id, m := range r.nodes {
+		if !m.Expires.After(now) {
+			continue
+		}
+		for _, s := range m.Record.Models {
+			out[s.Digest] = append(out[s.Digest], holding{peer: id, s: s})
+		}
+	}
+	return out
+}
+
+// status derives a model's state from its holdings.
+func (r *Router) status(digest string, hs []holding) ModelStatus {
+	// Nodes agree on the name and block count for one digest, unless one
+	// lies; the most common values win, which a single liar cannot sway.
+	names, totals := map[string]int{}, map[int]int{}
+	for _, h := range hs {
+		names[h.s.Name]++
+		totals[int(h.s.TotalBlocks)]++
+	}
+	st := ModelStatus{Digest: digest, Name: mostCommon(names), Blocks: mostCommon(totals)}
+	var online, all [][2]int
+	for _, h := range hs {
+		if int(h.s.TotalBlocks) != st.Blocks {
+			continue
+		}
+		rg := [2]int{int(h.s.First), int(h.s.Last)}
+		all = append(all, rg)
+		if h.s.State == wire.ServeState_STATE_ONLINE {
+			online = append(online, rg)
+		}
+	}
+	switch {
+	case covers(st.Blocks, online):
+		st.State = StateServed
+	case covers(st.Blocks, all):
+		st.State = StateLoading
+	default:
+		st.State = StateIncomplete
+	}
+	r.mu.Lock()
+	st.Created = r.created[digest]
+	r.mu.Unlock()
+	return st
+}
+
+func mostCommon[K string | int](m map[K]int) K {
+	var best K
+	n := -1
+	for k, c := range m {
+		if c > n || (c == n && k < best) {
+			best, n = k, c
+		}
+	}
+	return best
+}
+
+// Models lists every model in the view, in any state, by name.
+func (r *Router) Models(ctx context.Context) []ModelStatus {
+	var out []ModelStatus
+	for d, hs := range r.snapshot() {
+		out = append(out, r.status(d, hs))
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Digest < out[j].Digest
+	})
+	return out
+}
+
+var stateRank = map[State]int{StateServed: 0, StateLoading: 1, StateIncomplete: 2}
+
+// resolve finds a model by name or digest; when several digests share a
+// name, the best served one wins.
+func (r *Router) resolve(name string) (ModelStatus, []holding, error) {
+	snap := r.snapshot()
+	var best ModelStatus
+	var bestHs []holding
+	found := false
+	for d, hs := range snap {
+		st := r.status(d, hs)
+		if st.Name != name && st.Digest != name {
+			continue
+		}
+		if !found || stateRank[st.State] < stateRank[best.State] ||
+			(st.State == best.State && st.Created.Before(best.Created)) {
+			best, bestHs, found = st, hs, true
+		}
+	}
+	if !found {
+		return ModelStatus{}, nil, fmt.Errorf("router: model %q: %w", name, ErrModelNotFound)
+	}
+	switch best.State {
+	case StateLoading:
+		return best, bestHs, fmt.Errorf("router: model %q: %w", name, ErrModelLoading)
+	case StateIncomplete:
+		return best, bestHs, fmt.Errorf("router: model %q: %w", name, ErrModelIncomplete)
+	}
+	return best, bestHs, nil
+}
+
+// Model resolves a served model and returns its header, fetched from one
+// of its nodes and checked against the digest.
+func (r *Router) Model(ctx context.Context, name string) (*ModelInfo, error) {
+	st, hs, err := r.resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	h, err := r.header(ctx, st.Digest, hs)
+	if err != nil {
+		return nil, err
+	}
+	return &ModelInfo{ModelStatus: st, Header: h.file}, nil
+}
+
+// header returns the cached header of digest, or fetches it from the
+// holders (online ones first).
+func (r *Router) header(ctx context.Context, digest string, hs []holding) (*header, error) {
+	r.mu.Lock()
+	h := r.headers[digest]
+	r.mu.Unlock()
+	if h != nil {
+		return h, nil
+	}
+	r.fetchMu.Lock()
+	defer r.fetchMu.Unlock()
+	r.mu.Lock()
+	h = r.headers[digest]
+	r.mu.Unlock()
+	if h != nil {
+		return h, nil
+	}
+	sort.SliceStable(hs, func(i, j int) bool {
+		return hs[i].s.State == wire.ServeState_STATE_ONLINE && hs[j].s.State != wire.ServeState_STATE_ONLINE
+	})
+	var errs []error
+	for _, ho := range hs {
+		f, err := p2p.FetchHeader(ctx, r.ep.Host, ho.peer, digest)
+		if err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		cfg, err := model.ParseConfig(f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("header from %s: %w", ho.peer, err))
+			continue
+		}
+		h = &header{file: f, cfg: cfg}
+		r.mu.Lock()
+		r.headers[digest] = h
+		r.mu.Unlock()
+		return h, nil
+	}
+	return nil, fmt.Errorf("router: fetch header of model %s: %w: %w", digest, ErrRouteUnavailable, errors.Join(errs...))
+}
+
+// newSessionID returns a fresh random session id.
+func newSessionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -17,6 +17,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		// Each room's commands register here, one constructor a line.
 		newTemplateCmd(),
+		newServeCmd(),
 	)
 	return root
 }

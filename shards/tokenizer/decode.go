@@ -353,13 +353,74 @@ func (s *StreamDecoder) emit(out []byte, upto int, final bool) string {
 		chunk = chunk[:completeLen(chunk)]
 	}
 	s.emitted += len(chunk)
-	text := strings.ToValidUTF8(string(chunk), "\uFFFD")
+	text := replaceInvalid(chunk)
 	if s.raw || !s.t.cleanSpaces {
 		// Without cleaning, handed-out bytes are never looked at again.
 		s.window = append(s.window[:0], s.window[s.emitted:]...)
 		s.emitted = 0
 	}
 	return text
+}
+
+// replaceInvalid returns b as a string with every ill-formed sequence
+// replaced by U+FFFD, one per maximal subpart (the lead byte and the
+// continuation bytes that could still have completed it). This is what
+// llama-server's JSON encoder (nlohmann::json, error_handler replace)
+// produces, so streamed text matches llama-server's byte for byte.
+func replaceInvalid(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b)+8)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError || n > 1 {
+			out = append(out, b[i:i+n]...)
+			i += n
+			continue
+		}
+		out = append(out, "\uFFFD"...)
+		i += maximalSubpart(b[i:])
+	}
+	return string(out)
+}
+
+// maximalSubpart is the length of the ill-formed prefix of b that one
+// U+FFFD stands for (at least 1).
+func maximalSubpart(b []byte) int {
+	c := b[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c == 0xE0:
+		need, lo = 2, 0xA0
+	case c == 0xED:
+		need, hi = 2, 0x9F
+	case c >= 0xE1 && c <= 0xEF:
+		need = 2
+	case c == 0xF0:
+		need, lo = 3, 0x90
+	case c == 0xF4:
+		need, hi = 3, 0x8F
+	case c >= 0xF1 && c <= 0xF3:
+		need = 3
+	default:
+		return 1
+	}
+	n := 1
+	for k := 0; k < need && n < len(b); k++ {
+		x := b[n]
+		if k > 0 {
+			lo, hi = 0x80, 0xBF
+		}
+		if x < lo || x > hi {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // completeLen is len(b) minus a trailing sequence that is the valid start of

@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,7 @@ func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) ([]int32,
 			out = append(out, t.bos)
 		}
 		prevSpecial := true // the first text gets the leading space too
+		w := &work{}
 		var sb strings.Builder
 		for _, fr := range frags {
 			if fr.tok >= 0 {
@@ -40,7 +42,7 @@ func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) ([]int32,
 				sb.WriteString("▁")
 			}
 			sb.WriteString(strings.ReplaceAll(text[fr.off:fr.end], " ", "▁"))
-			if out, err = t.spmEncode(sb.String(), out); err != nil {
+			if out, err = t.spmEncode(sb.String(), out, w); err != nil {
 				return nil, err
 			}
 			prevSpecial = false
@@ -52,13 +54,13 @@ func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) ([]int32,
 		if addSpecial && t.addBOS {
 			out = append(out, t.bos)
 		}
-		cache := map[string][]int32{}
+		w := &work{cache: map[string][]int32{}}
 		for _, fr := range frags {
 			if fr.tok >= 0 {
 				out = append(out, fr.tok)
 				continue
 			}
-			if out, err = t.bpeEncode(text[fr.off:fr.end], out, cache); err != nil {
+			if out, err = t.bpeEncode(text[fr.off:fr.end], out, w); err != nil {
 				return nil, err
 			}
 		}
@@ -132,41 +134,78 @@ func (t *Tokenizer) partition(text string, parseSpecial bool) []fragment {
 // isCSpace is C's isspace in the "C" locale.
 func isCSpace(b byte) bool { return b == ' ' || (b >= '\t' && b <= '\r') }
 
-// symbol is one node of the doubly linked list the merge loops work on.
-type symbol struct {
-	prev, next int
-	off, n     int
+// work holds the scratch buffers of one Encode call, reused across words.
+type work struct {
+	syms  []symbol
+	spm   spmHeap
+	bpe   bpeHeap
+	key   []byte
+	buf   []byte
+	cache map[string][]int32 // ids of BPE words already seen in this call
 }
 
-// spmBigram is a candidate merge for the SentencePiece loop.
-type spmBigram struct {
-	left, right int
-	score       float32
-	size        int
+// symbol is one node of the doubly linked list the merge loops work on.
+type symbol struct {
+	prev, next int32
+	off, n     int32
+}
+
+// splitSymbols makes one symbol per UTF-8 sequence (by lead byte, as
+// llama.cpp does, without validating the continuation bytes).
+func splitSymbols(syms []symbol, text string) []symbol {
+	syms = slices.Grow(syms[:0], len(text))
+	for off := 0; off < len(text); {
+		n := min(utf8Len(text[off]), len(text)-off)
+		idx := int32(len(syms))
+		next := idx + 1
+		if off+n == len(text) {
+			next = -1
+		}
+		syms = append(syms, symbol{prev: idx - 1, next: next, off: int32(off), n: int32(n)})
+		off += n
+	}
+	return syms
 }
 
 // spmEncode is llama.cpp's llm_tokenizer_spm_session: repeatedly merge the
 // adjacent pair whose concatenation is the best-scoring token (ties go to
 // the leftmost), then fall back to byte tokens for what is left.
-func (t *Tokenizer) spmEncode(text string, out []int32) ([]int32, error) {
-	syms := make([]symbol, 0, len(text))
-	for off := 0; off < len(text); {
-		n := min(utf8Len(text[off]), len(text)-off)
-		idx := len(syms)
-		next := idx + 1
-		if off+n == len(text) {
-			next = -1
-		}
-		syms = append(syms, symbol{prev: idx - 1, next: next, off: off, n: n})
-		off += n
+func (t *Tokenizer) spmEncode(text string, out []int32, w *work) ([]int32, error) {
+	if len(text) > 1<<31-1 {
+		return nil, fmt.Errorf("tokenizer: text of %d bytes is too long", len(text))
 	}
-	h := heap[spmBigram]{less: func(a, b spmBigram) bool {
-		if a.score != b.score {
-			return a.score > b.score
+	if !t.spmWordSplit {
+		return t.spmMerge(text, out, w)
+	}
+	// No token can span a "▁" that follows another character (checked at
+	// load), so the pieces between such spots merge independently: the
+	// result equals llama.cpp's one pass over the whole text, with small
+	// heaps instead of one huge one.
+	var err error
+	start := 0
+	for i := 1; i < len(text); {
+		j := strings.Index(text[i:], "▁")
+		if j < 0 {
+			break
 		}
-		return a.left < b.left
-	}}
-	try := func(l, r int) {
+		i += j
+		if i > start && !strings.HasSuffix(text[:i], "▁") {
+			if out, err = t.spmMerge(text[start:i], out, w); err != nil {
+				return nil, err
+			}
+			start = i
+		}
+		i += len("▁")
+	}
+	return t.spmMerge(text[start:], out, w)
+}
+
+func (t *Tokenizer) spmMerge(text string, out []int32, w *work) ([]int32, error) {
+	w.syms = splitSymbols(w.syms, text)
+	syms := w.syms
+	h := &w.spm
+	h.items = h.items[:0]
+	try := func(l, r int32) {
 		if l < 0 || r < 0 {
 			return
 		}
@@ -175,14 +214,16 @@ func (t *Tokenizer) spmEncode(text string, out []int32) ([]int32, error) {
 		if !ok {
 			return
 		}
-		h.push(spmBigram{left: l, right: r, score: t.scores[id], size: len(s)})
+		h.push(spmBigram{left: l, right: r, score: t.scores[id], size: int32(len(s))})
 	}
-	for i := 1; i < len(syms); i++ {
+	for i := int32(1); i < int32(len(syms)); i++ {
 		try(i-1, i)
 	}
-	for h.len() > 0 {
+	for len(h.items) > 0 {
 		bg := h.pop()
 		l, r := &syms[bg.left], &syms[bg.right]
+		// A pair is stale once either side was merged elsewhere; symbols
+		// keep their start, so the combined length tells.
 		if l.n == 0 || r.n == 0 || l.n+r.n != bg.size {
 			continue
 		}
@@ -195,7 +236,7 @@ func (t *Tokenizer) spmEncode(text string, out []int32) ([]int32, error) {
 		try(l.prev, bg.left)
 		try(bg.left, l.next)
 	}
-	for i := 0; i != -1 && len(syms) > 0; i = syms[i].next {
+	for i := int32(0); i != -1 && len(syms) > 0; i = syms[i].next {
 		s := text[syms[i].off : syms[i].off+syms[i].n]
 		if id, ok := t.ids[s]; ok {
 			out = append(out, id)
@@ -212,90 +253,71 @@ func (t *Tokenizer) spmEncode(text string, out []int32) ([]int32, error) {
 	return out, nil
 }
 
-// bpeBigram is a candidate merge for the byte-level BPE loop.
-type bpeBigram struct {
-	left, right int
-	rank        int32
-	size        int
-}
-
 // bpeEncode pre-tokenizes text and runs ranked BPE merges on each word
-// (llama.cpp llm_tokenizer_bpe_session). cache holds the ids of words seen
-// earlier in the same call.
-func (t *Tokenizer) bpeEncode(text string, out []int32, cache map[string][]int32) ([]int32, error) {
+// (llama.cpp llm_tokenizer_bpe_session).
+func (t *Tokenizer) bpeEncode(text string, out []int32, w *work) ([]int32, error) {
+	if len(text) > 1<<31-1 {
+		return nil, fmt.Errorf("tokenizer: text of %d bytes is too long", len(text))
+	}
 	words, err := t.pre.split(text)
 	if err != nil {
 		return nil, err
 	}
-	var buf, key []byte
-	for _, w := range words {
+	for _, wd := range words {
 		// GPT-2 byte encoding: UTF-8 bytes of the word, each mapped to a
 		// printable codepoint.
-		buf = buf[:0]
-		for _, r := range w {
+		w.buf = w.buf[:0]
+		for _, r := range wd {
 			var tmp [4]byte
 			for _, b := range appendCpt(tmp[:0], r) {
-				buf = appendCpt(buf, byteRunes[b])
+				w.buf = appendCpt(w.buf, byteRunes[b])
 			}
 		}
-		if ids, ok := cache[string(buf)]; ok {
+		if ids, ok := w.cache[string(w.buf)]; ok {
 			out = append(out, ids...)
 			continue
 		}
-		word := string(buf)
+		word := string(w.buf)
 		start := len(out)
-		out, key = t.bpeWord(word, out, key)
-		if len(cache) < 1<<16 {
-			cache[word] = append([]int32(nil), out[start:]...)
+		out = t.bpeWord(word, out, w)
+		if len(w.cache) < 1<<16 {
+			w.cache[word] = append([]int32(nil), out[start:]...)
 		}
 	}
 	return out, nil
 }
 
-func (t *Tokenizer) bpeWord(word string, out []int32, key []byte) ([]int32, []byte) {
+func (t *Tokenizer) bpeWord(word string, out []int32, w *work) []int32 {
 	if t.ignoreMerges {
 		if id, ok := t.ids[word]; ok {
-			return append(out, id), key
+			return append(out, id)
 		}
 	}
-	syms := make([]symbol, 0, len(word))
-	for off := 0; off < len(word); {
-		n := min(utf8Len(word[off]), len(word)-off)
-		idx := len(syms)
-		next := idx + 1
-		if off+n == len(word) {
-			next = -1
-		}
-		syms = append(syms, symbol{prev: idx - 1, next: next, off: off, n: n})
-		off += n
-	}
-	h := heap[bpeBigram]{less: func(a, b bpeBigram) bool {
-		if a.rank != b.rank {
-			return a.rank < b.rank
-		}
-		return a.left < b.left
-	}}
-	try := func(l, r int) {
+	w.syms = splitSymbols(w.syms, word)
+	syms := w.syms
+	h := &w.bpe
+	h.items = h.items[:0]
+	try := func(l, r int32) {
 		if l < 0 || r < 0 {
 			return
 		}
-		key = append(key[:0], word[syms[l].off:syms[l].off+syms[l].n]...)
-		key = append(key, ' ')
-		key = append(key, word[syms[r].off:syms[r].off+syms[r].n]...)
-		rank, ok := t.ranks[string(key)]
+		w.key = append(w.key[:0], word[syms[l].off:syms[l].off+syms[l].n]...)
+		w.key = append(w.key, ' ')
+		w.key = append(w.key, word[syms[r].off:syms[r].off+syms[r].n]...)
+		rank, ok := t.ranks[string(w.key)]
 		if !ok {
 			return
 		}
 		h.push(bpeBigram{left: l, right: r, rank: rank, size: syms[l].n + syms[r].n})
 	}
-	for i := 1; i < len(syms); i++ {
+	for i := int32(1); i < int32(len(syms)); i++ {
 		try(i-1, i)
 	}
-	for h.len() > 0 {
+	for len(h.items) > 0 {
 		bg := h.pop()
 		l, r := &syms[bg.left], &syms[bg.right]
-		// The pair is stale unless both symbols still exist with the text
-		// the bigram was made from; they share a start, so length decides.
+		// llama.cpp compares the pair's current text with the bigram's;
+		// both start at the left symbol, so comparing lengths is the same.
 		if l.n == 0 || r.n == 0 || l.n+r.n != bg.size {
 			continue
 		}
@@ -308,7 +330,7 @@ func (t *Tokenizer) bpeWord(word string, out []int32, key []byte) ([]int32, []by
 		try(l.prev, bg.left)
 		try(bg.left, l.next)
 	}
-	for i := 0; i != -1 && len(syms) > 0; i = syms[i].next {
+	for i := int32(0); i != -1 && len(syms) > 0; i = syms[i].next {
 		s := word[syms[i].off : syms[i].off+syms[i].n]
 		if id, ok := t.ids[s]; ok {
 			out = append(out, id)
@@ -321,49 +343,117 @@ func (t *Tokenizer) bpeWord(word string, out []int32, key []byte) ([]int32, []by
 			}
 		}
 	}
-	return out, key
+	return out
 }
 
-// heap is a binary min-heap ordered by less.
-type heap[T any] struct {
-	items []T
-	less  func(a, b T) bool
+// spmBigram is a candidate SentencePiece merge: best score first, then
+// leftmost.
+type spmBigram struct {
+	left, right int32
+	score       float32
+	size        int32
 }
 
-func (h *heap[T]) len() int { return len(h.items) }
+func (a spmBigram) before(b spmBigram) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.left < b.left
+}
 
-func (h *heap[T]) push(x T) {
+// bpeBigram is a candidate BPE merge: lowest rank first, then leftmost.
+type bpeBigram struct {
+	left, right int32
+	rank        int32
+	size        int32
+}
+
+func (a bpeBigram) before(b bpeBigram) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	return a.left < b.left
+}
+
+// The two heaps are written out per type so the comparisons inline; they
+// are the hot loop of tokenization.
+type spmHeap struct{ items []spmBigram }
+
+func (h *spmHeap) push(x spmBigram) {
 	h.items = append(h.items, x)
-	i := len(h.items) - 1
+	it := h.items
+	i := len(it) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.less(h.items[i], h.items[p]) {
+		if !it[i].before(it[p]) {
 			break
 		}
-		h.items[i], h.items[p] = h.items[p], h.items[i]
+		it[i], it[p] = it[p], it[i]
 		i = p
 	}
 }
 
-func (h *heap[T]) pop() T {
-	top := h.items[0]
-	last := len(h.items) - 1
-	h.items[0] = h.items[last]
-	h.items = h.items[:last]
-	i := 0
-	for {
+func (h *spmHeap) pop() spmBigram {
+	it := h.items
+	top := it[0]
+	last := len(it) - 1
+	it[0] = it[last]
+	it = it[:last]
+	h.items = it
+	for i := 0; ; {
 		l := 2*i + 1
 		if l >= last {
 			break
 		}
 		m := l
-		if r := l + 1; r < last && h.less(h.items[r], h.items[l]) {
+		if r := l + 1; r < last && it[r].before(it[l]) {
 			m = r
 		}
-		if !h.less(h.items[m], h.items[i]) {
+		if !it[m].before(it[i]) {
 			break
 		}
-		h.items[i], h.items[m] = h.items[m], h.items[i]
+		it[i], it[m] = it[m], it[i]
+		i = m
+	}
+	return top
+}
+
+type bpeHeap struct{ items []bpeBigram }
+
+func (h *bpeHeap) push(x bpeBigram) {
+	h.items = append(h.items, x)
+	it := h.items
+	i := len(it) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !it[i].before(it[p]) {
+			break
+		}
+		it[i], it[p] = it[p], it[i]
+		i = p
+	}
+}
+
+func (h *bpeHeap) pop() bpeBigram {
+	it := h.items
+	top := it[0]
+	last := len(it) - 1
+	it[0] = it[last]
+	it = it[:last]
+	h.items = it
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		m := l
+		if r := l + 1; r < last && it[r].before(it[l]) {
+			m = r
+		}
+		if !it[m].before(it[i]) {
+			break
+		}
+		it[i], it[m] = it[m], it[i]
 		i = m
 	}
 	return top

@@ -241,3 +241,42 @@ func ExampleTokenizer_Encode() {
 	fmt.Println(ids, tok.Decode(ids[1:]))
 	// Output: [1 403 407 261 378] Once upon a time
 }
+
+// TestReferenceCompletionText streams each reference completion the way
+// llama-server does (plain pieces, control tokens hidden, ill-formed UTF-8
+// replaced) and compares with the completion_text llama-server returned.
+func TestReferenceCompletionText(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(testenv.SharedDir(t), "reference", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no reference files: %v", err)
+	}
+	total, pass := 0, 0
+	for _, fn := range files {
+		raw, err := os.ReadFile(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rf struct {
+			Model string `json:"model"`
+			Cases []struct {
+				Tokens []int32 `json:"completion_tokens"`
+				Text   string  `json:"completion_text"`
+			} `json:"cases"`
+		}
+		if err := json.Unmarshal(raw, &rf); err != nil {
+			t.Fatalf("%s: %v", fn, err)
+		}
+		tok := load(t, testenv.Path(t, "models", rf.Model))
+		for i, c := range rf.Cases {
+			total++
+			sd := tok.NewStreamDecoderWith(StreamOptions{Raw: true, DecodeOptions: DecodeOptions{SkipSpecial: true}})
+			got := streamAll(t, sd, c.Tokens)
+			if got != c.Text {
+				t.Errorf("%s case %d:\n got %q\nwant %q", rf.Model, i, got, c.Text)
+				continue
+			}
+			pass++
+		}
+	}
+	t.Logf("reference completions: %d/%d match", pass, total)
+}

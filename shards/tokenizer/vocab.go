@@ -57,6 +57,7 @@ type Tokenizer struct {
 	special          []int32 // control/user-defined/unknown ids, longest text first
 	spmByte          [256]int32
 	maxTokenBytesLen int
+	spmWordSplit     bool // no token has "▁" right after another character
 }
 
 // Metadata keys read from the GGUF file.
@@ -148,6 +149,7 @@ func FromGGUF(f *gguf.File) (*Tokenizer, error) {
 		for b := 0; b < 256; b++ {
 			t.spmByte[b] = t.findSPMByte(byte(b))
 		}
+		t.spmWordSplit = !t.anyTokenJoinsAtSpace()
 	}
 	return t, nil
 }
@@ -419,6 +421,26 @@ func (t *Tokenizer) buildSpecialCache() {
 	sort.SliceStable(t.special, func(i, j int) bool {
 		return len(t.texts[t.special[i]]) > len(t.texts[t.special[j]])
 	})
+}
+
+// anyTokenJoinsAtSpace reports whether some token contains "▁" preceded by
+// a character other than "▁", i.e. could be merged across a word start.
+func (t *Tokenizer) anyTokenJoinsAtSpace() bool {
+	const sp = "▁"
+	for _, s := range t.texts {
+		for k := 1; k < len(s); {
+			j := strings.Index(s[k:], sp)
+			if j < 0 {
+				break
+			}
+			k += j
+			if !strings.HasSuffix(s[:k], sp) {
+				return true
+			}
+			k += len(sp)
+		}
+	}
+	return false
 }
 
 // findSPMByte is llama.cpp's byte_to_token for SPM: the <0xNN> token, or

@@ -132,7 +132,28 @@ func NewEndpoint(ctx context.Context, cfg EndpointConfig) (*Endpoint, error) {
 		_ = e.Close()
 		return nil, fmt.Errorf("p2p: bootstrap DHT: %w", err)
 	}
+	if len(boot) > 0 {
+		e.waitRouting(ctx, 5*time.Second)
+	}
 	return e, nil
+}
+
+// waitRouting waits until the DHT's routing table holds a peer: a
+// connection is made at once, but a peer enters the table only after the
+// identify exchange, and a query before that finds nothing.
+func (e *Endpoint) waitRouting(ctx context.Context, limit time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for e.DHT.RoutingTable().Size() == 0 {
+		select {
+		case <-ctx.Done():
+			e.log.Warn("no DHT peer in routing table yet", "waited", limit)
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // connect dials the bootstrap peers in parallel; one success is enough.

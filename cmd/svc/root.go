@@ -18,6 +18,7 @@ func newRootCmd() *cobra.Command {
 		// Each room's commands register here, one constructor a line.
 		newTemplateCmd(),
 		newServeCmd(),
+		newNodeCmd(),
 	)
 	return root
 }

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+
+	"svc/p2p"
+)
+
+// newNodeCmd is "svc node": one swarm node holding some blocks of a model.
+func newNodeCmd() *cobra.Command {
+	var (
+		modelPath   string
+		blocks      string
+		numBlocks   int
+		name        string
+		listen      []string
+		bootstrap   []string
+		threads     int
+		cacheTokens int
+		ctxLen      int
+		metrics     string
+		keyFile     string
+		ttl         time.Duration
+		verbose     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "node --model FILE [--blocks A:B] [--listen MULTIADDR…] [--bootstrap MULTIADDR…] [--threads N]",
+		Short: "Run a swarm node that holds and computes some blocks of a model",
+		Long: `Run one node of the swarm: a libp2p host that holds blocks [A,B) of a GGUF
+model, announces them on the swarm's DHT (signed, refreshed, expiring within
+--record-ttl when the node dies) and computes them for gateways' sessions.
+
+Without --blocks the node chooses the blocks the swarm needs most: the largest
+range nobody holds, else the whole model (or, with --num-blocks N, the N blocks
+that are least covered). Without --bootstrap it starts a new swarm.
+
+Once online it prints its multiaddrs on stdout, one a line, for others to
+--bootstrap from; logs go to stderr. SIGINT or SIGTERM stops it cleanly: its
+announcement is withdrawn and every session closed.`,
+		Example: `  svc node --model stories260K.gguf --blocks 0:2 --listen /ip4/127.0.0.1/tcp/4001
+  svc node --model stories260K.gguf --blocks 2:5 --bootstrap /ip4/127.0.0.1/tcp/4001/p2p/12D3KooW...
+  svc node --model stories260K.gguf --bootstrap /ip4/127.0.0.1/tcp/4001/p2p/12D3KooW... --metrics 127.0.0.1:9101`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if modelPath == "" {
+				return usagef("node: --model FILE is required")
+			}
+			first, last := 0, 0
+			if blocks != "" {
+				var err error
+				if first, last, err = parseBlocks(blocks); err != nil {
+					return usagef("node: --blocks: %v", err)
+				}
+			}
+			if threads < 0 || cacheTokens < 0 || numBlocks < 0 || ctxLen < 0 {
+				return usagef("node: --threads, --cache-tokens, --num-blocks and --context must not be negative")
+			}
+			if ttl < 3*time.Second || ttl > p2p.DefaultMaxRecordTTL {
+				return usagef("node: --record-ttl must be between 3s and %s", p2p.DefaultMaxRecordTTL)
+			}
+			level := slog.LevelInfo
+			if verbose {
+				level = slog.LevelDebug
+			}
+			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+			var key crypto.PrivKey
+			if keyFile != "" {
+				var err error
+				if key, err = loadOrCreateKey(keyFile); err != nil {
+					return fmt.Errorf("node: %w", err)
+				}
+			}
+			return runNode(cmd.Context(), log, p2p.NodeConfig{
+				ModelPath: modelPath, ContextLength: ctxLen, Name: name,
+				First: first, Last: last, AutoBlocks: numBlocks,
+				Listen: listen, Bootstrap: bootstrap, Key: key,
+				Threads: threads, CacheTokens: cacheTokens,
+				RecordTTL: ttl, Logger: log,
+			}, metrics)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&modelPath, "model", "", "GGUF model file")
+	f.StringVar(&blocks, "blocks", "", "blocks to hold, A:B = [A,B) (default: the least covered)")
+	f.IntVar(&numBlocks, "num-blocks", 0, "with automatic blocks: how many (0: the largest missing range, else all)")
+	f.StringVar(&name, "name", "", "model name requests use (default: the file name without .gguf)")
+	f.StringArrayVar(&listen, "listen", []string{"/ip4/127.0.0.1/tcp/0"}, "multiaddr to listen on (repeatable; e.g. /ip4/0.0.0.0/tcp/4001 for other machines, /ip4/0.0.0.0/udp/4001/quic-v1 for QUIC)")
+	f.StringArrayVar(&bootstrap, "bootstrap", nil, "multiaddr of a swarm member, ending in /p2p/<id> (repeatable)")
+	f.IntVar(&threads, "threads", 0, "compute threads (0: one per CPU)")
+	f.IntVar(&cacheTokens, "cache-tokens", 0, "KV cache capacity in positions over all sessions (0: 4 × context length)")
+	f.IntVar(&ctxLen, "context", 0, "cap on session length (0: the model's context length)")
+	f.StringVar(&metrics, "metrics", "", "serve Prometheus metrics on HOST:PORT at /metrics")
+	f.StringVar(&keyFile, "key", "", "file holding the node's libp2p identity (created if missing; default: a new identity each run)")
+	f.DurationVar(&ttl, "record-ttl", 30*time.Second, "lifetime of the node's announcement; it is refreshed every third of it")
+	f.BoolVarP(&verbose, "verbose", "v", false, "debug logging")
+	return cmd
+}
+
+func runNode(ctx context.Context, log *slog.Logger, cfg p2p.NodeConfig, metricsAddr string) error {
+	n, err := p2p.NewNode(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("node: %w", err)
+	}
+	defer func() {
+		if err := n.Close(); err != nil {
+			log.Warn("close node", "err", err)
+		}
+		log.Info("node stopped")
+	}()
+	var srv *http.Server
+	errc := make(chan error, 1)
+	if metricsAddr != "" {
+		var lc net.ListenConfig
+		ln, err := lc.Listen(ctx, "tcp", metricsAddr)
+		if err != nil {
+			return fmt.Errorf("node: --metrics %s: %w", metricsAddr, err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", promhttp.HandlerFor(n.Registry(), promhttp.HandlerOpts{}))
+		srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() { errc <- srv.Serve(ln) }()
+		log.Info("metrics listening", "url", "http://"+ln.Addr().String()+"/metrics")
+	}
+	for _, a := range n.Addrs() {
+		fmt.Println(a)
+	}
+	first, last := n.Range()
+	log.Info("node online", "model", n.Name(), "blocks", fmt.Sprintf("%d:%d", first, last), "peer", n.ID())
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("node: metrics server: %w", err)
+		}
+	}
+	log.Info("stopping")
+	if srv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = srv.Shutdown(sctx)
+		cancel()
+	}
+	return nil
+}
+
+// parseBlocks reads "A:B" as the range [A,B).
+func parseBlocks(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("%q is not A:B", s)
+	}
+	first, err1 := strconv.Atoi(a)
+	last, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("%q is not two integers A:B", s)
+	}
+	if first < 0 || last <= first {
+		return 0, 0, fmt.Errorf("%q is not a non-empty range (want 0 <= A < B)", s)
+	}
+	return first, last, nil
+}
+
+// loadOrCreateKey reads a libp2p private key, or creates an Ed25519 one.
+func loadOrCreateKey(path string) (crypto.PrivKey, error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		k, err := crypto.UnmarshalPrivateKey(b)
+		if err != nil {
+			return nil, fmt.Errorf("key file %s: %w", path, err)
+		}
+		return k, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("key file: %w", err)
+	}
+	k, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		return nil, fmt.Errorf("generate key: %w", err)
+	}
+	b, err = crypto.MarshalPrivateKey(k)
+	if err != nil {
+		return nil, fmt.Errorf("encode key: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return nil, fmt.Errorf("key file: %w", err)
+	}
+	return k, nil
+}

@@ -237,6 +237,14 @@ func calleeFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec
 		return exec.AsValue(stateOf(e).fail(&RenderError{Kind: "UndefinedError", Line: line, Col: col,
 			Msg: fmt.Sprintf("'%s' is undefined", text)}))
 	}
+	// Macros, caller() and loop() of recursive loops can recurse without
+	// end; Go would die of stack exhaustion where Python raises.
+	switch f := in.Interface().(type) {
+	case exec.Macro:
+		return exec.AsValue(exec.Macro(stateOf(e).guardCall(f)))
+	case func(*exec.VarArgs) *exec.Value:
+		return exec.AsValue(stateOf(e).guardCall(f))
+	}
 	return in
 }
 
@@ -268,6 +276,12 @@ func iterableFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *ex
 		return exec.AsValue(chars)
 	}
 	if in.IsList() || in.IsDict() {
+		st := stateOf(e)
+		if st.iterations += in.Len(); st.iterations > maxIterations {
+			text, line, col := position(params)
+			return exec.AsValue(st.fail(&RenderError{Kind: "Error", Line: line, Col: col,
+				Msg: fmt.Sprintf("more than %d loop iterations in one render (at %s)", maxIterations, text)}))
+		}
 		return in
 	}
 	text, line, col := position(params)

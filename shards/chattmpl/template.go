@@ -95,11 +95,60 @@ func (e *RenderError) Unwrap() []error {
 	return errs
 }
 
+// engineFailure starts the message of an error that comes from a panic
+// inside the template engine.
+const engineFailure = "template engine failure"
+
 // renderState is per-render: the first error raised by raise_exception or
 // by one of the internal checks. gonja flattens errors returned by
 // functions and filters into strings, so the precise error is kept here.
 type renderState struct {
-	err *RenderError
+	err        *RenderError
+	depth      int // macro / recursive-loop call depth
+	iterations int // loop iterations so far
+}
+
+// Limits that keep a hostile or broken template from exhausting the
+// process: Jinja2 would stop infinite recursion with RecursionError; the
+// others bound work and memory where Python would merely be slow.
+const (
+	maxCallDepth  = 200
+	maxIterations = 1 << 18
+	maxOutput     = 64 << 20
+)
+
+// guardCall wraps a macro or loop() callable with the recursion limit. A
+// render runs on one goroutine, so the counter needs no lock.
+func (s *renderState) guardCall(f func(*exec.VarArgs) *exec.Value) func(*exec.VarArgs) *exec.Value {
+	return func(va *exec.VarArgs) *exec.Value {
+		if s.depth >= maxCallDepth {
+			return exec.AsValue(s.fail(&RenderError{Kind: "RecursionError",
+				Msg: fmt.Sprintf("maximum call depth (%d) exceeded", maxCallDepth)}))
+		}
+		s.depth++
+		defer func() { s.depth-- }()
+		return f(va)
+	}
+}
+
+// limitedBuilder is the render output, refusing to grow past maxOutput.
+type limitedBuilder struct {
+	strings.Builder
+	state *renderState
+}
+
+func (b *limitedBuilder) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > maxOutput {
+		return 0, b.state.fail(&RenderError{Kind: "Error", Msg: fmt.Sprintf("rendered prompt exceeds %d bytes", maxOutput)})
+	}
+	return b.Builder.Write(p)
+}
+
+func (b *limitedBuilder) WriteString(p string) (int, error) {
+	if b.Len()+len(p) > maxOutput {
+		return 0, b.state.fail(&RenderError{Kind: "Error", Msg: fmt.Sprintf("rendered prompt exceeds %d bytes", maxOutput)})
+	}
+	return b.Builder.WriteString(p)
 }
 
 func (s *renderState) fail(e *RenderError) error {
@@ -115,7 +164,14 @@ func Parse(src string) (*Template, error) {
 	return parseNamed("chat_template", src)
 }
 
-func parseNamed(name, src string) (*Template, error) {
+func parseNamed(name, src string) (t *Template, err error) {
+	// A template comes from a model file: a parser bug must not take the
+	// process down.
+	defer func() {
+		if p := recover(); p != nil {
+			t, err = nil, fmt.Errorf("chat template: parse: %s: %v", engineFailure, p)
+		}
+	}()
 	cfg := config.New()
 	cfg.TrimBlocks = true
 	cfg.LeftStripBlocks = false // done by lstripBlocks, see lstrip.go
@@ -153,7 +209,7 @@ func (t *Template) Render(msgs []Message, o Options) (out string, err error) {
 	// not take the process down.
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = "", &RenderError{Kind: "Error", Msg: fmt.Sprintf("template engine failure: %v", p)}
+			out, err = "", &RenderError{Kind: "Error", Msg: fmt.Sprintf("%s: %v", engineFailure, p)}
 		}
 	}()
 	state := &renderState{}
@@ -161,8 +217,8 @@ func (t *Template) Render(msgs []Message, o Options) (out string, err error) {
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	execErr := t.tpl.Execute(&b, exec.NewContext(data))
+	b := &limitedBuilder{state: state}
+	execErr := t.tpl.Execute(b, exec.NewContext(data))
 	if state.err != nil {
 		return "", state.err
 	}

@@ -9,11 +9,18 @@ import (
 // activation row i of a.
 type rowKernel func(w []byte, a *acts, i int) float32
 
+// quadKernel computes the dot products of one weight row with activation
+// rows i..i+3, each exactly as rowKernel would; it shares the loading and
+// unpacking of the weights among the four positions.
+type quadKernel func(w []byte, a *acts, i int, out *[4]float32)
+
 // kernelSet is one implementation of the per-type dot products. All sets
 // give bit-identical results (see dot_generic.go); they differ in speed.
+// dot4 entries are optional.
 type kernelSet struct {
 	name string
 	dot  [BF16 + 1]rowKernel
+	dot4 [BF16 + 1]quadKernel
 }
 
 // genericKernels is the pure-Go set, used where no SIMD kernel exists.

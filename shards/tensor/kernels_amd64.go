@@ -8,10 +8,70 @@ import "golang.org/x/sys/cpu"
 var bestKernels = detectKernels()
 
 func detectKernels() *kernelSet {
-	if cpu.X86.HasAVX2 && cpu.X86.HasF16C {
+	x := cpu.X86
+	switch {
+	case x.HasAVX2 && x.HasF16C && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI:
+		return avx512Kernels()
+	case x.HasAVX2 && x.HasF16C:
 		return avx2Kernels()
 	}
 	return genericKernels
+}
+
+// kernelSets lists every set this CPU can run, for tests and benchmarks.
+func kernelSets() []*kernelSet {
+	sets := []*kernelSet{genericKernels}
+	x := cpu.X86
+	if x.HasAVX2 && x.HasF16C {
+		sets = append(sets, avx2Kernels())
+	}
+	if x.HasAVX2 && x.HasF16C && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI {
+		sets = append(sets, avx512Kernels())
+	}
+	return sets
+}
+
+//go:noescape
+func dotQ8_0AVX512(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ4_0AVX512(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ8_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ4_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+// quadArgs checks the bounds the four-position kernels rely on.
+func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
+	nb := a.nb
+	_ = w[nb*blockBytes-1]
+	_ = a.qs[(i+4)*a.cols-1]
+	_ = a.d[(i+4)*nb-1]
+	return &w[0], &a.qs[i*a.cols], a.cols, &a.d[i*nb], 4 * nb, nb
+}
+
+// avx512Kernels is the AVX2 set with the kernels that gain from 512-bit
+// registers and VNNI replaced.
+func avx512Kernels() *kernelSet {
+	ks := avx2Kernels()
+	ks.name = "avx512vnni"
+	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
+		return dotQ8_0AVX512(blockArgs(w, a, i, 34))
+	}
+	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
+		return dotQ4_0AVX512(blockArgs(w, a, i, 18))
+	}
+	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 34)
+		dotQ8_0x4AVX512(pw, py, ys, pd, ds, nb, out)
+	}
+	ks.dot4[Q4_0] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 18)
+		dotQ4_0x4AVX512(pw, py, ys, pd, ds, nb, out)
+	}
+	return ks
 }
 
 //go:noescape

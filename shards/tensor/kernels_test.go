@@ -12,7 +12,15 @@ import (
 // on edge cases (zero blocks, extreme quants, huge and tiny scales, every
 // block count parity, column tails).
 func TestKernelsMatchGeneric(t *testing.T) {
-	t.Logf("kernel set: %s", bestKernels.name)
+	t.Logf("best kernel set: %s", bestKernels.name)
+	for _, ks := range kernelSets()[1:] {
+		t.Run(ks.name, func(t *testing.T) { testKernelSet(t, ks) })
+	}
+}
+
+func testKernelSet(t *testing.T, ks *kernelSet) {
+	// Six positions: one four-position kernel call and two single ones.
+	const npos = 6
 	r := rand.New(rand.NewPCG(21, 22))
 	p := NewPool(2)
 	defer p.Close()
@@ -30,7 +38,7 @@ func TestKernelsMatchGeneric(t *testing.T) {
 		for _, cols := range colsList {
 			for variant := 0; variant < 4; variant++ {
 				w := randomMatrix(r, typ, 9, cols)
-				x := randomVec(r, 3*cols)
+				x := randomVec(r, npos*cols)
 				switch variant {
 				case 1: // extreme weights: all bits set / cleared in alternate rows
 					rb := mustRowBytes(typ, cols)
@@ -58,10 +66,10 @@ func TestKernelsMatchGeneric(t *testing.T) {
 						x[j] *= 1e4
 					}
 				}
-				want := make([]float32, 3*w.Rows)
-				got := make([]float32, 3*w.Rows)
-				matMul(genericKernels, p, NewWorkspace(), w, x, 3, want)
-				matMul(bestKernels, p, NewWorkspace(), w, x, 3, got)
+				want := make([]float32, npos*w.Rows)
+				got := make([]float32, npos*w.Rows)
+				matMul(genericKernels, p, NewWorkspace(), w, x, npos, want)
+				matMul(ks, p, NewWorkspace(), w, x, npos, got)
 				if d := firstDiff(want, got); d >= 0 {
 					t.Fatalf("%v cols=%d variant %d: element %d: SIMD %g (%#08x), generic %g (%#08x)", typ, cols, variant, d,
 						got[d], math.Float32bits(got[d]), want[d], math.Float32bits(want[d]))
@@ -99,6 +107,31 @@ func fixScales(r *rand.Rand, w Matrix) {
 				v = -v
 			}
 			binary.LittleEndian.PutUint16(w.Data[b*bb+off:], FP32ToFP16(v))
+		}
+	}
+}
+
+// BenchmarkKernels measures each kernel set on one thread with the weights
+// in cache: the compute ceiling of a kernel, free of memory effects.
+//
+//	go test -run x -bench Kernels ./shards/tensor/
+func BenchmarkKernels(b *testing.B) {
+	p := NewPool(1)
+	defer p.Close()
+	r := rand.New(rand.NewPCG(1, 3))
+	for _, typ := range allTypes {
+		w := randomMatrix(r, typ, 1024, 2048)
+		x := randomVec(r, 2048)
+		out := make([]float32, 1024)
+		for _, ks := range kernelSets() {
+			ws := NewWorkspace()
+			b.Run(typ.String()+"/"+ks.name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					matMul(ks, p, ws, w, x, 1, out)
+				}
+				sec := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(float64(len(w.Data))/sec/1e9, "GB/s")
+			})
 		}
 	}
 }

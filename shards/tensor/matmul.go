@@ -133,6 +133,9 @@ const (
 	// posTile positions are processed against a weight tile while it is in
 	// cache, so a prompt batch reads each weight row from memory once.
 	posTile = 32
+	// serialBytes is the amount of weight traffic (bytes times positions)
+	// below which MatMul stays on the calling goroutine.
+	serialBytes = 64 << 10
 )
 
 // MatMul computes out[i*w.Rows+r] = dot(row r of w, x[i*w.Cols:(i+1)*w.Cols])
@@ -160,18 +163,34 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 		clear(out[:n*w.Rows])
 		return
 	}
-	dot := ks.dot[w.Type]
+	dot, dot4 := ks.dot[w.Type], ks.dot4[w.Type]
 	a := &ws.act
 	a.prepare(p, w.Type, x, n, w.Cols)
 	rb, _ := RowBytes(w.Type, w.Cols)
 	tiles := (w.Rows + rowTile - 1) / rowTile
-	p.For(tiles, func(lo, hi int) {
+	run := p.For
+	if rb*w.Rows*n < serialBytes {
+		// Too little work to be worth waking other workers.
+		run = func(n int, fn func(lo, hi int)) { fn(0, n) }
+	}
+	run(tiles, func(lo, hi int) {
 		r0, r1 := lo*rowTile, min(hi*rowTile, w.Rows)
 		for i0 := 0; i0 < n; i0 += posTile {
 			i1 := min(i0+posTile, n)
 			for r := r0; r < r1; r++ {
 				row := w.Data[r*rb : (r+1)*rb]
-				for i := i0; i < i1; i++ {
+				i := i0
+				if dot4 != nil {
+					var q [4]float32
+					for ; i+4 <= i1; i += 4 {
+						dot4(row, a, i, &q)
+						out[i*w.Rows+r] = q[0]
+						out[(i+1)*w.Rows+r] = q[1]
+						out[(i+2)*w.Rows+r] = q[2]
+						out[(i+3)*w.Rows+r] = q[3]
+					}
+				}
+				for ; i < i1; i++ {
 					out[i*w.Rows+r] = dot(row, a, i)
 				}
 			}

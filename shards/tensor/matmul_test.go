@@ -187,7 +187,8 @@ func TestMatMulDeterminism(t *testing.T) {
 	}()
 	for _, typ := range allTypes {
 		t.Run(typ.String(), func(t *testing.T) {
-			rows, cols := 37, colsFor(typ)
+			// Large enough that n=7 runs on several workers (see serialBytes).
+			rows, cols := 300, colsFor(typ)
 			w := randomMatrix(r, typ, rows, cols)
 			const n = 7
 			x := randomVec(r, n*cols)

@@ -1,0 +1,388 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// AVX-512 (F, BW, VL, VNNI) kernels for the 32-element block types. Two
+// blocks fill one 512-bit register: lanes 0..7 hold block b (even) and lanes
+// 8..15 block b+1 (odd), which is exactly the canonical acc[16] layout of
+// dot_generic.go, so results stay bit-identical to the other paths. An odd
+// last block is added to lanes 0..7 only (mask K2).
+
+DATA nibmask64<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask64<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask64<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask64<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask64<>+32(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask64<>+40(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask64<>+48(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibmask64<>+56(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibmask64<>(SB), RODATA|NOPTR, $64
+DATA eights64<>+0(SB)/8, $0x0808080808080808
+DATA eights64<>+8(SB)/8, $0x0808080808080808
+DATA eights64<>+16(SB)/8, $0x0808080808080808
+DATA eights64<>+24(SB)/8, $0x0808080808080808
+DATA eights64<>+32(SB)/8, $0x0808080808080808
+DATA eights64<>+40(SB)/8, $0x0808080808080808
+DATA eights64<>+48(SB)/8, $0x0808080808080808
+DATA eights64<>+56(SB)/8, $0x0808080808080808
+GLOBL eights64<>(SB), RODATA|NOPTR, $64
+DATA pair8idx<>+0(SB)/8, $0x0000000000000000
+DATA pair8idx<>+8(SB)/8, $0x0000000000000000
+DATA pair8idx<>+16(SB)/8, $0x0000000000000000
+DATA pair8idx<>+24(SB)/8, $0x0000000000000000
+DATA pair8idx<>+32(SB)/8, $0x0000000100000001
+DATA pair8idx<>+40(SB)/8, $0x0000000100000001
+DATA pair8idx<>+48(SB)/8, $0x0000000100000001
+DATA pair8idx<>+56(SB)/8, $0x0000000100000001
+GLOBL pair8idx<>(SB), RODATA|NOPTR, $64
+
+// SCALE2(woff, bb): Z2 = [s_b x8 | s_b+1 x8], s = float32(f16(w) * d).
+#define SCALE2(woff, bb) \
+	MOVWLZX   woff(SI), AX;    \
+	MOVWLZX   woff+bb(SI), BX; \
+	SHLL      $16, BX;         \
+	ORL       BX, AX;          \
+	VMOVD     AX, X2;          \
+	VCVTPH2PS X2, X2;          \
+	VMOVQ     (DX), X3;        \
+	VMULPS    X3, X2, X2;      \
+	VPERMPS   Z2, Z31, Z2
+
+// FLOAT_ACC: Z0 += float(Z7) * Z2.
+#define FLOAT_ACC \
+	VCVTDQ2PS Z7, Z7;     \
+	VMULPS    Z2, Z7, Z7; \
+	VADDPS    Z7, Z0, Z0
+
+// FINISH16: X0 = hsum8(lanes 0..7 + lanes 8..15) of Z0.
+#define FINISH16 \
+	VEXTRACTF32X8 $1, Z0, Y1; \
+	VADDPS        Y1, Y0, Y0; \
+	VEXTRACTF128  $1, Y0, X1; \
+	VADDPS        X1, X0, X0; \
+	VMOVHLPS      X0, X0, X1; \
+	VADDPS        X1, X0, X0; \
+	VMOVSHDUP     X0, X1;     \
+	VADDSS        X1, X0, X0
+
+// TAIL_SCALE: Y2 = broadcast float32(f16(w[0]) * d[0]) for a single block.
+#define TAIL_SCALE \
+	MOVWLZX      (SI), AX; \
+	VMOVD        AX, X2;   \
+	VCVTPH2PS    X2, X2;   \
+	VMULSS       (DX), X2, X2; \
+	VBROADCASTSS X2, Y2
+
+// func dotQ8_0AVX512(w *byte, y *int8, d *float32, nb int) float32
+TEXT ·dotQ8_0AVX512(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VPXORD    Z0, Z0, Z0
+	VPXORD    Z30, Z30, Z30
+	VMOVDQU32 pair8idx<>(SB), Z31
+q80loop:
+	CMPQ CX, $2
+	JLT  q80tail
+	SCALE2(0, 34)
+	VMOVDQU      2(SI), Y3
+	VINSERTI64X4 $1, 36(SI), Z3, Z3
+	VMOVDQU64    (DI), Z4
+	VPABSB       Z3, Z5
+	VPMOVB2M     Z3, K1
+	VPSUBB       Z4, Z30, K1, Z4
+	VPXORD       Z7, Z7, Z7
+	VPDPBUSD     Z4, Z5, Z7
+	FLOAT_ACC
+	ADDQ $68, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q80loop
+q80tail:
+	TESTQ CX, CX
+	JZ    q80done
+	TAIL_SCALE
+	VMOVDQU  2(SI), Y3
+	VMOVDQU  (DI), Y4
+	VPABSB   Y3, Y5
+	VPSIGNB  Y3, Y4, Y6
+	VPXOR    Y7, Y7, Y7
+	VPDPBUSD Y6, Y5, Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS   Y2, Y7, Y7
+	MOVL     $0xff, AX
+	KMOVW    AX, K2
+	VADDPS   Z7, Z0, K2, Z0
+q80done:
+	FINISH16
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
+// func dotQ4_0AVX512(w *byte, y *int8, d *float32, nb int) float32
+TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ nb+24(FP), CX
+	VPXORD    Z0, Z0, Z0
+	VPXORD    Z30, Z30, Z30
+	VMOVDQU32 pair8idx<>(SB), Z31
+	VMOVDQU64 nibmask64<>(SB), Z29
+	VMOVDQU64 eights64<>(SB), Z28
+q40loop:
+	CMPQ CX, $2
+	JLT  q40tail
+	SCALE2(0, 18)
+	// [qs_b, qs_b>>4, qs_b1, qs_b1>>4] & 0x0f = elements of b then b+1
+	VMOVDQU      2(SI), X3
+	VINSERTI128  $1, 20(SI), Y3, Y3
+	VPSRLW       $4, Y3, Y4
+	VINSERTI64X4 $1, Y4, Z3, Z3
+	VSHUFI64X2   $0xd8, Z3, Z3, Z3
+	VPANDD       Z29, Z3, Z3
+	// sum (u-8)*y = sum u*y - sum 8*y, per 4-byte lane
+	VMOVDQU64    (DI), Z4
+	VPXORD       Z6, Z6, Z6
+	VPDPBUSD     Z4, Z28, Z6
+	VPSUBD       Z6, Z30, Z7
+	VPDPBUSD     Z4, Z3, Z7
+	FLOAT_ACC
+	ADDQ $36, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q40loop
+q40tail:
+	TESTQ CX, CX
+	JZ    q40done
+	TAIL_SCALE
+	VMOVDQU     2(SI), X3
+	VPSRLW      $4, X3, X4
+	VINSERTI128 $1, X4, Y3, Y3
+	VPANDD      Y29, Y3, Y3
+	VMOVDQU     (DI), Y4
+	VPXORD      Y6, Y6, Y6
+	VPDPBUSD    Y4, Y28, Y6
+	VPSUBD      Y6, Y30, Y7
+	VPDPBUSD    Y4, Y3, Y7
+	VCVTDQ2PS   Y7, Y7
+	VMULPS      Y2, Y7, Y7
+	MOVL        $0xff, AX
+	KMOVW       AX, K2
+	VADDPS      Z7, Z0, K2, Z0
+q40done:
+	FINISH16
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
+// Four-position kernels: the weight blocks are loaded and unpacked once and
+// multiplied with the activations of positions i..i+3 (rows y, y+S, y+2S,
+// y+3S; block scales d, d+T, d+2T, d+3T). Each position's accumulator gets
+// exactly the operations of the one-position kernel, so the bits agree.
+
+// DXPAIR(woff, bb): X2 = [f16(w[woff]), f16(w[woff+bb])] as float32.
+#define DXPAIR(woff, bb) \
+	MOVWLZX   woff(SI), AX;    \
+	MOVWLZX   woff+bb(SI), BX; \
+	SHLL      $16, BX;         \
+	ORL       BX, AX;          \
+	VMOVD     AX, X2;          \
+	VCVTPH2PS X2, X2
+
+// POS_SCALE(daddr): Z8 = [dx_b*dy_b x8 | dx_b1*dy_b1 x8] for one position.
+#define POS_SCALE(daddr) \
+	VMOVQ   daddr, X8;      \
+	VMULPS  X8, X2, X8;     \
+	VPERMPS Z8, Z31, Z8
+
+// Q80_POS(yaddr, daddr, ACC): one position of a Q8_0 block pair; Z5 = |w|,
+// K1 = sign of w.
+#define Q80_POS(yaddr, daddr, ACC) \
+	POS_SCALE(daddr);           \
+	VMOVDQU64 yaddr, Z4;        \
+	VPSUBB    Z4, Z30, K1, Z4;  \
+	VPXORD    Z7, Z7, Z7;       \
+	VPDPBUSD  Z4, Z5, Z7;       \
+	VCVTDQ2PS Z7, Z7;           \
+	VMULPS    Z8, Z7, Z7;       \
+	VADDPS    Z7, ACC, ACC
+
+// Q80_TAILPOS: one position of a single trailing Q8_0 block (Y5 = |w|,
+// K1 = sign, X2 = dx), added to lanes 0..7 only.
+#define Q80_TAILPOS(yaddr, daddr, ACC) \
+	VMULSS       daddr, X2, X8; \
+	VBROADCASTSS X8, Y8;        \
+	VMOVDQU      yaddr, Y4;     \
+	VPSUBB       Y4, Y30, K1, Y4; \
+	VPXORD       Y7, Y7, Y7;    \
+	VPDPBUSD     Y4, Y5, Y7;    \
+	VCVTDQ2PS    Y7, Y7;        \
+	VMULPS       Y8, Y7, Y7;    \
+	VADDPS       Z7, ACC, K2, ACC
+
+// FIN(Z, Y, X): X = hsum8(lanes 0..7 + 8..15 of Z); clobbers X1/Y1.
+#define FIN(Zr, Yr, Xr) \
+	VEXTRACTF32X8 $1, Zr, Y1; \
+	VADDPS        Y1, Yr, Yr; \
+	VEXTRACTF128  $1, Yr, X1; \
+	VADDPS        X1, Xr, Xr; \
+	VMOVHLPS      Xr, Xr, X1; \
+	VADDPS        X1, Xr, Xr; \
+	VMOVSHDUP     Xr, X1;     \
+	VADDSS        X1, Xr, Xr
+
+// func dotQ8_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+TEXT ·dotQ8_0x4AVX512(SB), NOSPLIT, $0-56
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ ystride+16(FP), R9
+	MOVQ d+24(FP), DX
+	MOVQ dstride+32(FP), R10
+	MOVQ nb+40(FP), CX
+	LEAQ (R9)(R9*2), R12
+	LEAQ (R10)(R10*2), R13
+	VPXORD    Z0, Z0, Z0
+	VPXORD    Z9, Z9, Z9
+	VPXORD    Z10, Z10, Z10
+	VPXORD    Z11, Z11, Z11
+	VPXORD    Z30, Z30, Z30
+	VMOVDQU32 pair8idx<>(SB), Z31
+q80x4loop:
+	CMPQ CX, $2
+	JLT  q80x4tail
+	DXPAIR(0, 34)
+	VMOVDQU      2(SI), Y3
+	VINSERTI64X4 $1, 36(SI), Z3, Z3
+	VPABSB       Z3, Z5
+	VPMOVB2M     Z3, K1
+	Q80_POS((DI), (DX), Z0)
+	Q80_POS((DI)(R9*1), (DX)(R10*1), Z9)
+	Q80_POS((DI)(R9*2), (DX)(R10*2), Z10)
+	Q80_POS((DI)(R12*1), (DX)(R13*1), Z11)
+	ADDQ $68, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q80x4loop
+q80x4tail:
+	TESTQ CX, CX
+	JZ    q80x4done
+	MOVWLZX   (SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	VMOVDQU   2(SI), Y3
+	VPABSB    Y3, Y5
+	VPMOVB2M  Y3, K1
+	MOVL      $0xff, AX
+	KMOVW     AX, K2
+	Q80_TAILPOS((DI), (DX), Z0)
+	Q80_TAILPOS((DI)(R9*1), (DX)(R10*1), Z9)
+	Q80_TAILPOS((DI)(R9*2), (DX)(R10*2), Z10)
+	Q80_TAILPOS((DI)(R12*1), (DX)(R13*1), Z11)
+q80x4done:
+	MOVQ out+48(FP), R8
+	FIN(Z0, Y0, X0)
+	MOVSS X0, (R8)
+	FIN(Z9, Y9, X9)
+	MOVSS X9, 4(R8)
+	FIN(Z10, Y10, X10)
+	MOVSS X10, 8(R8)
+	FIN(Z11, Y11, X11)
+	MOVSS X11, 12(R8)
+	VZEROUPPER
+	RET
+
+// Q40_POS(yaddr, daddr, ACC): one position of a Q4_0 block pair (Z3 = the
+// unsigned nibbles in element order).
+#define Q40_POS(yaddr, daddr, ACC) \
+	POS_SCALE(daddr);           \
+	VMOVDQU64 yaddr, Z4;        \
+	VPXORD    Z6, Z6, Z6;       \
+	VPDPBUSD  Z4, Z28, Z6;      \
+	VPSUBD    Z6, Z30, Z7;      \
+	VPDPBUSD  Z4, Z3, Z7;       \
+	VCVTDQ2PS Z7, Z7;           \
+	VMULPS    Z8, Z7, Z7;       \
+	VADDPS    Z7, ACC, ACC
+
+#define Q40_TAILPOS(yaddr, daddr, ACC) \
+	VMULSS       daddr, X2, X8; \
+	VBROADCASTSS X8, Y8;        \
+	VMOVDQU      yaddr, Y4;     \
+	VPXORD       Y6, Y6, Y6;    \
+	VPDPBUSD     Y4, Y28, Y6;   \
+	VPSUBD       Y6, Y30, Y7;   \
+	VPDPBUSD     Y4, Y3, Y7;    \
+	VCVTDQ2PS    Y7, Y7;        \
+	VMULPS       Y8, Y7, Y7;    \
+	VADDPS       Z7, ACC, K2, ACC
+
+// func dotQ4_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+TEXT ·dotQ4_0x4AVX512(SB), NOSPLIT, $0-56
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ ystride+16(FP), R9
+	MOVQ d+24(FP), DX
+	MOVQ dstride+32(FP), R10
+	MOVQ nb+40(FP), CX
+	LEAQ (R9)(R9*2), R12
+	LEAQ (R10)(R10*2), R13
+	VPXORD    Z0, Z0, Z0
+	VPXORD    Z9, Z9, Z9
+	VPXORD    Z10, Z10, Z10
+	VPXORD    Z11, Z11, Z11
+	VPXORD    Z30, Z30, Z30
+	VMOVDQU32 pair8idx<>(SB), Z31
+	VMOVDQU64 nibmask64<>(SB), Z29
+	VMOVDQU64 eights64<>(SB), Z28
+q40x4loop:
+	CMPQ CX, $2
+	JLT  q40x4tail
+	DXPAIR(0, 18)
+	VMOVDQU      2(SI), X3
+	VINSERTI128  $1, 20(SI), Y3, Y3
+	VPSRLW       $4, Y3, Y4
+	VINSERTI64X4 $1, Y4, Z3, Z3
+	VSHUFI64X2   $0xd8, Z3, Z3, Z3
+	VPANDD       Z29, Z3, Z3
+	Q40_POS((DI), (DX), Z0)
+	Q40_POS((DI)(R9*1), (DX)(R10*1), Z9)
+	Q40_POS((DI)(R9*2), (DX)(R10*2), Z10)
+	Q40_POS((DI)(R12*1), (DX)(R13*1), Z11)
+	ADDQ $36, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q40x4loop
+q40x4tail:
+	TESTQ CX, CX
+	JZ    q40x4done
+	MOVWLZX     (SI), AX
+	VMOVD       AX, X2
+	VCVTPH2PS   X2, X2
+	VMOVDQU     2(SI), X3
+	VPSRLW      $4, X3, X4
+	VINSERTI128 $1, X4, Y3, Y3
+	VPANDD      Y29, Y3, Y3
+	MOVL        $0xff, AX
+	KMOVW       AX, K2
+	Q40_TAILPOS((DI), (DX), Z0)
+	Q40_TAILPOS((DI)(R9*1), (DX)(R10*1), Z9)
+	Q40_TAILPOS((DI)(R9*2), (DX)(R10*2), Z10)
+	Q40_TAILPOS((DI)(R12*1), (DX)(R13*1), Z11)
+q40x4done:
+	MOVQ out+48(FP), R8
+	FIN(Z0, Y0, X0)
+	MOVSS X0, (R8)
+	FIN(Z9, Y9, X9)
+	MOVSS X9, 4(R8)
+	FIN(Z10, Y10, X10)
+	MOVSS X10, 8(R8)
+	FIN(Z11, Y11, X11)
+	MOVSS X11, 12(R8)
+	VZEROUPPER
+	RET

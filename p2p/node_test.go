@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
 
 	"svc/internal/testenv"
@@ -292,3 +293,82 @@ type sliceWriter []byte
 func (w *sliceWriter) Write(b []byte) (int, error) { *w = append(*w, b...); return len(b), nil }
 
 func nanValue() float64 { var z float64; return z / z }
+
+// crash stops the node as a killed process would: no withdrawal, the
+// records it pushed stay in the DHT until they expire.
+func (n *Node) crash() {
+	n.closeOnce.Do(func() {
+		n.mu.Lock()
+		n.closing = true
+		for s := range n.streams {
+			_ = s.Reset()
+		}
+		n.mu.Unlock()
+		n.cancel()
+		n.loop.Wait()
+		_ = n.ep.Close()
+		n.handlers.Wait()
+		if n.shard != nil {
+			n.shard.Close()
+		}
+		if n.ownModel {
+			_ = n.m.Close()
+		}
+	})
+}
+
+func TestDeadNodeVanishesWithinTTL(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	a := startNode(t, ctx, path, 0, 2, nil)
+	// b chooses its blocks: the range nobody holds.
+	b, err := NewNode(ctx, NodeConfig{ModelPath: path, Bootstrap: a.Addrs(), Threads: 1, RecordTTL: 3 * time.Second, RefreshInterval: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	if f, l := b.Range(); f != 2 || l != 5 {
+		t.Fatalf("automatic blocks [%d,%d), want [2,5)", f, l)
+	}
+	c := client(t, ctx, a.Addrs())
+	has := func(id peer.ID) bool {
+		ms, err := c.Members(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			if m.ID == id && !m.Withdrawn {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !has(b.ID()) {
+		if time.Now().After(deadline) {
+			t.Fatal("b never appeared in the swarm view")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	m, err := c.Lookup(ctx, b.ID())
+	if err != nil || m.Record.Models[0].State != wire.ServeState_STATE_ONLINE {
+		t.Fatalf("lookup of b: %v %v", m, err)
+	}
+	b.crash()
+	t0 := time.Now()
+	for {
+		_, lerr := c.Lookup(ctx, b.ID())
+		if lerr != nil && !has(b.ID()) {
+			break
+		}
+		if time.Since(t0) > 5*time.Second {
+			t.Fatalf("crashed node still visible after %s", time.Since(t0))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("crashed node gone from the view after %s (record TTL 3s)", time.Since(t0))
+	if !has(a.ID()) {
+		t.Fatal("the live node vanished too")
+	}
+}

@@ -19,6 +19,8 @@ func newRootCmd() *cobra.Command {
 		newTemplateCmd(),
 		newServeCmd(),
 		newNodeCmd(),
+		newTokenizeCmd(),
+		newDetokenizeCmd(),
 	)
 	return root
 }

@@ -253,7 +253,7 @@ func checkContentType(ctx *fasthttp.RequestCtx) *apiError {
 		return nil
 	}
 	return &apiError{Status: 415, Code: codeInvalidRequest,
-		Message: fmt.Sprintf("Content-Type must be application/json, got %q", ct)}
+		Message: fmt.Sprintf("Content-Type must be application/json, got %q (with curl: -H 'Content-Type: application/json')", ct)}
 }
 
 func (s *Server) methodNotAllowed(ctx *fasthttp.RequestCtx, allow string) {

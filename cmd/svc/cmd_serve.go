@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -67,7 +68,7 @@ session is closed and the nodes leave the swarm.`,
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 			return runServe(cmd.Context(), serveOptions{
 				models: models, nodes: nodes, listen: listen, bootstrap: bootstrap,
-				threads: threads, waitFor: waitFor, log: log,
+				threads: threads, waitFor: waitFor, log: log, logOut: cmd.ErrOrStderr(),
 			})
 		},
 	}
@@ -89,6 +90,7 @@ type serveOptions struct {
 	threads   int
 	waitFor   time.Duration
 	log       *slog.Logger
+	logOut    io.Writer
 }
 
 func runServe(ctx context.Context, o serveOptions) (err error) {
@@ -103,6 +105,7 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 	// In-process nodes, model by model. Every node after the first
 	// bootstraps from the first, so they form one swarm.
 	boot := append([]string(nil), o.bootstrap...)
+	nodeLog := slog.New(slog.NewTextHandler(o.logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	defaultModel := ""
 	var names []string
 	for mi, path := range o.models {
@@ -120,7 +123,8 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 		name := strings.TrimSuffix(filepath.Base(path), ".gguf")
 		o.log.Info("loading model", "model", name, "file", path, "blocks", blocks, "nodes", k)
 		bar := progressbar.NewOptions(k,
-			progressbar.OptionSetWriter(os.Stderr),
+			progressbar.OptionSetWriter(o.logOut),
+			progressbar.OptionSetVisibility(isTerminal(o.logOut)),
 			progressbar.OptionSetDescription(fmt.Sprintf("%s: nodes online", name)),
 			progressbar.OptionShowCount(),
 			progressbar.OptionClearOnFinish(),
@@ -131,7 +135,8 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 				Listen:    []string{"/ip4/127.0.0.1/tcp/0"},
 				Bootstrap: boot,
 				Threads:   o.threads,
-				Logger:    o.log.With("node", fmt.Sprintf("%s[%d:%d]", name, r[0], r[1])),
+				// The node's own lines repeat this command's; keep its warnings.
+				Logger: nodeLog.With("node", fmt.Sprintf("%s[%d:%d]", name, r[0], r[1])),
 			})
 			if err != nil {
 				_ = bar.Exit()
@@ -141,10 +146,12 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 			if len(boot) == len(o.bootstrap) {
 				boot = append(boot, n.Addrs()...)
 			}
-			_ = bar.Add(1)
+			_ = bar.Clear()
 			o.log.Info("node online", "model", name, "blocks", fmt.Sprintf("%d:%d", r[0], r[1]), "addrs", strings.Join(n.Addrs(), " "))
+			_ = bar.Add(1)
 		}
 		_ = bar.Finish()
+		_ = bar.Clear()
 		if mi == 0 {
 			defaultModel = name
 		}
@@ -189,13 +196,17 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 	return nil
 }
 
-// waitServed polls the swarm view until name is served.
-func waitServed(ctx context.Context, rt router.Backend, name string, limit time.Duration) error {
+// waitServed refreshes the swarm view until name is served.
+func waitServed(ctx context.Context, rt *router.Router, name string, limit time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	t := time.NewTicker(100 * time.Millisecond)
+	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
+		if err := rt.Refresh(ctx); err != nil && ctx.Err() == nil {
+			// A failed refresh is retried; the view keeps its last state.
+			_ = err
+		}
 		for _, st := range rt.Models(ctx) {
 			if st.Name == name && st.State == router.StateServed {
 				return nil
@@ -219,4 +230,15 @@ func newServeRouter(ctx context.Context, boot []string, log *slog.Logger) (*rout
 		return nil, nil, fmt.Errorf("router: %w", err)
 	}
 	return rt, rt.Close, nil
+}
+
+// isTerminal reports whether w is a terminal: the progress bar redraws its
+// line, which only makes sense there (logs to a file get the log lines).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -20,6 +20,7 @@ func newModelCmd() *cobra.Command {
 		Short: "Inspect GGUF model files",
 	}
 	cmd.AddCommand(newModelInspectCmd())
+	cmd.AddCommand(newModelSynthCmd(), newModelQuantizeCmd())
 	return cmd
 }
 

@@ -21,6 +21,7 @@ func newRootCmd() *cobra.Command {
 		newNodeCmd(),
 		newTokenizeCmd(),
 		newDetokenizeCmd(),
+		newBenchCmd(),
 	)
 	return root
 }

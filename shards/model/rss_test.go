@@ -1,0 +1,141 @@
+package model
+
+import (
+	"context"
+	"encoding/binary"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"svc/internal/testenv"
+	"svc/shards/gguf"
+	"svc/shards/modeltools"
+)
+
+// residentBytes counts the bytes of b's pages that are mapped into this
+// process (bit 63 of /proc/self/pagemap), which is what a mapping adds to
+// the resident set size. Unlike mincore it ignores pages that are merely in
+// the page cache.
+func residentBytes(t *testing.T, b []byte) int {
+	t.Helper()
+	if len(b) == 0 {
+		return 0
+	}
+	page := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(&b[0]))
+	end := start + uintptr(len(b))
+	first, last := start/page, (end-1)/page
+	f, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Fatalf("pagemap: %v", err)
+	}
+	defer f.Close()
+	buf := make([]byte, 8*(last-first+1))
+	if _, err := f.ReadAt(buf, int64(first*8)); err != nil {
+		t.Fatalf("pagemap: %v", err)
+	}
+	n := 0
+	for i := uintptr(0); i <= last-first; i++ {
+		if binary.LittleEndian.Uint64(buf[8*i:])>>63 == 1 {
+			lo, hi := max(start, (first+i)*page), min(end, (first+i+1)*page)
+			n += int(hi - lo)
+		}
+	}
+	return n
+}
+
+// residency sums resident and total bytes of a model's tensors, split into
+// the blocks [first,last) and everything else.
+func residency(t *testing.T, f *gguf.File, first, last int) (heldRes, held, otherRes, other int) {
+	for i := range f.Tensors {
+		ti := &f.Tensors[i]
+		r := residentBytes(t, f.Data(ti))
+		mine := false
+		for b := first; b < last; b++ {
+			if strings.HasPrefix(ti.Name, blockName(b, "")) {
+				mine = true
+			}
+		}
+		if mine {
+			heldRes, held = heldRes+r, held+int(ti.Size)
+		} else {
+			otherRes, other = otherRes+r, other+int(ti.Size)
+		}
+	}
+	return
+}
+
+func runMiddleShard(t *testing.T, m *Model, first, last int) {
+	t.Helper()
+	sh, err := m.NewShard(first, last, ShardOptions{Threads: 2, IdleTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sh.Close()
+	if err := sh.OpenSession("rss", 16); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(1))
+	h := make([]float32, 8*m.Config().Dim)
+	for i := range h {
+		h[i] = float32(r.NormFloat64())
+	}
+	if _, err := sh.Forward(context.Background(), "rss", Input{Hidden: h}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// edgeSlop is what a page fault near a shard's edge may map beyond it:
+// the kernel maps the surrounding 64 KiB (fault-around) or the whole large
+// folio of the page cache (up to 2 MiB on recent kernels), on both edges.
+const edgeSlop = 2 * (2 << 20)
+
+// TestShardResidentMemory checks that a shard pages in its own blocks'
+// weights and (nearly) nothing else of the file.
+func TestShardResidentMemory(t *testing.T) {
+	check := func(t *testing.T, path string, first, last int) {
+		m, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		f := m.File()
+		hr0, _, or0, _ := residency(t, f, first, last)
+		t.Logf("after Open: %d bytes of tensor data resident", hr0+or0)
+		runMiddleShard(t, m, first, last)
+		heldRes, held, otherRes, other := residency(t, f, first, last)
+		t.Logf("%s: shard [%d,%d) of %d blocks: resident %.2f of its %.2f MiB of weights, %.3f of the other %.2f MiB",
+			filepath.Base(path), first, last, m.Config().Blocks, mib(heldRes), mib(held), mib(otherRes), mib(other))
+		if heldRes < held*95/100 {
+			t.Errorf("the shard's own weights are only %d of %d bytes resident", heldRes, held)
+		}
+		if otherRes > edgeSlop {
+			t.Errorf("%d bytes of weights the shard does not hold became resident", otherRes)
+		}
+	}
+	t.Run("mini-qwen2-q8_0", func(t *testing.T) {
+		check(t, testenv.Path(t, "models", "mini-qwen2-q8_0.gguf"), 1, 3)
+	})
+	t.Run("synthetic-72MB", func(t *testing.T) {
+		vocab, err := gguf.Open(testenv.Path(t, "models", "stories260K.gguf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer vocab.Close()
+		ft, err := modeltools.ParseFileType("q8_0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		shape := modeltools.Shape{Name: "rss", Dim: 1024, Blocks: 6, Heads: 16, KVHeads: 4, FFN: 2816, Context: 256, RopeBase: 10000, Eps: 1e-5}
+		path := filepath.Join(t.TempDir(), "rss.gguf")
+		if err := modeltools.SynthFile(context.Background(), path, modeltools.SynthOptions{Shape: shape, Vocab: vocab, Type: ft, Seed: 1, Threads: 2}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, path, 2, 4)
+	})
+}
+
+func mib(n int) float64 { return float64(n) / (1 << 20) }

@@ -329,16 +329,14 @@ func (t *Tokenizer) detectSpecial() {
 			return
 		}
 		// llama.cpp takes whichever match its hash map yields first; we
-		// take the lowest id so loading is deterministic.
-		best := null
+		// take the first text of the list that exists, so loading is
+		// deterministic and <|eot_id|> wins over <|end_of_text|>.
 		for _, s := range texts {
-			if id, ok := t.ids[s]; ok && (best == null || id < best) {
-				best = id
+			if id, ok := t.ids[s]; ok {
+				*dst = id
+				mark(id)
+				return
 			}
-		}
-		if best != null {
-			*dst = best
-			mark(best)
 		}
 	}
 	find(&t.eot, eotTexts)

@@ -35,6 +35,102 @@ DATA pair8idx<>+40(SB)/8, $0x0000000100000001
 DATA pair8idx<>+48(SB)/8, $0x0000000100000001
 DATA pair8idx<>+56(SB)/8, $0x0000000100000001
 GLOBL pair8idx<>(SB), RODATA|NOPTR, $64
+DATA k3f<>+0(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA k3f<>+8(SB)/8, $0x3f3f3f3f3f3f3f3f
+GLOBL k3f<>(SB), RODATA|NOPTR, $16
+DATA k03<>+0(SB)/8, $0x0303030303030303
+DATA k03<>+8(SB)/8, $0x0303030303030303
+GLOBL k03<>(SB), RODATA|NOPTR, $16
+DATA k0f<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA k0f<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL k0f<>(SB), RODATA|NOPTR, $16
+DATA kshift04<>+0(SB)/8, $0x0000000400000000
+DATA kshift04<>+8(SB)/8, $0x0000000000000000
+GLOBL kshift04<>(SB), RODATA|NOPTR, $16
+DATA mask03x64<>+0(SB)/8, $0x0303030303030303
+DATA mask03x64<>+8(SB)/8, $0x0303030303030303
+DATA mask03x64<>+16(SB)/8, $0x0303030303030303
+DATA mask03x64<>+24(SB)/8, $0x0303030303030303
+DATA mask03x64<>+32(SB)/8, $0x0303030303030303
+DATA mask03x64<>+40(SB)/8, $0x0303030303030303
+DATA mask03x64<>+48(SB)/8, $0x0303030303030303
+DATA mask03x64<>+56(SB)/8, $0x0303030303030303
+GLOBL mask03x64<>(SB), RODATA|NOPTR, $64
+DATA mask30x64<>+0(SB)/8, $0x3030303030303030
+DATA mask30x64<>+8(SB)/8, $0x3030303030303030
+DATA mask30x64<>+16(SB)/8, $0x3030303030303030
+DATA mask30x64<>+24(SB)/8, $0x3030303030303030
+DATA mask30x64<>+32(SB)/8, $0x3030303030303030
+DATA mask30x64<>+40(SB)/8, $0x3030303030303030
+DATA mask30x64<>+48(SB)/8, $0x3030303030303030
+DATA mask30x64<>+56(SB)/8, $0x3030303030303030
+GLOBL mask30x64<>(SB), RODATA|NOPTR, $64
+DATA q4kperm<>+0(SB)/8, $0x0000000000000000
+DATA q4kperm<>+8(SB)/8, $0x0000000000000000
+DATA q4kperm<>+16(SB)/8, $0x0000000000000000
+DATA q4kperm<>+24(SB)/8, $0x0000000000000000
+DATA q4kperm<>+32(SB)/8, $0x0001000100010001
+DATA q4kperm<>+40(SB)/8, $0x0001000100010001
+DATA q4kperm<>+48(SB)/8, $0x0001000100010001
+DATA q4kperm<>+56(SB)/8, $0x0001000100010001
+DATA q4kperm<>+64(SB)/8, $0x0002000200020002
+DATA q4kperm<>+72(SB)/8, $0x0002000200020002
+DATA q4kperm<>+80(SB)/8, $0x0002000200020002
+DATA q4kperm<>+88(SB)/8, $0x0002000200020002
+DATA q4kperm<>+96(SB)/8, $0x0003000300030003
+DATA q4kperm<>+104(SB)/8, $0x0003000300030003
+DATA q4kperm<>+112(SB)/8, $0x0003000300030003
+DATA q4kperm<>+120(SB)/8, $0x0003000300030003
+DATA q4kperm<>+128(SB)/8, $0x0004000400040004
+DATA q4kperm<>+136(SB)/8, $0x0004000400040004
+DATA q4kperm<>+144(SB)/8, $0x0004000400040004
+DATA q4kperm<>+152(SB)/8, $0x0004000400040004
+DATA q4kperm<>+160(SB)/8, $0x0005000500050005
+DATA q4kperm<>+168(SB)/8, $0x0005000500050005
+DATA q4kperm<>+176(SB)/8, $0x0005000500050005
+DATA q4kperm<>+184(SB)/8, $0x0005000500050005
+DATA q4kperm<>+192(SB)/8, $0x0006000600060006
+DATA q4kperm<>+200(SB)/8, $0x0006000600060006
+DATA q4kperm<>+208(SB)/8, $0x0006000600060006
+DATA q4kperm<>+216(SB)/8, $0x0006000600060006
+DATA q4kperm<>+224(SB)/8, $0x0007000700070007
+DATA q4kperm<>+232(SB)/8, $0x0007000700070007
+DATA q4kperm<>+240(SB)/8, $0x0007000700070007
+DATA q4kperm<>+248(SB)/8, $0x0007000700070007
+GLOBL q4kperm<>(SB), RODATA|NOPTR, $256
+DATA q6kperm<>+0(SB)/8, $0x0000000000000000
+DATA q6kperm<>+8(SB)/8, $0x0000000000000000
+DATA q6kperm<>+16(SB)/8, $0x0001000100010001
+DATA q6kperm<>+24(SB)/8, $0x0001000100010001
+DATA q6kperm<>+32(SB)/8, $0x0002000200020002
+DATA q6kperm<>+40(SB)/8, $0x0002000200020002
+DATA q6kperm<>+48(SB)/8, $0x0003000300030003
+DATA q6kperm<>+56(SB)/8, $0x0003000300030003
+DATA q6kperm<>+64(SB)/8, $0x0004000400040004
+DATA q6kperm<>+72(SB)/8, $0x0004000400040004
+DATA q6kperm<>+80(SB)/8, $0x0005000500050005
+DATA q6kperm<>+88(SB)/8, $0x0005000500050005
+DATA q6kperm<>+96(SB)/8, $0x0006000600060006
+DATA q6kperm<>+104(SB)/8, $0x0006000600060006
+DATA q6kperm<>+112(SB)/8, $0x0007000700070007
+DATA q6kperm<>+120(SB)/8, $0x0007000700070007
+DATA q6kperm<>+128(SB)/8, $0x0008000800080008
+DATA q6kperm<>+136(SB)/8, $0x0008000800080008
+DATA q6kperm<>+144(SB)/8, $0x0009000900090009
+DATA q6kperm<>+152(SB)/8, $0x0009000900090009
+DATA q6kperm<>+160(SB)/8, $0x000a000a000a000a
+DATA q6kperm<>+168(SB)/8, $0x000a000a000a000a
+DATA q6kperm<>+176(SB)/8, $0x000b000b000b000b
+DATA q6kperm<>+184(SB)/8, $0x000b000b000b000b
+DATA q6kperm<>+192(SB)/8, $0x000c000c000c000c
+DATA q6kperm<>+200(SB)/8, $0x000c000c000c000c
+DATA q6kperm<>+208(SB)/8, $0x000d000d000d000d
+DATA q6kperm<>+216(SB)/8, $0x000d000d000d000d
+DATA q6kperm<>+224(SB)/8, $0x000e000e000e000e
+DATA q6kperm<>+232(SB)/8, $0x000e000e000e000e
+DATA q6kperm<>+240(SB)/8, $0x000f000f000f000f
+DATA q6kperm<>+248(SB)/8, $0x000f000f000f000f
+GLOBL q6kperm<>(SB), RODATA|NOPTR, $256
 
 // SCALE2(woff, bb): Z2 = [s_b x8 | s_b+1 x8], s = float32(f16(w) * d).
 #define SCALE2(woff, bb) \
@@ -384,5 +480,228 @@ q40x4done:
 	MOVSS X10, 8(R8)
 	FIN(Z11, Y11, X11)
 	MOVSS X11, 12(R8)
+	VZEROUPPER
+	RET
+
+// Four-position k-quant kernels. The integer total isum (and the min
+// correction summs) of each super-block is exact, so any lane arrangement
+// gives the canonical value; the float steps per position are those of
+// dot_generic.go.
+
+// HSUMZ(AX): AX = sum of the 16 int32 lanes of Z0; clobbers Z1.
+#define HSUMZ \
+	VEXTRACTI64X4 $1, Z0, Y1;  \
+	VPADDD        Y1, Y0, Y0;  \
+	VEXTRACTI128  $1, Y0, X1;  \
+	VPADDD        X1, X0, X0;  \
+	VPSHUFD       $0x4e, X0, X1; \
+	VPADDD        X1, X0, X0;  \
+	VPSHUFD       $0xb1, X0, X1; \
+	VPADDD        X1, X0, X0;  \
+	VMOVD         X0, AX
+
+// KFLOAT(da, R, SCALEREG, OP, SUM): SUM = SUM OP float32(float32(SCALEREG*dy) * float32(R)).
+#define KFLOAT(da, R, SCALEREG, OP, SUM) \
+	VMULSS     da, SCALEREG, X1; \
+	VCVTSI2SSL R, X4, X4;        \
+	VMULSS     X4, X1, X1;       \
+	OP         X1, SUM, SUM
+
+// Q4K_POS: one position; weights in Z12..Z15 (64 elements each, element
+// order), scales in Z20..Z23 (int16), mins in X6, dx in X2, dmin in X3.
+#define Q4K_POS(ya, da, ba, SUM) \
+	VPMADDUBSW 0 ya, Z12, Z1;    \
+	VPMADDWD   Z20, Z1, Z0;      \
+	VPMADDUBSW 64 ya, Z13, Z1;   \
+	VPMADDWD   Z21, Z1, Z1;      \
+	VPADDD     Z1, Z0, Z0;       \
+	VPMADDUBSW 128 ya, Z14, Z1;  \
+	VPMADDWD   Z22, Z1, Z1;      \
+	VPADDD     Z1, Z0, Z0;       \
+	VPMADDUBSW 192 ya, Z15, Z1;  \
+	VPMADDWD   Z23, Z1, Z1;      \
+	VPADDD     Z1, Z0, Z0;       \
+	HSUMZ;                       \
+	VMOVDQU    0 ba, X4;         \
+	VMOVDQU    16 ba, X5;        \
+	VPHADDW    X5, X4, X4;       \
+	VPMADDWD   X6, X4, X4;       \
+	VPSHUFD    $0x4e, X4, X5;    \
+	VPADDD     X5, X4, X4;       \
+	VPSHUFD    $0xb1, X4, X5;    \
+	VPADDD     X5, X4, X4;       \
+	VMOVD      X4, BX;           \
+	KFLOAT(da, AX, X2, VADDSS, SUM); \
+	KFLOAT(da, BX, X3, VSUBSS, SUM)
+
+// Q4K_CHUNKW(c, Z): Z = the 64 nibbles of chunk c in element order.
+#define Q4K_CHUNKW(c, Zr) \
+	VMOVDQU64    16+32*c(SI), Y16; \
+	VPSRLW       $4, Y16, Y17;     \
+	VINSERTI64X4 $1, Y17, Z16, Zr; \
+	VPANDD       Z29, Zr, Zr
+
+// func dotQ4_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+TEXT ·dotQ4_Kx4AVX512(SB), NOSPLIT, $0-72
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ ystride+16(FP), R9
+	MOVQ d+24(FP), DX
+	MOVQ dstride+32(FP), R10
+	MOVQ bsums+40(FP), R8
+	MOVQ bstride+48(FP), R11
+	MOVQ nb+56(FP), CX
+	LEAQ (R9)(R9*2), R12
+	LEAQ (R10)(R10*2), R13
+	LEAQ (R11)(R11*2), R14
+	VXORPS    X8, X8, X8
+	VXORPS    X9, X9, X9
+	VXORPS    X10, X10, X10
+	VXORPS    X11, X11, X11
+	VMOVDQU64 nibmask64<>(SB), Z29
+	VMOVDQU64 q4kperm<>+0(SB), Z24
+	VMOVDQU64 q4kperm<>+64(SB), Z25
+	VMOVDQU64 q4kperm<>+128(SB), Z26
+	VMOVDQU64 q4kperm<>+192(SB), Z27
+q4kx4loop:
+	TESTQ CX, CX
+	JZ    q4kx4done
+	// 6-bit scales and mins: [s0 s1 s2] -> scales (X7) and mins (X6) as int16
+	VMOVDQU    4(SI), X4
+	VPAND      k3f<>(SB), X4, X6
+	VPSRLD     $6, X4, X5
+	VPAND      k03<>(SB), X5, X5
+	VPSLLD     $4, X5, X5
+	VPSHUFD    $0xaa, X4, X7
+	VPSRLVD    kshift04<>(SB), X7, X7
+	VPAND      k0f<>(SB), X7, X7
+	VPOR       X5, X7, X7
+	VPUNPCKLDQ X7, X6, X6
+	VPMOVZXBW  X6, X7
+	VPSRLDQ    $8, X6, X6
+	VPMOVZXBW  X6, X6
+	VPERMW     Z7, Z24, Z20
+	VPERMW     Z7, Z25, Z21
+	VPERMW     Z7, Z26, Z22
+	VPERMW     Z7, Z27, Z23
+	Q4K_CHUNKW(0, Z12)
+	Q4K_CHUNKW(1, Z13)
+	Q4K_CHUNKW(2, Z14)
+	Q4K_CHUNKW(3, Z15)
+	MOVWLZX   (SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	MOVWLZX   2(SI), AX
+	VMOVD     AX, X3
+	VCVTPH2PS X3, X3
+	Q4K_POS((DI), (DX), (R8), X8)
+	Q4K_POS((DI)(R9*1), (DX)(R10*1), (R8)(R11*1), X9)
+	Q4K_POS((DI)(R9*2), (DX)(R10*2), (R8)(R11*2), X10)
+	Q4K_POS((DI)(R12*1), (DX)(R13*1), (R8)(R14*1), X11)
+	ADDQ $144, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q4kx4loop
+q4kx4done:
+	MOVQ  out+64(FP), AX
+	MOVSS X8, (AX)
+	MOVSS X9, 4(AX)
+	MOVSS X10, 8(AX)
+	MOVSS X11, 12(AX)
+	VZEROUPPER
+	RET
+
+// Q6K_POS: one position; weights (6-bit, unsigned) in Z12..Z15, scales in
+// Z20..Z23, the 16 scales as int16 in Y7, d in X2. The bias of 32 is
+// removed with the activation block sums: isum -= 32 * sum(sc * bsums).
+#define Q6K_POS(ya, da, ba, SUM) \
+	VPMADDUBSW 0 ya, Z12, Z1;    \
+	VPMADDWD   Z20, Z1, Z0;      \
+	VPMADDUBSW 64 ya, Z13, Z1;   \
+	VPMADDWD   Z21, Z1, Z1;      \
+	VPADDD     Z1, Z0, Z0;       \
+	VPMADDUBSW 128 ya, Z14, Z1;  \
+	VPMADDWD   Z22, Z1, Z1;      \
+	VPADDD     Z1, Z0, Z0;       \
+	VPMADDUBSW 192 ya, Z15, Z1;  \
+	VPMADDWD   Z23, Z1, Z1;      \
+	VPADDD     Z1, Z0, Z0;       \
+	VPMADDWD   0 ba, Y7, Y1;     \
+	VPSLLD     $5, Y1, Y1;       \
+	VPSUBD     Z1, Z0, Z0;       \
+	HSUMZ;                       \
+	KFLOAT(da, AX, X2, VADDSS, SUM)
+
+// Q6K_HALFW(h, ZA, ZB): ZA = elements 128h..128h+63, ZB = 128h+64..+127,
+// as unsigned 6-bit values.
+#define Q6K_HALFW(h, ZA, ZB) \
+	VMOVDQU64    64*h(SI), Z16;    \
+	VMOVDQU64    128+32*h(SI), Y17; \
+	VPSRLW       $2, Y17, Y18;     \
+	VINSERTI64X4 $1, Y18, Z17, Z17; \
+	VPANDD       Z29, Z16, ZA;     \
+	VPANDD       Z28, Z17, Z18;    \
+	VPSLLW       $4, Z18, Z18;     \
+	VPORD        Z18, ZA, ZA;      \
+	VPSRLW       $4, Z16, ZB;      \
+	VPANDD       Z29, ZB, ZB;      \
+	VPANDD       Z30, Z17, Z18;    \
+	VPORD        Z18, ZB, ZB
+
+// func dotQ6_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+TEXT ·dotQ6_Kx4AVX512(SB), NOSPLIT, $0-72
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ ystride+16(FP), R9
+	MOVQ d+24(FP), DX
+	MOVQ dstride+32(FP), R10
+	MOVQ bsums+40(FP), R8
+	MOVQ bstride+48(FP), R11
+	MOVQ nb+56(FP), CX
+	LEAQ (R9)(R9*2), R12
+	LEAQ (R10)(R10*2), R13
+	LEAQ (R11)(R11*2), R14
+	VXORPS    X8, X8, X8
+	VXORPS    X9, X9, X9
+	VXORPS    X10, X10, X10
+	VXORPS    X11, X11, X11
+	VMOVDQU64 nibmask64<>(SB), Z29
+	VMOVDQU64 mask03x64<>(SB), Z28
+	VMOVDQU64 mask30x64<>(SB), Z30
+	VMOVDQU64 q6kperm<>+0(SB), Z24
+	VMOVDQU64 q6kperm<>+64(SB), Z25
+	VMOVDQU64 q6kperm<>+128(SB), Z26
+	VMOVDQU64 q6kperm<>+192(SB), Z27
+q6kx4loop:
+	TESTQ CX, CX
+	JZ    q6kx4done
+	VPMOVSXBW 192(SI), Y7
+	VPERMW    Z7, Z24, Z20
+	VPERMW    Z7, Z25, Z21
+	VPERMW    Z7, Z26, Z22
+	VPERMW    Z7, Z27, Z23
+	Q6K_HALFW(0, Z12, Z13)
+	Q6K_HALFW(1, Z14, Z15)
+	MOVWLZX   208(SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	Q6K_POS((DI), (DX), (R8), X8)
+	Q6K_POS((DI)(R9*1), (DX)(R10*1), (R8)(R11*1), X9)
+	Q6K_POS((DI)(R9*2), (DX)(R10*2), (R8)(R11*2), X10)
+	Q6K_POS((DI)(R12*1), (DX)(R13*1), (R8)(R14*1), X11)
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q6kx4loop
+q6kx4done:
+	MOVQ  out+64(FP), AX
+	MOVSS X8, (AX)
+	MOVSS X9, 4(AX)
+	MOVSS X10, 8(AX)
+	MOVSS X11, 12(AX)
 	VZEROUPPER
 	RET

@@ -43,6 +43,12 @@ func dotQ8_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb 
 //go:noescape
 func dotQ4_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
+//go:noescape
+func dotQ4_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ6_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -70,6 +76,16 @@ func avx512Kernels() *kernelSet {
 	ks.dot4[Q4_0] = func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 18)
 		dotQ4_0x4AVX512(pw, py, ys, pd, ds, nb, out)
+	}
+	ks.dot4[Q4_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 144)
+		_ = a.bsums[16*(i+4)*nb-1]
+		dotQ4_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
+	}
+	ks.dot4[Q6_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 210)
+		_ = a.bsums[16*(i+4)*nb-1]
+		dotQ6_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
 	}
 	return ks
 }

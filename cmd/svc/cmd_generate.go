@@ -163,6 +163,10 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 				}
 				return nil
 			}
+			if prompt != "" && !asJSON {
+				// Echo the prompt so the continuation reads as text.
+				fmt.Fprint(out, prompt)
+			}
 			res, err := model.Generate(cmd.Context(), hops, promptIDs, model.GenOptions{MaxTokens: n, Stop: stop, Force: force, TopK: logprobs}, emit)
 			if err != nil {
 				return fmt.Errorf("generate: %w", err)

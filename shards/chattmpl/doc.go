@@ -2,6 +2,11 @@
 // tokenizer.chat_template, a Jinja template) into the prompt text, the way
 // Hugging Face transformers' apply_chat_template does.
 //
+//	tpl, err := chattmpl.Parse(src)            // once per model
+//	out, err := tpl.Render(msgs, chattmpl.Options{BOS: &bos, EOS: &eos, AddGenerationPrompt: true})
+//
+// FromGGUF reads the template and the BOS/EOS texts from a model file.
+//
 // # Engine and environment
 //
 // Templates run on gonja (github.com/nikolalohinski/gonja/v2), set up like
@@ -12,13 +17,14 @@
 //   - variables: messages, add_generation_prompt, tools (None unless given),
 //     documents (None), bos_token and eos_token (left undefined when the
 //     model has no such token, as transformers does for a null token), and
-//     any extra Options.Vars;
+//     any extra Options.Vars (e.g. enable_thinking);
 //   - globals: raise_exception(msg), which aborts the render with an error
 //     carrying msg (errors.Is(err, ErrRaised)); strftime_now(fmt), formatting
-//     Options.Now (time.Now by default) like Python's strftime; range, dict,
-//     namespace, cycler, joiner, lipsum;
+//     Options.Now (time.Now by default) like Python's strftime on glibc;
+//     range, dict, namespace, cycler, joiner, lipsum;
 //   - statements: Jinja2's core ones plus break/continue (loopcontrols) and
-//     {% generation %} (rendered as its body);
+//     {% generation %} (rendered as its body); no {% do %}, as in
+//     transformers;
 //   - tojson is transformers' override: json.dumps(x, ensure_ascii=False)
 //     with Python's separators and float formatting, keys in insertion
 //     order, no HTML escaping; indent, separators, sort_keys and
@@ -28,32 +34,50 @@
 //
 // # Closing gonja's gaps
 //
-// gonja makes no difference between None and an undefined variable and
-// quietly treats both as an empty value. Jinja2 does, and chat templates
-// rely on it: iterating None (tools=None) is a TypeError while iterating an
-// undefined variable yields nothing; arithmetic on an undefined variable is
-// an UndefinedError; None prints as "None". After parsing, a rewrite pass
-// (rewrite.go) therefore
+// gonja differs from Jinja2 in ways chat templates notice. Where gonja has
+// an extension point the gap is closed there: filters, tests, methods and
+// statements of our own replace or complement gonja's (Python's strip/split,
+// replace, startswith/endswith, upper/lower with full case mapping, dict
+// methods in insertion order, default, round, items, dictsort, string,
+// tojson, range without a goroutine, defined/undefined/none, set with
+// unpacking, filter blocks).
 //
-//   - turns the none/None literal into a distinct None value (a typed nil
-//     that gonja's builtins still treat as nil);
-//   - routes the operands of arithmetic and ordering operators, the object
-//     of {% for %}, the operands of ~ and printed values through internal
-//     filters that apply Jinja2's rules;
-//   - replaces the filters and tests whose meaning depends on the
-//     difference (default, defined, undefined, none) and the dict methods
-//     (key order, None for a missing key).
+// The largest gap is that gonja makes no difference between None and an
+// undefined variable and quietly treats both as an empty value, and that its
+// operators coerce freely. Jinja2 does not, and templates rely on it:
+// iterating None (tools=None) is a TypeError while iterating an undefined
+// variable yields nothing; arithmetic on an undefined variable is an
+// UndefinedError; None prints as "None"; messages[-1] is the last message.
+// After parsing, a pass over the syntax tree (rewrite.go) turns the
+// none/None literal into a distinct None value and routes operators, item
+// and attribute access, loop sources, calls and printed values through
+// internal filters that apply Python's and Jinja2's rules (pyops.go,
+// env.go, pystr.go).
 //
-// {% set %} and {% filter %} are our own implementations (controls.go)
-// because gonja's keep their expressions out of the rewrite pass's reach.
-// The template source itself is never modified.
+// Two gaps sit in gonja's lexer and parser, before any extension point, and
+// are closed by rewriting the template source in a fixed, documented way
+// (only spaces and tabs are removed or characters inserted, never a
+// newline, so reported line numbers stay right):
 //
-// # Errors
+//   - lstrip_blocks (lstrip.go): gonja also strips blanks before a tag that
+//     follows text on the same line; the source is scanned the way Jinja2's
+//     lexer does and the blanks Jinja2 would strip are removed, with gonja's
+//     own lstrip_blocks off.
+//   - conditional expressions (condexpr.go): gonja parses "X if C else Y"
+//     only as a whole {{ }} or {% set %} value; one nested in brackets is
+//     rewritten to ((C) and [X] or [Y])[0], which evaluates the same way
+//     and only the chosen branch.
 //
-// Parse reports syntax errors with gonja's line and column. A failed Render
-// returns a *RenderError: Kind "TemplateError" with the template's own
-// message for raise_exception, "UndefinedError"/"TypeError" with line and
-// column for the checks above, "Error" for anything the engine reports.
+// # Errors and limits
+//
+// Parse reports syntax errors with line and column. A failed Render returns
+// a *RenderError: Kind "TemplateError" with the template's own message for
+// raise_exception; "UndefinedError" or "TypeError" with line and column
+// where Jinja2 raises those; "RecursionError" past 200 nested macro calls;
+// "Error" for anything else the engine reports, for more than 262144 loop
+// iterations or 64 MiB of output in one render, and for an engine panic
+// (recovered; templates come from model files and must not crash the
+// process).
 //
 // # Fallback for models without a template
 //
@@ -71,12 +95,13 @@
 //
 // # Known differences from Jinja2
 //
-//   - Inline "a if b else c" works at the top of {{ }} and {% set %} only
-//     (gonja's grammar), not nested inside other expressions.
-//   - with, include, import, extends, from and block are not available;
-//     transformers gives templates no loader, so the last five fail there too.
-//   - Map values given as Go maps are seen with sorted keys (Go maps have no
+//   - with, include, import, extends, from and block are not available
+//     (transformers gives templates no loader, so the last five fail there
+//     too); {% raw %} drops a newline right after its tag.
+//   - Macros see no varargs/kwargs variables; loop.depth counts nested
+//     loops, not recursion levels.
+//   - Values given as Go maps are seen with sorted keys (Go maps have no
 //     order); use Object (or DecodeJSON / MessagesFromJSON) to keep order.
-//   - Attribute access on an undefined value yields Undefined instead of
-//     raising; string iteration and indexing are by byte.
+//   - Error messages name Jinja2's error class and position but are worded
+//     differently.
 package chattmpl

@@ -178,7 +178,7 @@ func parseNamed(name, src string) (t *Template, err error) {
 	cfg.KeepTrailingNewline = false
 	cfg.AutoEscape = false
 	env := newEnvironment()
-	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: lstripBlocks(src)}, env)
+	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: rewriteConditionals(lstripBlocks(src))}, env)
 	if err != nil {
 		// gonja's message quotes the whole source; keep only the cause.
 		if inner := errors.Unwrap(err); inner != nil {

@@ -39,8 +39,7 @@ env.globals["raise_exception"] = raise_exception
 env.globals["strftime_now"] = strftime_now
 
 
-# Known differences, left out here and listed in doc.go: a conditional
-# expression nested inside another expression, the newline after {% raw %},
+# Known differences, left out here and listed in doc.go: the newline after {% raw %},
 # macro varargs/kwargs, loop.depth in nested (non-recursive) loops.
 c = []
 def a(src, messages=None, tools=None, vars=None):
@@ -135,6 +134,8 @@ a("{% set s %}  block {{ 1 }}  {% endset %}[{{ s }}]")
 a("{% filter upper %}abc{% endfilter %}|{% filter trim %}  x  {% endfilter %}")
 a("{{ 'yes' if messages else 'no' }}|{% set z = 'a' if false else 'b' %}{{ z }}", M1)
 a("{{ messages[0].content if messages[0].content is string else 'list' }}", M1)
+a("{{ ('a' if true else 'b') | upper }}|{{ [1 if false else 2, 3] }}|{{ (none if true else 1) }}|{{ (x if false) is defined }}")
+a("{% for m in messages %}{{ '<start_of_turn>' + m.role + '\\n' + (m.content | trim if loop.first else '') }}{% endfor %}", M1)
 a("{{ [1,2,3][1:] }}|{{ [1,2,3][-2:] }}|{{ (1,2) }}|{{ [1,2] + [3] }}")
 a("{{ {'a':1}.get('a') }}|{{ {'a':1}.get('b') }}|{{ {'a':1}.get('b', 5) }}|{{ {'a':1}.get('b') is none }}|{{ {'b':2,'a':1}.keys() | list }}|{{ {'b':2,'a':1}.values() | list }}")
 a("{% set l = [1] %}{% do l.append(2) %}{{ l }}")

@@ -12,12 +12,15 @@ func roundEven(v float32) int32 {
 	return int32(math.RoundToEven(float64(v)))
 }
 
+// clampI8 limits a quantized activation to [-127, 127]. Finite inputs never
+// leave that range; NaN inputs would, and -128 would break the sign trick
+// of the SIMD kernels, so every path sees the same clamped value.
 func clampI8(v int32) int8 {
 	if v > 127 {
 		return 127
 	}
-	if v < -128 {
-		return -128
+	if v < -127 {
+		return -127
 	}
 	return int8(v)
 }
@@ -99,11 +102,7 @@ func quantQ8_K(x []float32, qs []int8, d []float32, bsums []int16) {
 		}
 		iscale := -127 / max
 		for j, v := range xb {
-			r := roundEven(iscale * v)
-			if r > 127 {
-				r = 127
-			}
-			q[j] = int8(r)
+			q[j] = clampI8(roundEven(iscale * v))
 		}
 		for j := range bs {
 			var sum int32

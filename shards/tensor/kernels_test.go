@@ -135,3 +135,32 @@ func BenchmarkKernels(b *testing.B) {
 		}
 	}
 }
+
+// TestKernelsNonFinite feeds NaN and Inf activations: no kernel may panic or
+// read out of bounds, and all sets must agree on which outputs are finite.
+func TestKernelsNonFinite(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	p := NewPool(2)
+	defer p.Close()
+	for _, typ := range allTypes {
+		cols := colsFor(typ)
+		w := randomMatrix(r, typ, 5, cols)
+		x := randomVec(r, 5*cols)
+		x[3] = float32(math.NaN())
+		x[cols+7] = float32(math.Inf(1))
+		x[2*cols+1] = float32(math.Inf(-1))
+		want := make([]float32, 5*w.Rows)
+		matMul(genericKernels, p, NewWorkspace(), w, x, 5, want)
+		for _, ks := range kernelSets()[1:] {
+			got := make([]float32, 5*w.Rows)
+			matMul(ks, p, NewWorkspace(), w, x, 5, got)
+			for i := range got {
+				gf := !math.IsNaN(float64(got[i])) && !math.IsInf(float64(got[i]), 0)
+				wf := !math.IsNaN(float64(want[i])) && !math.IsInf(float64(want[i]), 0)
+				if gf != wf || (gf && got[i] != want[i]) {
+					t.Fatalf("%v %s element %d: %g, generic %g", typ, ks.name, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Matrix is a row-major GGUF weight tensor: Rows = ne[1] (output features),
 // Cols = ne[0] (input features), Data = Rows*RowBytes(Type, Cols) bytes,
@@ -21,6 +24,9 @@ func (m Matrix) Validate() error {
 	if err != nil {
 		return fmt.Errorf("tensor: matrix %dx%d: %w", m.Rows, m.Cols, err)
 	}
+	if rb > 0 && m.Rows > math.MaxInt/rb {
+		return fmt.Errorf("tensor: matrix %dx%d is too large", m.Rows, m.Cols)
+	}
 	if len(m.Data) < m.Rows*rb {
 		return fmt.Errorf("tensor: %v matrix %dx%d needs %d bytes, has %d", m.Type, m.Rows, m.Cols, m.Rows*rb, len(m.Data))
 	}
@@ -36,6 +42,9 @@ func CheckMatMul(w Matrix, x []float32, n int, out []float32) error {
 	}
 	if n < 0 {
 		return fmt.Errorf("tensor: matmul with n=%d positions", n)
+	}
+	if n > 0 && (w.Cols > math.MaxInt/n || w.Rows > math.MaxInt/n) {
+		return fmt.Errorf("tensor: matmul with n=%d positions of a %dx%d matrix is too large", n, w.Rows, w.Cols)
 	}
 	if len(x) < n*w.Cols {
 		return fmt.Errorf("tensor: matmul: x has %d elements, need %d positions x %d", len(x), n, w.Cols)

@@ -293,3 +293,14 @@ func TestCheckMatMul(t *testing.T) {
 	}()
 	MatMul(NewPool(1), NewWorkspace(), w, make([]float32, 64), 1, make([]float32, 1))
 }
+
+func TestValidateOverflow(t *testing.T) {
+	w := Matrix{Type: F32, Rows: math.MaxInt / 2, Cols: 64}
+	if err := w.Validate(); err == nil {
+		t.Error("absurd matrix accepted")
+	}
+	w = Matrix{Type: F32, Rows: 1, Cols: 1, Data: make([]byte, 4)}
+	if err := CheckMatMul(w, nil, math.MaxInt/2+1, nil); err == nil {
+		t.Error("absurd n accepted")
+	}
+}

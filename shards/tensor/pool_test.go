@@ -66,3 +66,14 @@ func TestPoolConcurrentAndAfterClose(t *testing.T) {
 		t.Errorf("For after Close covered %d of 10", sum.Load())
 	}
 }
+
+// BenchmarkPoolFor measures the cost of one For call that wakes the workers,
+// the per-matmul overhead of decoding.
+func BenchmarkPoolFor(b *testing.B) {
+	p := NewPool(0)
+	defer p.Close()
+	var sink atomic.Int64
+	for i := 0; i < b.N; i++ {
+		p.For(64, func(lo, hi int) { sink.Add(int64(hi - lo)) })
+	}
+}

@@ -79,6 +79,10 @@ type chain struct {
 	hops      []*p2p.Session
 	history   []model.Input
 	failovers int
+	// excluded are peers that refused or failed this generation; they are
+	// not tried again for it.
+	excluded map[peer.ID]bool
+	mu       sync.Mutex // guards excluded while hops open in parallel
 }
 
 // Forward runs one step through every hop, failing over on hop failures.
@@ -116,15 +120,28 @@ type hopError struct {
 func (e *hopError) Error() string { return e.err.Error() }
 func (e *hopError) Unwrap() error { return e.err }
 
+func (c *chain) exclude(p peer.ID) {
+	c.mu.Lock()
+	if c.excluded == nil {
+		c.excluded = map[peer.ID]bool{}
+	}
+	c.excluded[p] = true
+	c.mu.Unlock()
+}
+
+func (c *chain) isExcluded(p peer.ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.excluded[p]
+}
+
 func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) {
 	var out *model.Output
 	for i, h := range c.hops {
 		var err error
 		if out, err = h.Forward(ctx, in); err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("router: hop %d of %d: %w", i+1, len(c.hops), err)
-			}
-			c.r.fail(h.Peer())
+			c.r.blame(ctx, h.Peer(), err)
+			c.exclude(h.Peer())
 			return nil, &hopError{peer: h.Peer(), err: fmt.Errorf("router: hop %d of %d: %w", i+1, len(c.hops), err)}
 		}
 		if i < len(c.hops)-1 {
@@ -158,8 +175,21 @@ func retryable(err error) bool {
 	return errors.As(err, &he)
 }
 
-// fail leaves a peer out of new chains for the backoff period.
-func (r *Router) fail(p peer.ID) {
+// blame leaves a peer out of new chains for the backoff period when err
+// says the peer is at fault (unreachable, reset, timed out, broken). A
+// refusal for lack of room, or a request the caller got wrong, or the
+// caller's own cancellation, is no reason to shun the peer.
+func (r *Router) blame(ctx context.Context, p peer.ID, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	var re *p2p.RemoteError
+	if errors.As(err, &re) {
+		switch re.Code {
+		case wire.Code_NO_CAPACITY, wire.Code_NOT_READY, wire.Code_BAD_REQUEST, wire.Code_TOO_LONG, wire.Code_SESSION_EXISTS:
+			return
+		}
+	}
 	r.mu.Lock()
 	r.backoff[p] = time.Now().Add(r.cfg.Backoff)
 	r.mu.Unlock()
@@ -180,6 +210,9 @@ func (c *chain) candidates() []candidate {
 			continue
 		}
 		if until, ok := r.backoff[h.peer]; ok && until.After(now) {
+			continue
+		}
+		if c.isExcluded(h.peer) {
 			continue
 		}
 		if s.FreeCacheTokens < uint64(c.maxLen) && r.inflight[h.peer] > 0 {
@@ -235,9 +268,8 @@ func (c *chain) open(ctx context.Context, route []candidate) ([]*p2p.Session, er
 			})
 			if err != nil {
 				errs[i] = err
-				if ctx.Err() == nil {
-					c.r.fail(cand.peer)
-				}
+				c.r.blame(ctx, cand.peer, err)
+				c.exclude(cand.peer)
 				return
 			}
 			c.r.track(cand.peer, 1)

@@ -30,7 +30,7 @@ type Config struct {
 	Key crypto.PrivKey
 	// RefreshInterval is how often the swarm view is rebuilt (default 5 s).
 	RefreshInterval time.Duration
-	// StepTimeout bounds one step on one hop (default 2 minutes); a hop
+	// StepTimeout bounds one step on one hop (default 60 s); a hop
 	// that does not answer in time counts as failed.
 	StepTimeout time.Duration
 	// HopPenalty is added to every hop's estimated cost, so that chains
@@ -50,7 +50,7 @@ func (c *Config) defaults() {
 		c.RefreshInterval = 5 * time.Second
 	}
 	if c.StepTimeout <= 0 {
-		c.StepTimeout = 2 * time.Minute
+		c.StepTimeout = 60 * time.Second
 	}
 	if c.HopPenalty <= 0 {
 		c.HopPenalty = 200 * time.Microsecond

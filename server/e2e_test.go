@@ -1,0 +1,534 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go"
+	"github.com/openai/openai-go/option"
+
+	"svc/internal/testenv"
+	"svc/server"
+	"svc/shards/chattmpl"
+	"svc/shards/gguf"
+	"svc/shards/tokenizer"
+)
+
+// TestEndToEnd is the local variant as a user runs it: the svc binary,
+// three `svc node` processes holding different blocks of a model, a
+// `svc serve --bootstrap` gateway, and the OpenAI Go SDK as the client.
+// Every answer must equal `svc generate` (one process) on the same prompt,
+// token for token.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test: builds svc and runs processes (not in -short)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	bin := buildSvc(t, ctx)
+	stories := testenv.Path(t, "models", "stories260K.gguf")
+
+	// Three nodes of stories260K, each with a short record TTL so that a
+	// killed node vanishes fast; the first is everybody's bootstrap peer.
+	ttl := []string{"--record-ttl", "6s"}
+	n0 := startNode(t, ctx, bin, stories, "0:2", nil, ttl...)
+	boot := n0.addrs
+	n1 := startNode(t, ctx, bin, stories, "2:4", boot, ttl...)
+	n2 := startNode(t, ctx, bin, stories, "4:5", boot, ttl...)
+	gw := startGateway(t, ctx, bin, boot)
+	client := openai.NewClient(option.WithBaseURL(gw.url+"/v1/"), option.WithAPIKey("any-key-works"), option.WithMaxRetries(0))
+	waitListed(t, gw.url, "stories260K", true, 60*time.Second)
+
+	t.Run("stories260K equals svc generate", func(t *testing.T) {
+		checkModel(t, ctx, bin, client, stories, 48)
+	})
+
+	t.Run("20 concurrent streams", func(t *testing.T) {
+		want := expected(t, ctx, bin, stories, chatMessages, 24)
+		var wg sync.WaitGroup
+		errs := make(chan error, 20)
+		for i := 0; i < 20; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got, err := streamChat(ctx, client, "stories260K", 24)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if got.text != want.text || got.finish != want.finish || got.usage != want.usage() {
+					errs <- fmt.Errorf("stream gave %q (%s, %+v), want %q (%s, %+v)", got.text, got.finish, got.usage, want.text, want.finish, want.usage())
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		// Every session is closed on every node afterwards.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			open := 0
+			for _, n := range []*proc{n0, n1, n2} {
+				open += n.sessionsOpen(t)
+			}
+			if open == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d sessions still open on the nodes", open)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+
+	t.Run("a missing block range makes the model incomplete, and back", func(t *testing.T) {
+		start := time.Now()
+		n2.kill(t)
+		waitListed(t, gw.url, "stories260K", false, 70*time.Second)
+		t.Logf("model left /v1/models %.1fs after its only [4,5) node was killed", time.Since(start).Seconds())
+		_, err := client.Chat.Completions.New(ctx, chatParams("stories260K", 4))
+		var apiErr *openai.Error
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Code != "model_incomplete" {
+			t.Fatalf("request for the incomplete model: %v, want 503 model_incomplete", err)
+		}
+		start = time.Now()
+		startNode(t, ctx, bin, stories, "4:5", boot, ttl...)
+		waitListed(t, gw.url, "stories260K", true, 70*time.Second)
+		t.Logf("model back %.1fs after a new [4,5) node started", time.Since(start).Seconds())
+		checkModel(t, ctx, bin, client, stories, 8)
+	})
+
+	// Every other model: three nodes each, a few models at a time, through
+	// the same gateway.
+	var others []string
+	for _, p := range testenv.Models(t) {
+		if p != stories {
+			others = append(others, p)
+		}
+	}
+	const batch = 4
+	for i := 0; i < len(others); i += batch {
+		group := others[i:min(i+batch, len(others))]
+		var nodes []*proc
+		for _, path := range group {
+			for _, r := range threeRanges(t, path) {
+				nodes = append(nodes, startNode(t, ctx, bin, path, r, boot))
+			}
+		}
+		for _, path := range group {
+			name := strings.TrimSuffix(filepath.Base(path), ".gguf")
+			t.Run(name+" equals svc generate", func(t *testing.T) {
+				waitListed(t, gw.url, name, true, 60*time.Second)
+				checkModel(t, ctx, bin, client, path, 8)
+			})
+		}
+		for _, n := range nodes {
+			n.stop(t)
+		}
+	}
+}
+
+var chatMessages = []chattmpl.Message{
+	{Role: "system", Content: "You are a storyteller."},
+	{Role: "user", Content: "Tell me about a little dog."},
+}
+
+func chatParams(model string, maxTokens int) openai.ChatCompletionNewParams {
+	return openai.ChatCompletionNewParams{
+		Model: model,
+		Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.SystemMessage(chatMessages[0].Content),
+			openai.UserMessage(chatMessages[1].Content),
+		},
+		MaxTokens:   openai.Int(int64(maxTokens)),
+		Temperature: openai.Float(0.7), // accepted and ignored: decoding is greedy
+	}
+}
+
+// want is what `svc generate` computed for a prompt.
+type want struct {
+	prompt     []int32
+	completion []int32 // without the stop token
+	text       string
+	finish     string
+}
+
+func (w want) usage() usage {
+	return usage{len(w.prompt), len(w.completion), len(w.prompt) + len(w.completion)}
+}
+
+type usage struct{ prompt, completion, total int }
+
+// expected renders the chat as the API does and runs `svc generate --json`
+// on the rendered prompt in one process.
+func expected(t *testing.T, ctx context.Context, bin, path string, msgs []chattmpl.Message, maxTokens int) want {
+	t.Helper()
+	f, err := gguf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	text, ids, err := server.ChatPrompt(f, msgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.CommandContext(ctx, bin, "generate", "--model", path, "--prompt", text,
+		"-n", strconv.Itoa(maxTokens), "--json").Output()
+	if err != nil {
+		t.Fatalf("svc generate: %v\n%s", err, stderrOf(err))
+	}
+	var g struct {
+		PromptTokens     []int32 `json:"prompt_tokens"`
+		CompletionTokens []int32 `json:"completion_tokens"`
+		FinishReason     string  `json:"finish_reason"`
+	}
+	if err := json.Unmarshal(out, &g); err != nil {
+		t.Fatalf("svc generate --json: %v\n%s", err, out)
+	}
+	if fmt.Sprint(g.PromptTokens) != fmt.Sprint(ids) {
+		t.Fatalf("svc generate tokenized the rendered prompt as %v, the API as %v", g.PromptTokens, ids)
+	}
+	tok, err := tokenizer.FromGGUF(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := want{prompt: ids, completion: g.CompletionTokens, finish: g.FinishReason}
+	if w.finish == "stop" && len(w.completion) > 0 && tok.IsEOG(w.completion[len(w.completion)-1]) {
+		w.completion = w.completion[:len(w.completion)-1] // the stop token is not part of the answer
+	}
+	// The API's text is its tokens' pieces, control tokens as nothing.
+	dec := tok.NewStreamDecoderWith(tokenizer.StreamOptions{Raw: true, DecodeOptions: tokenizer.DecodeOptions{SkipSpecial: true}})
+	var b strings.Builder
+	for _, id := range w.completion {
+		b.WriteString(dec.Add(id))
+	}
+	b.WriteString(dec.Flush())
+	w.text = b.String()
+	return w
+}
+
+// checkModel asks for the same chat completion non-streamed and streamed
+// and compares both with `svc generate`.
+func checkModel(t *testing.T, ctx context.Context, bin string, client openai.Client, path string, maxTokens int) {
+	t.Helper()
+	name := strings.TrimSuffix(filepath.Base(path), ".gguf")
+	w := expected(t, ctx, bin, path, chatMessages, maxTokens)
+
+	resp, err := client.Chat.Completions.New(ctx, chatParams(name, maxTokens))
+	if err != nil {
+		t.Fatalf("chat completion: %v", err)
+	}
+	if !strings.HasPrefix(resp.ID, "chatcmpl-") || resp.Model != name || len(resp.Choices) != 1 {
+		t.Fatalf("response %s", resp.RawJSON())
+	}
+	c := resp.Choices[0]
+	got := usage{int(resp.Usage.PromptTokens), int(resp.Usage.CompletionTokens), int(resp.Usage.TotalTokens)}
+	if c.Message.Content != w.text || c.FinishReason != w.finish || got != w.usage() || c.Message.Role != "assistant" {
+		t.Errorf("%s: API gave %q (%s, %+v)\nsvc generate: %q (%s, %+v)", name, c.Message.Content, c.FinishReason, got, w.text, w.finish, w.usage())
+	}
+
+	s, err := streamChat(ctx, client, name, maxTokens)
+	if err != nil {
+		t.Fatalf("streamed chat completion: %v", err)
+	}
+	if s.text != w.text || s.finish != w.finish || s.usage != w.usage() {
+		t.Errorf("%s: stream gave %q (%s, %+v)\nsvc generate: %q (%s, %+v)", name, s.text, s.finish, s.usage, w.text, w.finish, w.usage())
+	}
+}
+
+type streamed struct {
+	text   string
+	finish string
+	usage  usage
+}
+
+// streamChat streams a chat completion with the SDK, checking the chunk
+// sequence: role first, then content, then a finish reason, then usage.
+func streamChat(ctx context.Context, client openai.Client, model string, maxTokens int) (streamed, error) {
+	p := chatParams(model, maxTokens)
+	p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	st := client.Chat.Completions.NewStreaming(ctx, p)
+	defer st.Close()
+	var out streamed
+	var b strings.Builder
+	i := 0
+	for st.Next() {
+		ch := st.Current()
+		if !strings.HasPrefix(ch.ID, "chatcmpl-") || ch.Object != "chat.completion.chunk" {
+			return out, fmt.Errorf("chunk %d: %s", i, ch.RawJSON())
+		}
+		if len(ch.Choices) == 0 {
+			// The include_usage chunk comes last, after the finish reason.
+			if out.finish == "" {
+				return out, fmt.Errorf("usage chunk before the finish reason")
+			}
+			out.usage = usage{int(ch.Usage.PromptTokens), int(ch.Usage.CompletionTokens), int(ch.Usage.TotalTokens)}
+		} else {
+			d := ch.Choices[0]
+			if i == 0 && d.Delta.Role != "assistant" {
+				return out, fmt.Errorf("first chunk has no assistant role: %s", ch.RawJSON())
+			}
+			if out.finish != "" {
+				return out, fmt.Errorf("chunk after the finish reason: %s", ch.RawJSON())
+			}
+			b.WriteString(d.Delta.Content)
+			out.finish = d.FinishReason
+		}
+		i++
+	}
+	if err := st.Err(); err != nil {
+		return out, err
+	}
+	out.text = b.String()
+	return out, nil
+}
+
+// threeRanges splits a model's blocks over three nodes.
+func threeRanges(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := gguf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	arch, err := f.Architecture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, ok := f.Int(arch + ".block_count")
+	if !ok || blocks < 3 {
+		t.Fatalf("%s: %d blocks, want at least 3", path, blocks)
+	}
+	b := int(blocks)
+	return []string{fmt.Sprintf("0:%d", b/3), fmt.Sprintf("%d:%d", b/3, 2*b/3), fmt.Sprintf("%d:%d", 2*b/3, b)}
+}
+
+func buildSvc(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "svc")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/svc")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/svc: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func stderrOf(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return string(ee.Stderr)
+	}
+	return ""
+}
+
+// proc is a running svc process whose output is collected.
+type proc struct {
+	name   string
+	cmd    *exec.Cmd
+	blocks string
+	addrs  []string // a node's multiaddrs (its stdout)
+	url    string   // a gateway's API base, or a node's metrics URL
+
+	mu    sync.Mutex
+	lines []string
+	seen  chan struct{} // poked on every new line
+	done  chan struct{}
+	once  sync.Once
+}
+
+func startProc(t *testing.T, ctx context.Context, name, bin string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{name: name, cmd: cmd, seen: make(chan struct{}, 1), done: make(chan struct{})}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var readers sync.WaitGroup
+	for _, r := range []io.Reader{stdout, stderr} {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			sc := bufio.NewScanner(r)
+			sc.Buffer(make([]byte, 64<<10), 1<<20)
+			for sc.Scan() {
+				p.mu.Lock()
+				p.lines = append(p.lines, sc.Text())
+				p.mu.Unlock()
+				select {
+				case p.seen <- struct{}{}:
+				default:
+				}
+			}
+		}()
+	}
+	go func() {
+		readers.Wait()
+		_ = cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() { p.stop(t) })
+	return p
+}
+
+// waitLine waits for an output line matching re and returns its submatches.
+func (p *proc) waitLine(t *testing.T, re *regexp.Regexp, limit time.Duration) []string {
+	t.Helper()
+	deadline := time.After(limit)
+	next := 0
+	for {
+		p.mu.Lock()
+		lines := p.lines[next:]
+		next = len(p.lines)
+		p.mu.Unlock()
+		for _, l := range lines {
+			if m := re.FindStringSubmatch(l); m != nil {
+				return m
+			}
+		}
+		select {
+		case <-p.seen:
+		case <-p.done:
+			t.Fatalf("%s exited before printing %s:\n%s", p.name, re, p.output())
+		case <-deadline:
+			t.Fatalf("%s did not print %s within %s:\n%s", p.name, re, limit, p.output())
+		}
+	}
+}
+
+func (p *proc) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.lines, "\n")
+}
+
+// stop ends the process with SIGTERM (SIGKILL after 10s).
+func (p *proc) stop(t *testing.T) {
+	p.once.Do(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s ignored SIGTERM for 10s; killing it", p.name)
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+}
+
+// kill ends the process at once, as a crash would.
+func (p *proc) kill(t *testing.T) {
+	p.once.Do(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	})
+}
+
+var (
+	addrLine    = regexp.MustCompile(`^(/ip4/\S+/p2p/\S+)$`)
+	metricsLine = regexp.MustCompile(`metrics listening.*url=(http://\S+/metrics)`)
+	apiLine     = regexp.MustCompile(`API listening.*url=(http://\S+)/v1`)
+	sessionsRe  = regexp.MustCompile(`(?m)^svc_node_sessions_open(?:\{[^}]*\})? (\d+)`)
+)
+
+func startNode(t *testing.T, ctx context.Context, bin, path, blocks string, boot []string, extra ...string) *proc {
+	t.Helper()
+	args := []string{"node", "--model", path, "--blocks", blocks, "--listen", "/ip4/127.0.0.1/tcp/0",
+		"--metrics", "127.0.0.1:0", "--threads", "1"}
+	for _, b := range boot {
+		args = append(args, "--bootstrap", b)
+	}
+	args = append(args, extra...)
+	p := startProc(t, ctx, fmt.Sprintf("node %s [%s]", filepath.Base(path), blocks), bin, args...)
+	p.blocks = blocks
+	p.url = p.waitLine(t, metricsLine, 60*time.Second)[1]
+	p.addrs = []string{p.waitLine(t, addrLine, 60*time.Second)[1]}
+	return p
+}
+
+func startGateway(t *testing.T, ctx context.Context, bin string, boot []string) *proc {
+	t.Helper()
+	args := []string{"serve", "--listen", "127.0.0.1:0"}
+	for _, b := range boot {
+		args = append(args, "--bootstrap", b)
+	}
+	p := startProc(t, ctx, "gateway", bin, args...)
+	p.url = p.waitLine(t, apiLine, 60*time.Second)[1]
+	return p
+}
+
+// sessionsOpen scrapes a node's open-session gauge.
+func (p *proc) sessionsOpen(t *testing.T) int {
+	t.Helper()
+	resp, err := http.Get(p.url)
+	if err != nil {
+		t.Fatalf("%s metrics: %v", p.name, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	m := sessionsRe.FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("%s exposes no svc_node_sessions_open:\n%s", p.name, b)
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+// waitListed waits until GET /v1/models lists (or stops listing) a model.
+func waitListed(t *testing.T, base, name string, listed bool, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		resp, err := http.Get(base + "/v1/models")
+		if err == nil {
+			var list struct {
+				Data []struct {
+					ID string `json:"id"`
+				} `json:"data"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&list)
+			resp.Body.Close()
+			found := false
+			for _, m := range list.Data {
+				found = found || m.ID == name
+			}
+			if err == nil && found == listed {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("model %s listed=%v not reached within %s (last error %v)", name, listed, limit, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}

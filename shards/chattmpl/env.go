@@ -28,6 +28,8 @@ func newEnvironment() *exec.Environment {
 	must(filters.Register(filterGetitem, getitemFilter))
 	must(filters.Register(filterTuple, tupleFilter))
 	must(filters.Register(filterCallee, calleeFilter))
+	must(filters.Register(filterMethodOwner, methodOwnerFilter))
+	must(filters.Replace("trim", trimFilter))
 	must(filters.Register(filterBinop, binopFilter))
 	must(filters.Register(filterSubject, subjectFilter))
 	must(filters.Register(filterConcatOperand, concatOperandFilter))
@@ -246,6 +248,43 @@ func calleeFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec
 		return exec.AsValue(stateOf(e).guardCall(f))
 	}
 	return in
+}
+
+// methodOwnerFilter checks the object of a method call: Jinja2 raises
+// UndefinedError for a method of None or of an undefined value.
+func methodOwnerFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+	if !isNone(in) && !isUndefined(in) {
+		return in
+	}
+	text, line, col := position(params)
+	method := "?"
+	if len(params.Args) >= 4 {
+		method = params.Args[3].String()
+	}
+	msg := fmt.Sprintf("'%s' is undefined", text)
+	if isNone(in) {
+		msg = fmt.Sprintf("'None' has no attribute '%s' (%s is None)", method, text)
+	}
+	return exec.AsValue(stateOf(e).fail(&RenderError{Kind: "UndefinedError", Line: line, Col: col, Msg: msg}))
+}
+
+// trimFilter is Jinja2's trim(value, chars=None) on str(value).
+func trimFilter(_ *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+	if in.IsError() {
+		return in
+	}
+	s := ""
+	if !isUndefined(in) {
+		s = printable(in).String()
+		if p := printable(in); p.IsBool() || p.IsInteger() {
+			s = pyStr(p)
+		}
+	}
+	out, err := pyStrip(s, params, true, true)
+	if err != nil {
+		return exec.AsValue(err)
+	}
+	return exec.AsValue(out)
 }
 
 func concatOperandFilter(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value {

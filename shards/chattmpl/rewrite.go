@@ -29,7 +29,9 @@ import (
 //   - the object of an attribute or slice access passes through
 //     filterSubject: Undefined raises UndefinedError, None yields Undefined;
 //   - a tuple literal becomes a tuple (gonja builds a list);
-//   - calling an undefined name raises UndefinedError (filterCallee);
+//   - calling an undefined name raises UndefinedError (filterCallee), so
+//     does calling a method of None or of an undefined value
+//     (filterMethodOwner);
 //   - the object of {% for %} passes through filterIterable, which raises
 //     TypeError for None and non-iterables (Undefined iterates as empty)
 //     and iterates strings by character;
@@ -41,6 +43,7 @@ const (
 	filterGetitem       = "chattmpl:getitem"
 	filterTuple         = "chattmpl:tuple"
 	filterCallee        = "chattmpl:callee"
+	filterMethodOwner   = "chattmpl:owner"
 	filterConcatOperand = "chattmpl:concat"
 	filterIterable      = "chattmpl:iterable"
 	filterPrint         = "chattmpl:print"
@@ -298,6 +301,9 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 		if t.Parent != nil {
 			if t.Parent, err = w.expr(t.Parent); err != nil {
 				return nil, err
+			}
+			if ga, ok := t.Func.(*nodes.GetAttribute); ok {
+				t.Parent = withFilter(t.Parent, filterMethodOwner, ga.Attribute)
 			}
 		}
 		err = w.call(t.Args, t.Kwargs)

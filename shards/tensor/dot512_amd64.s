@@ -705,3 +705,85 @@ q6kx4done:
 	MOVSS X11, 12(AX)
 	VZEROUPPER
 	RET
+
+// Four-position float kernels: 32 lanes per position (two registers, lanes
+// 0..15 and 16..31), separate multiply and add, reduced as
+// v[l] = (acc[l]+acc[16+l]) + (acc[8+l]+acc[24+l]) then hsum8, exactly as
+// the one-position kernels. n is a multiple of 32; the caller adds the tail.
+
+#define LOAD_F16(addr, Zr) VCVTPH2PS addr, Zr
+#define LOAD_BF16(addr, Zr) VPMOVZXWD addr, Zr; VPSLLD $16, Zr, Zr
+#define LOAD_F32(addr, Zr) VMOVUPS addr, Zr
+
+#define FPOS(LOAD, half, xa, ZA, ZB) \
+	LOAD(0 xa, Z18);        \
+	VMULPS Z16, Z18, Z18;   \
+	VADDPS Z18, ZA, ZA;     \
+	LOAD(half xa, Z19);     \
+	VMULPS Z17, Z19, Z19;   \
+	VADDPS Z19, ZB, ZB
+
+#define FSTORE(ZA, ZB, off) \
+	VADDPS ZB, ZA, Z0;      \
+	FIN(Z0, Y0, X0);        \
+	MOVSS  X0, off(AX)
+
+// FLOATX4 expects SI = w, DI = x, R9 = x stride in bytes, CX = n, AX = out.
+#define FLOATX4(LOAD, half, step) \
+	LEAQ (R9)(R9*2), R12;      \
+	SHRQ $5, CX;               \
+	VPXORD Z8, Z8, Z8;         \
+	VPXORD Z9, Z9, Z9;         \
+	VPXORD Z10, Z10, Z10;      \
+	VPXORD Z11, Z11, Z11;      \
+	VPXORD Z12, Z12, Z12;      \
+	VPXORD Z13, Z13, Z13;      \
+	VPXORD Z14, Z14, Z14;      \
+	VPXORD Z15, Z15, Z15;      \
+loop:                          \
+	TESTQ CX, CX;              \
+	JZ    done;                \
+	LOAD(0(SI), Z16);          \
+	LOAD(half(SI), Z17);       \
+	FPOS(LOAD, half, (DI), Z8, Z9);         \
+	FPOS(LOAD, half, (DI)(R9*1), Z10, Z11); \
+	FPOS(LOAD, half, (DI)(R9*2), Z12, Z13); \
+	FPOS(LOAD, half, (DI)(R12*1), Z14, Z15); \
+	ADDQ  $step, SI;           \
+	ADDQ  $step, DI;           \
+	DECQ  CX;                  \
+	JMP   loop;                \
+done:                          \
+	FSTORE(Z8, Z9, 0);         \
+	FSTORE(Z10, Z11, 4);       \
+	FSTORE(Z12, Z13, 8);       \
+	FSTORE(Z14, Z15, 12);      \
+	VZEROUPPER;                \
+	RET
+
+// func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
+TEXT ·dotF16x4AVX512(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xstride+16(FP), R9
+	MOVQ n+24(FP), CX
+	MOVQ out+32(FP), AX
+	FLOATX4(LOAD_F16, 32, 64)
+
+// func dotBF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
+TEXT ·dotBF16x4AVX512(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xstride+16(FP), R9
+	MOVQ n+24(FP), CX
+	MOVQ out+32(FP), AX
+	FLOATX4(LOAD_BF16, 32, 64)
+
+// func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
+TEXT ·dotF32x4AVX512(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xstride+16(FP), R9
+	MOVQ n+24(FP), CX
+	MOVQ out+32(FP), AX
+	FLOATX4(LOAD_F32, 64, 128)

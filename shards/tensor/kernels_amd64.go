@@ -49,6 +49,15 @@ func dotQ4_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsu
 //go:noescape
 func dotQ6_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
+//go:noescape
+func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
+
+//go:noescape
+func dotBF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
+
+//go:noescape
+func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -86,6 +95,45 @@ func avx512Kernels() *kernelSet {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 210)
 		_ = a.bsums[16*(i+4)*nb-1]
 		dotQ6_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
+	}
+	ks.dot4[F16] = func(w []byte, a *acts, i int, out *[4]float32) {
+		n := a.cols / 32 * 32
+		if n > 0 {
+			_ = w[2*n-1]
+			_ = a.h[(i+4)*a.cols-1]
+			dotF16x4AVX512(&w[0], &a.h[i*a.cols], 2*a.cols, n, out)
+		} else {
+			*out = [4]float32{}
+		}
+		for p := range out {
+			out[p] = tailF16(out[p], w, a.hrow(i+p), n)
+		}
+	}
+	ks.dot4[BF16] = func(w []byte, a *acts, i int, out *[4]float32) {
+		n := a.cols / 32 * 32
+		if n > 0 {
+			_ = w[2*n-1]
+			_ = a.h[(i+4)*a.cols-1]
+			dotBF16x4AVX512(&w[0], &a.h[i*a.cols], 2*a.cols, n, out)
+		} else {
+			*out = [4]float32{}
+		}
+		for p := range out {
+			out[p] = tailBF16(out[p], w, a.hrow(i+p), n)
+		}
+	}
+	ks.dot4[F32] = func(w []byte, a *acts, i int, out *[4]float32) {
+		n := a.cols / 32 * 32
+		if n > 0 {
+			_ = w[4*n-1]
+			_ = a.x[(i+4)*a.cols-1]
+			dotF32x4AVX512(&w[0], &a.x[i*a.cols], 4*a.cols, n, out)
+		} else {
+			*out = [4]float32{}
+		}
+		for p := range out {
+			out[p] = tailF32(out[p], w, a.xrow(i+p), n)
+		}
 	}
 	return ks
 }

@@ -40,10 +40,11 @@ func parseSet(p *parser.Parser, args *parser.Parser) (nodes.ControlStructure, er
 		return nil, fmt.Errorf("set: target: %w", err)
 	}
 	switch target.(type) {
-	case *nodes.Name, *nodes.GetAttribute, *nodes.GetItem:
+	case *nodes.Name, *nodes.GetAttribute:
+		// Jinja2 assigns to names and to namespace attributes only.
 		s.Target = target
 	default:
-		return nil, args.Error("set: can only assign to a name, an attribute or an item", target.Position())
+		return nil, args.Error("set: can only assign to a name or a namespace attribute", target.Position())
 	}
 	for args.Match(tokens.Comma) != nil {
 		if len(s.Unpack) == 0 {
@@ -157,25 +158,12 @@ func (s *setStmt) Execute(r *exec.Renderer, _ *nodes.ControlStructureBlock) erro
 		if obj.IsError() {
 			return obj
 		}
-		if isUndefined(obj) || isNone(obj) {
-			return fmt.Errorf("set: cannot assign attribute %q on %s", t.Attribute, pyTypeName(obj))
+		// namespace() objects are plain maps; anything else (messages,
+		// tools, dict literals) is read-only, as in Jinja2's sandbox.
+		if _, isNamespace := obj.Interface().(map[string]any); !isNamespace {
+			return fmt.Errorf("set: cannot assign attribute %q on a non-namespace object (%s)", t.Attribute, pyTypeName(obj))
 		}
 		if err := obj.Set(exec.AsValue(t.Attribute), value.Interface()); err != nil {
-			return fmt.Errorf("set %s: %w", t, err)
-		}
-	case *nodes.GetItem:
-		obj := r.Eval(t.Node)
-		if obj.IsError() {
-			return obj
-		}
-		key := r.Eval(t.Arg)
-		if key.IsError() {
-			return key
-		}
-		if isUndefined(obj) || isNone(obj) {
-			return fmt.Errorf("set: cannot assign an item on %s", pyTypeName(obj))
-		}
-		if err := obj.Set(key, value.Interface()); err != nil {
 			return fmt.Errorf("set %s: %w", t, err)
 		}
 	}

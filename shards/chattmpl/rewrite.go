@@ -212,13 +212,8 @@ func (w *rewriter) control(c nodes.ControlStructure) error {
 // target itself (a Name must stay a Name).
 func (w *rewriter) target(e nodes.Expression) (nodes.Expression, error) {
 	var err error
-	switch t := e.(type) {
-	case *nodes.GetAttribute:
+	if t, ok := e.(*nodes.GetAttribute); ok {
 		t.Node, err = w.expr(t.Node)
-	case *nodes.GetItem:
-		if t.Node, err = w.expr(t.Node); err == nil {
-			t.Arg, err = w.expr(t.Arg)
-		}
 	}
 	return e, err
 }

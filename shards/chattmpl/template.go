@@ -192,15 +192,6 @@ func parseNamed(name, src string) (t *Template, err error) {
 	return &Template{tpl: tpl, name: name}, nil
 }
 
-// MustParse is Parse for templates known at compile time.
-func MustParse(src string) *Template {
-	t, err := Parse(src)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
 // Render renders the conversation. A template that calls raise_exception
 // gives an error whose message contains the template's message and that
 // matches ErrRaised.

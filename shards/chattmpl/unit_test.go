@@ -313,3 +313,20 @@ func TestConcurrentRender(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestSetTargets(t *testing.T) {
+	msgs := []Message{{Role: "user", Content: "hi"}}
+	if got := mustRender(t, "{% set ns = namespace(a=1) %}{% set ns.a = ns.a + 1 %}{{ ns.a }}", msgs, Options{}); got != "2" {
+		t.Errorf("namespace: %q", got)
+	}
+	if _, err := Parse("{% set d['k'] = 1 %}"); err == nil {
+		t.Error("item assignment parsed")
+	}
+	tpl, err := Parse("{% set messages[0].role = 'system' %}{{ messages[0].role }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := tpl.Render(msgs, Options{}); err == nil || !strings.Contains(err.Error(), "non-namespace") {
+		t.Errorf("assignment into a message: %q, %v", out, err)
+	}
+}

@@ -47,6 +47,9 @@ func dotQ4_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb 
 func dotQ4_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
 //go:noescape
+func dotQ5_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
 func dotQ6_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
 //go:noescape
@@ -90,6 +93,11 @@ func avx512Kernels() *kernelSet {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 144)
 		_ = a.bsums[16*(i+4)*nb-1]
 		dotQ4_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
+	}
+	ks.dot4[Q5_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 176)
+		_ = a.bsums[16*(i+4)*nb-1]
+		dotQ5_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
 	}
 	ks.dot4[Q6_K] = func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 210)

@@ -16,6 +16,8 @@ func newRootCmd() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		// Each room's commands register here, one constructor a line.
+		newModelCmd(),
+		newGenerateCmd(),
 		newTemplateCmd(),
 		newServeCmd(),
 		newNodeCmd(),

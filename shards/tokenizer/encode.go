@@ -75,23 +75,15 @@ func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) ([]int32,
 // token first (llama.cpp tokenizer_st_partition).
 func (t *Tokenizer) partition(text string, parseSpecial bool) []fragment {
 	frags := []fragment{{tok: null, off: 0, end: len(text)}}
+	present := t.specialsIn(text, parseSpecial)
+	if len(present) == 0 {
+		return frags
+	}
 	var next []fragment
-	for _, id := range t.special {
+	for _, si := range present {
+		id := t.special[si]
 		a := t.attrs[id]
-		if !parseSpecial && a&(attrControl|attrUnknown) != 0 {
-			continue
-		}
 		word := t.texts[id]
-		found := false
-		for _, fr := range frags {
-			if fr.tok < 0 && strings.Contains(text[fr.off:fr.end], word) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			continue
-		}
 		next = next[:0]
 		for _, fr := range frags {
 			if fr.tok >= 0 {
@@ -131,6 +123,50 @@ func (t *Tokenizer) partition(text string, parseSpecial bool) []fragment {
 	return frags
 }
 
+// specialsIn lists (as indexes into t.special, in its longest-first order)
+// the special tokens that occur in text and may be matched. Tokens absent
+// from the text cannot split any fragment of it, so skipping them changes
+// nothing; it saves one scan of the text per special token.
+func (t *Tokenizer) specialsIn(text string, parseSpecial bool) []int {
+	var hit []bool
+	n := 0
+	for i := 0; i < len(text); i++ {
+		if !t.specialFirst[text[i]] {
+			continue
+		}
+		cands := t.specialByPrefix[prefixKey(text[i:i+1])]
+		if i+1 < len(text) {
+			cands = append(cands[:len(cands):len(cands)], t.specialByPrefix[prefixKey(text[i:i+2])]...)
+		}
+		for _, si := range cands {
+			id := t.special[si]
+			if !parseSpecial && t.attrs[id]&(attrControl|attrUnknown) != 0 {
+				continue
+			}
+			if hit != nil && hit[si] {
+				continue
+			}
+			if strings.HasPrefix(text[i:], t.texts[id]) {
+				if hit == nil {
+					hit = make([]bool, len(t.special))
+				}
+				hit[si] = true
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]int, 0, n)
+	for si, h := range hit {
+		if h {
+			out = append(out, si)
+		}
+	}
+	return out
+}
+
 // isCSpace is C's isspace in the "C" locale.
 func isCSpace(b byte) bool { return b == ' ' || (b >= '\t' && b <= '\r') }
 
@@ -141,6 +177,8 @@ type work struct {
 	bpe   bpeHeap
 	key   []byte
 	buf   []byte
+	enc   []byte
+	bsyms []bpeSym
 	cache map[string][]int32 // ids of BPE words already seen in this call
 }
 
@@ -264,51 +302,78 @@ func (t *Tokenizer) bpeEncode(text string, out []int32, w *work) ([]int32, error
 		return nil, err
 	}
 	for _, wd := range words {
-		// GPT-2 byte encoding: UTF-8 bytes of the word, each mapped to a
-		// printable codepoint.
+		// The word's UTF-8 bytes key the cache; the GPT-2 byte encoding
+		// (each byte mapped to a printable codepoint) is what gets merged.
 		w.buf = w.buf[:0]
 		for _, r := range wd {
-			var tmp [4]byte
-			for _, b := range appendCpt(tmp[:0], r) {
-				w.buf = appendCpt(w.buf, byteRunes[b])
-			}
+			w.buf = appendCpt(w.buf, r)
 		}
 		if ids, ok := w.cache[string(w.buf)]; ok {
 			out = append(out, ids...)
 			continue
 		}
-		word := string(w.buf)
 		start := len(out)
-		out = t.bpeWord(word, out, w)
+		out = t.bpeWord(w.buf, out, w)
 		if len(w.cache) < 1<<16 {
-			w.cache[word] = append([]int32(nil), out[start:]...)
+			w.cache[string(w.buf)] = append([]int32(nil), out[start:]...)
 		}
 	}
 	return out, nil
 }
 
-func (t *Tokenizer) bpeWord(word string, out []int32, w *work) []int32 {
+// bpeSym is a symbol of the BPE loop: a span of the encoded word and its
+// token id (-1 when the span is not a token).
+type bpeSym struct {
+	symbol
+	id int32
+}
+
+func (t *Tokenizer) bpeWord(raw []byte, out []int32, w *work) []int32 {
+	w.enc = w.enc[:0]
+	w.bsyms = w.bsyms[:0]
+	for i, b := range raw {
+		off := len(w.enc)
+		w.enc = appendCpt(w.enc, byteRunes[b])
+		next := int32(i + 1)
+		if i == len(raw)-1 {
+			next = -1
+		}
+		w.bsyms = append(w.bsyms, bpeSym{symbol{prev: int32(i) - 1, next: next, off: int32(off), n: int32(len(w.enc) - off)}, t.byteID[b]})
+	}
+	word := w.enc
 	if t.ignoreMerges {
-		if id, ok := t.ids[word]; ok {
+		if id, ok := t.ids[string(word)]; ok {
 			return append(out, id)
 		}
 	}
-	w.syms = splitSymbols(w.syms, word)
-	syms := w.syms
+	syms := w.bsyms
 	h := &w.bpe
 	h.items = h.items[:0]
 	try := func(l, r int32) {
 		if l < 0 || r < 0 {
 			return
 		}
-		w.key = append(w.key[:0], word[syms[l].off:syms[l].off+syms[l].n]...)
+		sl, sr := &syms[l], &syms[r]
+		if sl.id >= 0 && sr.id >= 0 {
+			pm, ok := t.pairs[pairKey(sl.id, sr.id)]
+			if ok {
+				h.push(bpeBigram{left: l, right: r, rank: pm.rank, size: sl.n + sr.n, merged: pm.merged})
+			}
+			return
+		}
+		// A symbol that is not a token: look the pair up by text.
+		w.key = append(w.key[:0], word[sl.off:sl.off+sl.n]...)
 		w.key = append(w.key, ' ')
-		w.key = append(w.key, word[syms[r].off:syms[r].off+syms[r].n]...)
+		w.key = append(w.key, word[sr.off:sr.off+sr.n]...)
 		rank, ok := t.ranks[string(w.key)]
 		if !ok {
 			return
 		}
-		h.push(bpeBigram{left: l, right: r, rank: rank, size: syms[l].n + syms[r].n})
+		merged, ok := t.ids[string(w.key[:sl.n])+string(w.key[sl.n+1:])]
+		if !ok {
+			merged = null
+		}
+		h.push(bpeBigram{left: l, right: r, rank: rank, size: sl.n + sr.n, merged: merged})
 	}
 	for i := int32(1); i < int32(len(syms)); i++ {
 		try(i-1, i)
@@ -322,6 +387,7 @@ func (t *Tokenizer) bpeWord(word string, out []int32, w *work) []int32 {
 			continue
 		}
 		l.n += r.n
+		l.id = bg.merged
 		r.n = 0
 		l.next = r.next
 		if r.next >= 0 {
@@ -331,14 +397,14 @@ func (t *Tokenizer) bpeWord(word string, out []int32, w *work) []int32 {
 		try(bg.left, l.next)
 	}
 	for i := int32(0); i != -1 && len(syms) > 0; i = syms[i].next {
-		s := word[syms[i].off : syms[i].off+syms[i].n]
-		if id, ok := t.ids[s]; ok {
-			out = append(out, id)
+		if syms[i].id >= 0 {
+			out = append(out, syms[i].id)
 			continue
 		}
 		// No token: llama.cpp tries each byte of the encoded text alone.
-		for j := 0; j < len(s); j++ {
-			if id, ok := t.ids[s[j:j+1]]; ok {
+		s := word[syms[i].off : syms[i].off+syms[i].n]
+		for j := range s {
+			if id, ok := t.ids[string(s[j:j+1])]; ok {
 				out = append(out, id)
 			}
 		}
@@ -366,6 +432,7 @@ type bpeBigram struct {
 	left, right int32
 	rank        int32
 	size        int32
+	merged      int32 // token id of the merged text, -1 if none
 }
 
 func (a bpeBigram) before(b bpeBigram) bool {

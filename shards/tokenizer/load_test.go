@@ -259,3 +259,32 @@ func TestDecodeCpts(t *testing.T) {
 		t.Errorf("got %U want %U", got, want)
 	}
 }
+
+// TestUserDefinedAlwaysMatched: llama.cpp splits user-defined tokens out of
+// the text even when special tokens are not parsed; control tokens only
+// with parseSpecial.
+func TestUserDefinedAlwaysMatched(t *testing.T) {
+	qw := load(t, vocabPath(t, "qwen2"))
+	think, _ := qw.ID("<think>")
+	imEnd, _ := qw.ID("<|im_end|>")
+	ids, err := qw.Encode("a<think>b<|im_end|>", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(ids, think) || slices.Contains(ids, imEnd) {
+		t.Errorf("parseSpecial=false: %v", ids)
+	}
+	ids, _ = qw.Encode("a<think>b<|im_end|>", false, true)
+	if !slices.Contains(ids, think) || !slices.Contains(ids, imEnd) {
+		t.Errorf("parseSpecial=true: %v", ids)
+	}
+	ds := load(t, vocabPath(t, "deepseek-llm"))
+	pad, ok := ds.ID("[PAD100015]")
+	if !ok {
+		t.Fatal("fixture lacks [PAD100015]")
+	}
+	ids, _ = ds.Encode("x[PAD100015][PAD1000", false, false)
+	if !slices.Contains(ids, pad) {
+		t.Errorf("deepseek-llm user-defined token not matched: %v", ids)
+	}
+}

@@ -392,6 +392,7 @@ func asciiLower(r rune) rune {
 // regexes run on the codepoints with non-ASCII whitespace replaced by \v.
 type regexStep struct {
 	re        *regexp2.Regexp
+	fast      *seqRegex // same matches, for the simple regexes
 	collapsed bool
 }
 
@@ -435,7 +436,8 @@ func newRegexStep(expr string) (*regexStep, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: compile split regex %q: %w", expr, err)
 	}
-	return &regexStep{re: re, collapsed: collapsed}, nil
+	fast, _ := parseSeqRegex(expr, collapsed)
+	return &regexStep{re: re, fast: fast, collapsed: collapsed}, nil
 }
 
 // translateRegex rewrites a llama.cpp (ECMAScript std::regex) pattern for
@@ -522,6 +524,10 @@ func (s *regexStep) split(t *splitText, lens []int) ([]int, error) {
 	for _, n := range lens {
 		chunk := text[start : start+n]
 		start += n
+		if s.fast != nil {
+			out = s.fast.splitChunk(out, chunk)
+			continue
+		}
 		at := 0
 		m, err := s.re.FindRunesMatch(chunk)
 		for ; err == nil && m != nil; m, err = s.re.FindNextMatch(m) {

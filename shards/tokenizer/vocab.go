@@ -43,18 +43,26 @@ type Tokenizer struct {
 	attrs  []uint16
 	ids    map[string]int32
 	ranks  map[string]int32 // "left right" -> merge rank (BPE)
-	pieces []string         // token_to_piece(special=true) for every id
+	// pairs is ranks for merges of two tokens, keyed by their ids, with
+	// the id of the merged text (-1 if it is not a token): the fast path.
+	pairs  map[uint64]pairMerge
+	byteID [256]int32 // token of each byte's GPT-2 codepoint (BPE), or -1
+	pieces []string   // token_to_piece(special=true) for every id
 
 	bos, eos, eot, eom, unk, sep, pad int32
 	fimPre, fimSuf, fimMid            int32
 	fimPad, fimRep, fimSep            int32
 
-	addBOS, addEOS   bool
-	addSpacePrefix   bool
-	cleanSpaces      bool
-	ignoreMerges     bool
-	eog              map[int32]bool
-	special          []int32 // control/user-defined/unknown ids, longest text first
+	addBOS, addEOS bool
+	addSpacePrefix bool
+	cleanSpaces    bool
+	ignoreMerges   bool
+	eog            map[int32]bool
+	special        []int32 // control/user-defined/unknown ids, longest text first
+	// specialByPrefix indexes t.special by the first two bytes of the
+	// token text (one-byte tokens by their byte alone, under key 1<<16|b).
+	specialByPrefix  map[uint32][]int
+	specialFirst     [256]bool
 	spmByte          [256]int32
 	maxTokenBytesLen int
 	spmWordSplit     bool // no token has "▁" right after another character
@@ -237,18 +245,42 @@ func (t *Tokenizer) loadMerges(f *gguf.File) error {
 		return fmt.Errorf("tokenizer: metadata key %s missing or not a string array (required by model %q)", keyMerges, t.model)
 	}
 	t.ranks = make(map[string]int32, len(merges))
+	t.pairs = make(map[uint64]pairMerge, len(merges))
 	for i, m := range merges {
 		// llama.cpp splits at the first space after the first byte; a
 		// merge without one can never match and is kept out.
 		if len(m) < 2 || strings.IndexByte(m[1:], ' ') < 0 {
 			continue
 		}
-		if _, dup := t.ranks[m]; !dup {
-			t.ranks[m] = int32(i)
+		if _, dup := t.ranks[m]; dup {
+			continue
+		}
+		t.ranks[m] = int32(i)
+		pos := 1 + strings.IndexByte(m[1:], ' ')
+		l, okl := t.ids[m[:pos]]
+		r, okr := t.ids[m[pos+1:]]
+		if okl && okr {
+			merged, ok := t.ids[m[:pos]+m[pos+1:]]
+			if !ok {
+				merged = null
+			}
+			t.pairs[pairKey(l, r)] = pairMerge{rank: int32(i), merged: merged}
+		}
+	}
+	for b := range 256 {
+		t.byteID[b] = null
+		if id, ok := t.ids[string(byteRunes[b])]; ok {
+			t.byteID[b] = id
 		}
 	}
 	return nil
 }
+
+type pairMerge struct {
+	rank, merged int32
+}
+
+func pairKey(l, r int32) uint64 { return uint64(uint32(l))<<32 | uint64(uint32(r)) }
 
 // loadSpecialIDs reads the special token ids; a value outside the
 // vocabulary is ignored as llama.cpp does (it keeps the default).
@@ -419,6 +451,13 @@ func (t *Tokenizer) buildSpecialCache() {
 	sort.SliceStable(t.special, func(i, j int) bool {
 		return len(t.texts[t.special[i]]) > len(t.texts[t.special[j]])
 	})
+	t.specialByPrefix = map[uint32][]int{}
+	for si, id := range t.special {
+		w := t.texts[id]
+		k := prefixKey(w)
+		t.specialByPrefix[k] = append(t.specialByPrefix[k], si)
+		t.specialFirst[w[0]] = true
+	}
 }
 
 // anyTokenJoinsAtSpace reports whether some token contains "▁" preceded by
@@ -439,6 +478,14 @@ func (t *Tokenizer) anyTokenJoinsAtSpace() bool {
 		}
 	}
 	return false
+}
+
+// prefixKey keys a string by its first two bytes (or its only byte).
+func prefixKey(s string) uint32 {
+	if len(s) == 1 {
+		return 1<<16 | uint32(s[0])
+	}
+	return uint32(s[0])<<8 | uint32(s[1])
 }
 
 // findSPMByte is llama.cpp's byte_to_token for SPM: the <0xNN> token, or

@@ -40,6 +40,8 @@ func TestEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	bin := buildSvc(t, ctx)
+	t0 := time.Now()
+	defer func() { t.Logf("total %.1fs", time.Since(t0).Seconds()) }()
 	stories := testenv.Path(t, "models", "stories260K.gguf")
 
 	// Three nodes of stories260K, each with a short record TTL so that a
@@ -52,6 +54,7 @@ func TestEndToEnd(t *testing.T) {
 	gw := startGateway(t, ctx, bin, boot)
 	client := openai.NewClient(option.WithBaseURL(gw.url+"/v1/"), option.WithAPIKey("any-key-works"), option.WithMaxRetries(0))
 	waitListed(t, gw.url, "stories260K", true, 60*time.Second)
+	t.Logf("gateway serves at %.1fs", time.Since(t0).Seconds())
 
 	t.Run("stories260K equals svc generate", func(t *testing.T) {
 		checkModel(t, ctx, bin, client, stories, 48)
@@ -122,15 +125,19 @@ func TestEndToEnd(t *testing.T) {
 			others = append(others, p)
 		}
 	}
-	const batch = 4
+	const batch = 8
 	for i := 0; i < len(others); i += batch {
 		group := others[i:min(i+batch, len(others))]
 		var nodes []*proc
 		for _, path := range group {
 			for _, r := range threeRanges(t, path) {
-				nodes = append(nodes, startNode(t, ctx, bin, path, r, boot))
+				nodes = append(nodes, launchNode(t, ctx, bin, path, r, boot))
 			}
 		}
+		for _, n := range nodes {
+			n.ready(t)
+		}
+		t.Logf("batch nodes ready at %.1fs", time.Since(t0).Seconds())
 		for _, path := range group {
 			name := strings.TrimSuffix(filepath.Base(path), ".gguf")
 			t.Run(name+" equals svc generate", func(t *testing.T) {
@@ -138,9 +145,11 @@ func TestEndToEnd(t *testing.T) {
 				checkModel(t, ctx, bin, client, path, 8)
 			})
 		}
+		t.Logf("batch checked at %.1fs", time.Since(t0).Seconds())
 		for _, n := range nodes {
 			n.stop(t)
 		}
+		t.Logf("batch stopped at %.1fs", time.Since(t0).Seconds())
 	}
 }
 
@@ -463,6 +472,14 @@ var (
 
 func startNode(t *testing.T, ctx context.Context, bin, path, blocks string, boot []string, extra ...string) *proc {
 	t.Helper()
+	p := launchNode(t, ctx, bin, path, blocks, boot, extra...)
+	p.ready(t)
+	return p
+}
+
+// launchNode starts a node process without waiting for it to be online.
+func launchNode(t *testing.T, ctx context.Context, bin, path, blocks string, boot []string, extra ...string) *proc {
+	t.Helper()
 	args := []string{"node", "--model", path, "--blocks", blocks, "--listen", "/ip4/127.0.0.1/tcp/0",
 		"--metrics", "127.0.0.1:0", "--threads", "1"}
 	for _, b := range boot {
@@ -471,9 +488,15 @@ func startNode(t *testing.T, ctx context.Context, bin, path, blocks string, boot
 	args = append(args, extra...)
 	p := startProc(t, ctx, fmt.Sprintf("node %s [%s]", filepath.Base(path), blocks), bin, args...)
 	p.blocks = blocks
+	return p
+}
+
+// ready waits until a node is online: it prints its metrics URL and then
+// its multiaddrs.
+func (p *proc) ready(t *testing.T) {
+	t.Helper()
 	p.url = p.waitLine(t, metricsLine, 60*time.Second)[1]
 	p.addrs = []string{p.waitLine(t, addrLine, 60*time.Second)[1]}
-	return p
 }
 
 func startGateway(t *testing.T, ctx context.Context, bin string, boot []string) *proc {

@@ -219,7 +219,9 @@ func TestChatPromptMatchesLlamaServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.tmpl = chattmpl.MustParse("{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}")
+	if k.tmpl, err = chattmpl.Parse("{{ bos_token }}{% for m in messages %}{{ m.content }}{% endfor %}"); err != nil {
+		t.Fatal(err)
+	}
 	rendered, err := k.renderChat([]chattmpl.Message{{Role: "user", Content: "Hi"}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -117,6 +117,10 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
+	// CreateTemp makes the file private; a model file is ordinary data.
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("modeltools: %w", err)
+	}
 	if err = write(f); err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) ([]int32,
 		if addSpecial && t.addBOS {
 			out = append(out, t.bos)
 		}
-		w := &work{cache: map[string][]int32{}}
+		w := &work{cache: make(map[string][]int32, min(len(text)/16, 1<<14))}
 		for _, fr := range frags {
 			if fr.tok >= 0 {
 				out = append(out, fr.tok)

@@ -99,7 +99,7 @@ func TestEOG(t *testing.T) {
 		eog   []string
 		not   []string
 	}{
-		{"qwen2", []string{"<|im_end|>", "<|endoftext|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>"}, []string{"<|im_start|>", "<think>", "hello"}},
+		{"qwen2", []string{"<|im_end|>", "<|endoftext|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>"}, []string{"<|im_start|>", "<think>", "hello", "</s>"}},
 		{"llama-bpe", []string{"<|end_of_text|>", "<|eot_id|>"}, []string{"<|begin_of_text|>", "<|start_header_id|>"}},
 		{"llama-spm", []string{"</s>"}, []string{"<s>", "<unk>"}},
 		{"gpt-2", []string{"<|endoftext|>"}, []string{"hello"}},

@@ -335,27 +335,38 @@ func (t *Tokenizer) loadSpecialIDs(f *gguf.File) error {
 }
 
 // Token texts llama.cpp's loader recognises as end-of-turn, FIM and
-// end-of-generation markers when the metadata does not name them.
+// end-of-generation markers when the metadata does not name them. The lists
+// follow the llama.cpp build the fixtures come from (c392e509, Feb 2025),
+// plus later additions that cannot change how any older vocabulary
+// tokenizes (they only name tokens that are control tokens anyway).
 var (
 	eotTexts = []string{"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
-		"<|end_of_text|>", "<EOT>", "_<EOT>", "[EOT]", "<｜end▁of▁sentence｜>", "<end_of_utterance>"}
+		"<|end_of_text|>", "<EOT>", "_<EOT>", "<｜end▁of▁sentence｜>", "<end_of_utterance>"}
 	eomTexts    = []string{"<|eom_id|>"}
-	fimPreTexts = []string{"<|fim_prefix|>", "<fim-prefix>", "<fim_prefix>", "<｜fim▁begin｜>", "<PRE>", "▁<PRE>", "<|code_prefix|>"}
-	fimSufTexts = []string{"<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>", "<｜fim▁hole｜>", "<SUF>", "▁<SUF>", "<|code_suffix|>"}
-	fimMidTexts = []string{"<|fim_middle|>", "<fim-middle>", "<fim_middle>", "<｜fim▁end｜>", "<MID>", "▁<MID>", "<|code_middle|>"}
+	fimPreTexts = []string{"<|fim_prefix|>", "<fim-prefix>", "<fim_prefix>", "<｜fim▁begin｜>", "<PRE>", "▁<PRE>"}
+	fimSufTexts = []string{"<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>", "<｜fim▁hole｜>", "<SUF>", "▁<SUF>"}
+	fimMidTexts = []string{"<|fim_middle|>", "<fim-middle>", "<fim_middle>", "<｜fim▁end｜>", "<MID>", "▁<MID>"}
 	fimPadTexts = []string{"<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>"}
 	fimRepTexts = []string{"<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>"}
 	fimSepTexts = []string{"<|file_sep|>"}
-	eogTexts    = []string{"<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<end_of_turn>",
-		"<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>",
-		"<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>", "<｜end▁of▁sentence｜>"}
+	// Deliberately not "</s>" or "<eos>": newer llama.cpp lists them, which
+	// turns e.g. Qwen's ordinary "</s>" token into an end of generation and
+	// changes how Phi-3 tokenizes "</s>" typed in text.
+	eogTexts = []string{"<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<end_of_turn>",
+		"<|endoftext|>", "<|eom_id|>", "<EOT>", "_<EOT>", "<|end_of_text|>", "<end_of_utterance>"}
 )
 
 // detectSpecial fills in special ids the metadata left out, marks them as
 // control tokens, and builds the end-of-generation set (llama-vocab.cpp
 // load(): "auto-detect special tokens by text").
 func (t *Tokenizer) detectSpecial() {
-	mark := func(id int32) { t.attrs[id] |= attrControl }
+	// llama.cpp (at the fixtures' version) makes such a token a plain
+	// control token, dropping its other attributes.
+	mark := func(id int32) {
+		if t.attrs[id]&attrControl == 0 {
+			t.attrs[id] = attrControl
+		}
+	}
 	find := func(dst *int32, texts []string) {
 		if *dst != null {
 			return
@@ -402,17 +413,9 @@ func (t *Tokenizer) detectSpecial() {
 	if end, ok := t.ids["<|end|>"]; ok && t.eog[end] {
 		_, hasReturn := t.ids["<|return|>"]
 		_, hasCall := t.ids["<|call|>"]
-		_, hasCalls := t.ids["<|calls|>"]
-		_, hasFlush := t.ids["<|flush|>"]
-		if (hasReturn && hasCall) || (hasCalls && hasFlush) {
+		if hasReturn && hasCall {
 			delete(t.eog, end)
 			t.attrs[end] = attrUserDefined
-		}
-	}
-	if s, ok := t.ids["</s>"]; ok && t.eog[s] {
-		if _, tr := t.ids["<|tool_response>"]; tr {
-			delete(t.eog, s)
-			t.attrs[s] = attrNormal
 		}
 	}
 }

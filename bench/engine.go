@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -47,6 +48,11 @@ type EngineResult struct {
 	WeightsBytesPerToken      int64   `json:"weights_bytes_per_token"`
 	ReadBandwidthGBps         float64 `json:"read_bandwidth_gb_s"`
 	DecodeBandwidthEfficiency float64 `json:"decode_bandwidth_efficiency"`
+	// DecodeAllocsPerToken is the Go heap allocations per decode step,
+	// counted in the warm-up run (which reports no progress, so nothing
+	// else allocates) after its first step; the per-token path should
+	// allocate little.
+	DecodeAllocsPerToken float64 `json:"decode_allocs_per_token"`
 }
 
 // RunEngine loads the whole model as one shard and measures, in this
@@ -87,7 +93,7 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	if maxLen > cfg.Context {
 		return nil, fmt.Errorf("bench: %d prompt + %d generated tokens exceed the model's context length %d", o.Prompt, o.Gen, cfg.Context)
 	}
-	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: 2 * maxLen, IdleTimeout: -1})
+	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: max(maxLen, 16+warmupSteps), IdleTimeout: -1})
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
@@ -111,18 +117,21 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	// The warm-up runs every kernel once and faults every weight page in,
 	// so the timed runs measure compute and memory, not the disk.
 	progress("warm-up", 0, 0)
-	if _, _, err := runOnce(ctx, sh, "bench-warmup", prompt[:min(len(prompt), 16)], 2, nil); err != nil {
+	warm, err := runOnce(ctx, sh, "bench-warmup", prompt[:min(len(prompt), 16)], warmupSteps, nil)
+	if err != nil {
 		return nil, err
 	}
+	res.DecodeAllocsPerToken = float64(warm.decodeAllocs) / (warmupSteps - 1)
 	for r := 0; r < o.Repeat; r++ {
 		tag := fmt.Sprintf("%d/%d", r+1, o.Repeat)
 		progress("prefill "+tag, 0, 0)
-		pre, dec, err := runOnce(ctx, sh, fmt.Sprintf("bench-%d", r), prompt, o.Gen, func(i int) { progress("decode "+tag, i, o.Gen) })
+		t, err := runOnce(ctx, sh, fmt.Sprintf("bench-%d", r), prompt, o.Gen, func(i int) { progress("decode "+tag, i, o.Gen) })
 		if err != nil {
 			return nil, err
 		}
-		res.PrefillTokensPerS = max(res.PrefillTokensPerS, float64(o.Prompt)/pre.Seconds())
-		res.DecodeTokensPerS = max(res.DecodeTokensPerS, float64(o.Gen)/dec.Seconds())
+		res.PrefillTokensPerS = max(res.PrefillTokensPerS, float64(o.Prompt)/t.prefill.Seconds())
+		res.DecodeTokensPerS = max(res.DecodeTokensPerS, float64(o.Gen)/t.decode.Seconds())
+
 	}
 
 	progress("bandwidth", 0, 0)
@@ -137,34 +146,58 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	return res, nil
 }
 
+// warmupSteps is the number of decode steps of the warm-up run.
+const warmupSteps = 8
+
+// timings are one run's measurements.
+type timings struct {
+	prefill, decode time.Duration
+	decodeAllocs    uint64 // heap allocations during decode steps 2..gen
+}
+
 // runOnce prefills prompt in one Forward, then decodes gen tokens one at a
 // time, and returns the time of each phase. The session is closed after.
-func runOnce(ctx context.Context, sh *model.Shard, id string, prompt []int32, gen int, step func(int)) (prefill, decode time.Duration, err error) {
+func runOnce(ctx context.Context, sh *model.Shard, id string, prompt []int32, gen int, step func(int)) (timings, error) {
+	var t timings
 	if err := sh.OpenSession(id, len(prompt)+gen); err != nil {
-		return 0, 0, fmt.Errorf("bench: %w", err)
+		return t, fmt.Errorf("bench: %w", err)
 	}
 	defer sh.CloseSession(id)
 	t0 := time.Now()
 	out, err := sh.Forward(ctx, id, model.Input{Tokens: prompt, Logits: model.LogitsLast, OmitLogits: true})
 	if err != nil {
-		return 0, 0, fmt.Errorf("bench: prefill: %w", err)
+		return t, fmt.Errorf("bench: prefill: %w", err)
 	}
-	prefill = time.Since(t0)
+	t.prefill = time.Since(t0)
 	tok := []int32{0}
+	var ms runtime.MemStats
+	var mallocs uint64
 	t1 := time.Now()
 	for i := 0; i < gen; i++ {
 		if len(out.Argmax) != 1 {
-			return 0, 0, fmt.Errorf("bench: decode step %d: %d argmax values, want 1", i, len(out.Argmax))
+			return t, fmt.Errorf("bench: decode step %d: %d argmax values, want 1", i, len(out.Argmax))
 		}
 		tok[0] = out.Argmax[0]
 		if out, err = sh.Forward(ctx, id, model.Input{Tokens: tok, Logits: model.LogitsLast, OmitLogits: true}); err != nil {
-			return 0, 0, fmt.Errorf("bench: decode step %d: %w", i, err)
+			return t, fmt.Errorf("bench: decode step %d: %w", i, err)
 		}
 		if step != nil {
 			step(i + 1)
 		}
+		// The first step may grow buffers once; count the rest. Reading
+		// the statistics stops the world, so timed runs (which report
+		// progress) do not do it.
+		if step == nil && i == 0 {
+			runtime.ReadMemStats(&ms)
+			mallocs = ms.Mallocs
+		}
 	}
-	return prefill, time.Since(t1), nil
+	t.decode = time.Since(t1)
+	if step == nil && gen > 1 {
+		runtime.ReadMemStats(&ms)
+		t.decodeAllocs = ms.Mallocs - mallocs
+	}
+	return t, nil
 }
 
 // WeightsBytesPerToken is how many bytes of weights one decoded token reads:
@@ -223,6 +256,7 @@ func (r *EngineResult) WriteTable(w io.Writer) error {
 		{"weights per token", fmt.Sprintf("%.1f MB", float64(r.WeightsBytesPerToken)/1e6)},
 		{"read bandwidth", fmt.Sprintf("%.1f GB/s", r.ReadBandwidthGBps)},
 		{"decode bandwidth efficiency", fmt.Sprintf("%.3f", r.DecodeBandwidthEfficiency)},
+		{"decode allocations", fmt.Sprintf("%.0f per token", r.DecodeAllocsPerToken)},
 	}
 	for _, row := range rows {
 		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])

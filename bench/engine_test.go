@@ -54,6 +54,9 @@ func TestRunEngineOnFixture(t *testing.T) {
 	if res.Model != "mini-llama-q4_0.gguf" || res.Threads != 2 || res.Type != "Q4_0" || res.PromptTokens != 16 || res.GenTokens != 5 {
 		t.Errorf("result header %+v", res)
 	}
+	if res.DecodeAllocsPerToken < 0 || res.DecodeAllocsPerToken > 1e6 {
+		t.Errorf("decode allocations per token %v", res.DecodeAllocsPerToken)
+	}
 	if res.PrefillTokensPerS <= 0 || res.DecodeTokensPerS <= 0 || res.ReadBandwidthGBps <= 0 {
 		t.Fatalf("non-positive measurement %+v", res)
 	}
@@ -91,5 +94,9 @@ func TestRunEngineRejects(t *testing.T) {
 	}
 	if _, err := RunEngine(ctx, EngineOptions{Model: path, Gen: -1}); err == nil {
 		t.Error("negative gen accepted")
+	}
+	// The smallest run still has room for the warm-up.
+	if _, err := RunEngine(ctx, EngineOptions{Model: path, Prompt: 1, Gen: 1, Bandwidth: BandwidthOptions{Bytes: 1 << 20, Runs: 1}}); err != nil {
+		t.Errorf("1+1 token run: %v", err)
 	}
 }

@@ -35,6 +35,33 @@ DATA pair8idx<>+40(SB)/8, $0x0000000100000001
 DATA pair8idx<>+48(SB)/8, $0x0000000100000001
 DATA pair8idx<>+56(SB)/8, $0x0000000100000001
 GLOBL pair8idx<>(SB), RODATA|NOPTR, $64
+DATA pair8idx2<>+0(SB)/8, $0x0000000200000002
+DATA pair8idx2<>+8(SB)/8, $0x0000000200000002
+DATA pair8idx2<>+16(SB)/8, $0x0000000200000002
+DATA pair8idx2<>+24(SB)/8, $0x0000000200000002
+DATA pair8idx2<>+32(SB)/8, $0x0000000300000003
+DATA pair8idx2<>+40(SB)/8, $0x0000000300000003
+DATA pair8idx2<>+48(SB)/8, $0x0000000300000003
+DATA pair8idx2<>+56(SB)/8, $0x0000000300000003
+GLOBL pair8idx2<>(SB), RODATA|NOPTR, $64
+DATA q40perm<>+0(SB)/8, $0x0706050403020100
+DATA q40perm<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA q40perm<>+16(SB)/8, $0x0706050403020100
+DATA q40perm<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA q40perm<>+32(SB)/8, $0x1918171615141312
+DATA q40perm<>+40(SB)/8, $0x21201f1e1d1c1b1a
+DATA q40perm<>+48(SB)/8, $0x1918171615141312
+DATA q40perm<>+56(SB)/8, $0x21201f1e1d1c1b1a
+GLOBL q40perm<>(SB), RODATA|NOPTR, $64
+DATA q40shift<>+0(SB)/8, $0x0000000000000000
+DATA q40shift<>+8(SB)/8, $0x0000000000000000
+DATA q40shift<>+16(SB)/8, $0x0004000400040004
+DATA q40shift<>+24(SB)/8, $0x0004000400040004
+DATA q40shift<>+32(SB)/8, $0x0000000000000000
+DATA q40shift<>+40(SB)/8, $0x0000000000000000
+DATA q40shift<>+48(SB)/8, $0x0004000400040004
+DATA q40shift<>+56(SB)/8, $0x0004000400040004
+GLOBL q40shift<>(SB), RODATA|NOPTR, $64
 DATA mask10x64<>+0(SB)/8, $0x1010101010101010
 DATA mask10x64<>+8(SB)/8, $0x1010101010101010
 DATA mask10x64<>+16(SB)/8, $0x1010101010101010
@@ -259,6 +286,25 @@ q80done:
 	MOVSS X0, ret+32(FP)
 	RET
 
+// Q40_STEP(woff, yoff, ZS): blocks b, b+1 at woff(SI): a masked 34-byte
+// load (nothing past the pair is touched), VPERMB spreads the quants to
+// [qs_b, qs_b, qs_b1, qs_b1] and the word shifts (0 or 4) plus the mask
+// leave the nibbles in element order; then sum (u-8)*y per 4-byte lane and
+// accumulate float(lane) * ZS into Z0.
+#define Q40_STEP(woff, yoff, ZS) \
+	VMOVDQU8.Z woff+2(SI), K3, Z4; \
+	VPERMB    Z4, Z26, Z4;     \
+	VPSRLVW   Z25, Z4, Z4;     \
+	VPANDD    Z29, Z4, Z4;     \
+	VMOVDQU64 yoff(DI), Z5;    \
+	VPXORD    Z6, Z6, Z6;      \
+	VPDPBUSD  Z5, Z28, Z6;     \
+	VPSUBD    Z6, Z30, Z7;     \
+	VPDPBUSD  Z5, Z4, Z7;      \
+	VCVTDQ2PS Z7, Z7;          \
+	VMULPS    ZS, Z7, Z7;      \
+	VADDPS    Z7, Z0, Z0
+
 // func dotQ4_0AVX512(w *byte, y *int8, d *float32, nb int) float32
 TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $0-36
 	MOVQ w+0(FP), SI
@@ -268,31 +314,42 @@ TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $0-36
 	VPXORD    Z0, Z0, Z0
 	VPXORD    Z30, Z30, Z30
 	VMOVDQU32 pair8idx<>(SB), Z31
+	VMOVDQU32 pair8idx2<>(SB), Z27
 	VMOVDQU64 nibmask64<>(SB), Z29
 	VMOVDQU64 eights64<>(SB), Z28
-q40loop:
+	VMOVDQU64 q40perm<>(SB), Z26
+	VMOVDQU64 q40shift<>(SB), Z25
+	MOVQ      $0x3ffffffff, AX
+	KMOVQ     AX, K3
+q40loop4:
+	CMPQ CX, $4
+	JLT  q40loop2
+	// scales of four blocks at once
+	MOVWLZX   (SI), AX
+	VMOVD     AX, X2
+	VPINSRW   $1, 18(SI), X2, X2
+	VPINSRW   $2, 36(SI), X2, X2
+	VPINSRW   $3, 54(SI), X2, X2
+	VCVTPH2PS X2, X2
+	VMULPS    (DX), X2, X2
+	VPERMPS   Z2, Z31, Z3
+	VPERMPS   Z2, Z27, Z2
+	Q40_STEP(0, 0, Z3)
+	Q40_STEP(36, 64, Z2)
+	ADDQ $72, SI
+	ADDQ $128, DI
+	ADDQ $16, DX
+	SUBQ $4, CX
+	JMP  q40loop4
+q40loop2:
 	CMPQ CX, $2
 	JLT  q40tail
 	SCALE2(0, 18)
-	// [qs_b, qs_b>>4, qs_b1, qs_b1>>4] & 0x0f = elements of b then b+1
-	VMOVDQU      2(SI), X3
-	VINSERTI128  $1, 20(SI), Y3, Y3
-	VPSRLW       $4, Y3, Y4
-	VINSERTI64X4 $1, Y4, Z3, Z3
-	VSHUFI64X2   $0xd8, Z3, Z3, Z3
-	VPANDD       Z29, Z3, Z3
-	// sum (u-8)*y = sum u*y - sum 8*y, per 4-byte lane
-	VMOVDQU64    (DI), Z4
-	VPXORD       Z6, Z6, Z6
-	VPDPBUSD     Z4, Z28, Z6
-	VPSUBD       Z6, Z30, Z7
-	VPDPBUSD     Z4, Z3, Z7
-	FLOAT_ACC
+	Q40_STEP(0, 0, Z2)
 	ADDQ $36, SI
 	ADDQ $64, DI
 	ADDQ $8, DX
 	SUBQ $2, CX
-	JMP  q40loop
 q40tail:
 	TESTQ CX, CX
 	JZ    q40done
@@ -913,4 +970,160 @@ q5kx4done:
 	MOVSS X10, 8(AX)
 	MOVSS X11, 12(AX)
 	VZEROUPPER
+	RET
+
+// One-position variants of the k-quant kernels above (same code, one
+// position), faster than the AVX2 ones for decoding.
+
+// func dotQ4_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ4_Kx1AVX512(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS    X8, X8, X8
+	VMOVDQU64 nibmask64<>(SB), Z29
+	VMOVDQU64 q4kperm<>+0(SB), Z24
+	VMOVDQU64 q4kperm<>+64(SB), Z25
+	VMOVDQU64 q4kperm<>+128(SB), Z26
+	VMOVDQU64 q4kperm<>+192(SB), Z27
+q4kx1loop:
+	TESTQ CX, CX
+	JZ    q4kx1done
+	// 6-bit scales and mins: [s0 s1 s2] -> scales (X7) and mins (X6) as int16
+	VMOVDQU    4(SI), X4
+	VPAND      k3f<>(SB), X4, X6
+	VPSRLD     $6, X4, X5
+	VPAND      k03<>(SB), X5, X5
+	VPSLLD     $4, X5, X5
+	VPSHUFD    $0xaa, X4, X7
+	VPSRLVD    kshift04<>(SB), X7, X7
+	VPAND      k0f<>(SB), X7, X7
+	VPOR       X5, X7, X7
+	VPUNPCKLDQ X7, X6, X6
+	VPMOVZXBW  X6, X7
+	VPSRLDQ    $8, X6, X6
+	VPMOVZXBW  X6, X6
+	VPERMW     Z7, Z24, Z20
+	VPERMW     Z7, Z25, Z21
+	VPERMW     Z7, Z26, Z22
+	VPERMW     Z7, Z27, Z23
+	Q4K_CHUNKW(0, Z12)
+	Q4K_CHUNKW(1, Z13)
+	Q4K_CHUNKW(2, Z14)
+	Q4K_CHUNKW(3, Z15)
+	MOVWLZX   (SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	MOVWLZX   2(SI), AX
+	VMOVD     AX, X3
+	VCVTPH2PS X3, X3
+	Q4K_POS((DI), (DX), (R8), X8)
+	ADDQ $144, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q4kx1loop
+q4kx1done:
+	VZEROUPPER
+	MOVSS X8, ret+40(FP)
+	RET
+
+// func dotQ5_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ5_Kx1AVX512(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS    X8, X8, X8
+	VMOVDQU64 nibmask64<>(SB), Z29
+	VMOVDQU64 mask10x64<>(SB), Z30
+	VMOVDQU64 q4kperm<>+0(SB), Z24
+	VMOVDQU64 q4kperm<>+64(SB), Z25
+	VMOVDQU64 q4kperm<>+128(SB), Z26
+	VMOVDQU64 q4kperm<>+192(SB), Z27
+q5kx1loop:
+	TESTQ CX, CX
+	JZ    q5kx1done
+	VMOVDQU    4(SI), X4
+	VPAND      k3f<>(SB), X4, X6
+	VPSRLD     $6, X4, X7
+	VPAND      k03<>(SB), X7, X7
+	VPSLLD     $4, X7, X7
+	VPSHUFD    $0xaa, X4, X1
+	VPSRLVD    kshift04<>(SB), X1, X1
+	VPAND      k0f<>(SB), X1, X1
+	VPOR       X7, X1, X7
+	VPUNPCKLDQ X7, X6, X6
+	VPMOVZXBW  X6, X7
+	VPSRLDQ    $8, X6, X6
+	VPMOVZXBW  X6, X6
+	VPERMW     Z7, Z24, Z20
+	VPERMW     Z7, Z25, Z21
+	VPERMW     Z7, Z26, Z22
+	VPERMW     Z7, Z27, Z23
+	VBROADCASTI64X4 16(SI), Z28
+	Q5K_CHUNKW(0, Z12, VPSLLVW, q5kshift<>+0(SB))
+	Q5K_CHUNKW(1, Z13, VPSLLVW, q5kshift<>+64(SB))
+	Q5K_CHUNKW(2, Z14, VPSRLVW, q5kshift<>+128(SB))
+	Q5K_CHUNKW(3, Z15, VPSRLVW, q5kshift<>+192(SB))
+	MOVWLZX   (SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	MOVWLZX   2(SI), AX
+	VMOVD     AX, X3
+	VCVTPH2PS X3, X3
+	Q4K_POS((DI), (DX), (R8), X8)
+	ADDQ $176, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q5kx1loop
+q5kx1done:
+	VZEROUPPER
+	MOVSS X8, ret+40(FP)
+	RET
+
+// func dotQ6_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ6_Kx1AVX512(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS    X8, X8, X8
+	VMOVDQU64 nibmask64<>(SB), Z29
+	VMOVDQU64 mask03x64<>(SB), Z28
+	VMOVDQU64 mask30x64<>(SB), Z30
+	VMOVDQU64 q6kperm<>+0(SB), Z24
+	VMOVDQU64 q6kperm<>+64(SB), Z25
+	VMOVDQU64 q6kperm<>+128(SB), Z26
+	VMOVDQU64 q6kperm<>+192(SB), Z27
+q6kx1loop:
+	TESTQ CX, CX
+	JZ    q6kx1done
+	VPMOVSXBW 192(SI), Y7
+	VPERMW    Z7, Z24, Z20
+	VPERMW    Z7, Z25, Z21
+	VPERMW    Z7, Z26, Z22
+	VPERMW    Z7, Z27, Z23
+	Q6K_HALFW(0, Z12, Z13)
+	Q6K_HALFW(1, Z14, Z15)
+	MOVWLZX   208(SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	Q6K_POS((DI), (DX), (R8), X8)
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q6kx1loop
+q6kx1done:
+	VZEROUPPER
+	MOVSS X8, ret+40(FP)
 	RET

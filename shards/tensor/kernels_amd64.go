@@ -61,6 +61,15 @@ func dotBF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
 //go:noescape
 func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
 
+//go:noescape
+func dotQ4_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ5_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ6_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -80,6 +89,18 @@ func avx512Kernels() *kernelSet {
 	}
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX512(blockArgs(w, a, i, 18))
+	}
+	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 144)
+		return dotQ4_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[Q5_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 176)
+		return dotQ5_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 210)
+		return dotQ6_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
 	}
 	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 34)

@@ -14,9 +14,19 @@
 //	defer n.Close()
 //	fmt.Println(n.Addrs()) // full multiaddrs ending in /p2p/<id>
 //
-// NewNode returns once the blocks are loaded and the node is online.
-// n.Sessions() counts open sessions, n.Registry() holds its Prometheus
-// metrics (sessions open, free cache tokens, steps, hop compute time).
+// NewNode returns once the blocks are loaded and the node is online (it is
+// announced as loading meanwhile). NodeConfig.Model lets several nodes of
+// one process share an opened model; Name overrides the announced name;
+// Threads, CacheTokens and IdleTimeout go to the shard; RecordTTL (30 s)
+// and RefreshInterval (TTL/3) time the announcements. n.Sessions() counts
+// open sessions; n.Registry() holds its Prometheus metrics
+// (svc_node_sessions_open, svc_node_cache_tokens_free, steps, positions,
+// step compute time, stream errors by code). n.Close() withdraws the
+// announcement, resets every stream (closing its session), and stops.
+//
+// An Endpoint (NewEndpoint) is the host and DHT alone; the router uses one
+// in DHT client mode. Endpoint.Members and Endpoint.Lookup give the swarm
+// view; OpenSession and FetchHeader are the caller's side of the protocols.
 //
 // Discovery. Every node Provides the CID SwarmCID ("svc/swarm/v1") on the
 // DHT and puts a signed record (wire.Announcement inside wire.SignedRecord)
@@ -35,6 +45,5 @@
 // hidden states otherwise), then Close or end of stream, which frees the
 // session. MetaProtocol returns a model's GGUF header bytes plus the hash of
 // its tensor samples, so that a machine without the weights can check them
-// against the digest and build the tokenizer and chat template. Client,
-// OpenSession and FetchHeader are the caller's side.
+// against the digest and build the tokenizer and chat template.
 package p2p

@@ -32,7 +32,6 @@ func newEnvironment() *exec.Environment {
 	must(filters.Replace("trim", trimFilter))
 	must(filters.Register(filterBinop, binopFilter))
 	must(filters.Register(filterSubject, subjectFilter))
-	must(filters.Register(filterConcatOperand, concatOperandFilter))
 	must(filters.Register(filterIterable, iterableFilter))
 	must(filters.Register(filterPrint, printFilter))
 
@@ -285,13 +284,6 @@ func trimFilter(_ *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.V
 		return exec.AsValue(err)
 	}
 	return exec.AsValue(out)
-}
-
-func concatOperandFilter(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value {
-	if in.IsError() {
-		return in
-	}
-	return printable(in)
 }
 
 func printFilter(_ *exec.Evaluator, in *exec.Value, _ *exec.VarArgs) *exec.Value {

@@ -46,6 +46,9 @@ func (n pyNum) float() float64 {
 // binop applies operator op to a and b. The error texts follow Python's.
 func binop(op string, a, b *exec.Value) (*exec.Value, error) {
 	switch op {
+	case "~":
+		// Jinja2's concatenation: str() of both sides, Undefined as "".
+		return exec.AsValue(concatText(a) + concatText(b)), nil
 	case "==":
 		return exec.AsValue(pyEqual(a, b)), nil
 	case "!=":
@@ -142,8 +145,19 @@ func pyEqual(a, b *exec.Value) bool {
 	return a.EqualValueTo(b)
 }
 
-// maxRepeat bounds "x" * n so a template cannot exhaust memory.
-const maxRepeat = 1 << 24
+// maxRepeat bounds "x" * n and [x] * n so a template cannot exhaust memory.
+const maxRepeat = 1 << 22
+
+func concatText(v *exec.Value) string {
+	if isUndefined(v) {
+		return ""
+	}
+	p := printable(v)
+	if p.IsBool() || p.IsInteger() {
+		return pyStr(p)
+	}
+	return p.String()
+}
 
 func compareResult(op string, c int) bool {
 	switch op {
@@ -394,7 +408,7 @@ func binopFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.
 		v    *exec.Value
 		text string
 	}{{in, leftText}, {right, rightText}} {
-		if isUndefined(side.v) && op != "==" && op != "!=" {
+		if isUndefined(side.v) && op != "==" && op != "!=" && op != "~" {
 			return fail("UndefinedError", fmt.Sprintf("'%s' is undefined (operand of %s)", side.text, op))
 		}
 	}
@@ -405,6 +419,20 @@ func binopFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.
 			kind, msg = "Error", err.Error()
 		}
 		return fail(kind, fmt.Sprintf("%s (in %s %s %s)", msg, leftText, op, rightText))
+	}
+	// Strings and lists built by operators count against a per-render
+	// budget: appending in a loop copies the whole value each time.
+	size := 0
+	switch {
+	case out.IsString():
+		size = len(out.String())
+	case out.IsList():
+		size = 16 * out.Len()
+	}
+	if st := stateOf(e); size > 0 {
+		if st.built += size; st.built > maxBuilt {
+			return fail("Error", fmt.Sprintf("more than %d bytes of strings and lists built in one render", maxBuilt))
+		}
 	}
 	return out
 }

@@ -19,10 +19,10 @@ import (
 //     None and Undefined stay different values (gonja reads "none" as a
 //     variable name and "nil" as None; Jinja2 the other way round);
 //   - a macro parameter without default becomes Undefined (gonja uses None);
-//   - "a op b" for + - * / // % ** < <= > >= == != becomes "a | binop(op, b)",
-//     which applies Python's rules (pyops.go) and raises UndefinedError /
-//     TypeError where Jinja2 does;
-//   - operands of ~ pass through filterConcatOperand (None → "None");
+//   - "a op b" for + - * / // % ** < <= > >= == != ~ becomes
+//     "a | binop(op, b)", which applies Python's rules (pyops.go), raises
+//     UndefinedError / TypeError where Jinja2 does, and counts the size of
+//     the strings and lists it builds against a per-render budget;
 //   - "obj[key]" becomes "obj | getitem(key)": Python indexing (negative
 //     indices, strings by character), Undefined for a missing item,
 //     UndefinedError when obj itself is undefined;
@@ -44,7 +44,6 @@ const (
 	filterTuple         = "chattmpl:tuple"
 	filterCallee        = "chattmpl:callee"
 	filterMethodOwner   = "chattmpl:owner"
-	filterConcatOperand = "chattmpl:concat"
 	filterIterable      = "chattmpl:iterable"
 	filterPrint         = "chattmpl:print"
 	varNone             = "chattmpl:none"
@@ -365,7 +364,7 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 		case tokens.Addition, tokens.Subtraction, tokens.Multiply, tokens.Division,
 			tokens.FloorDivision, tokens.Modulo, tokens.Power,
 			tokens.LowerThan, tokens.LowerThanOrEqual, tokens.GreaterThan, tokens.GreaterThanOrEqual,
-			tokens.Equals, tokens.Ne:
+			tokens.Equals, tokens.Ne, tokens.Tilde:
 			pos := t.Operator.Token
 			return &nodes.FilteredExpression{
 				Expression: t.Left,
@@ -378,9 +377,6 @@ func (w *rewriter) exprOnce(e nodes.Node) (nodes.Expression, error) {
 					&nodes.Integer{Location: pos, Val: pos.Col},
 				}}},
 			}, nil
-		case tokens.Tilde:
-			t.Left = withFilter(t.Left, filterConcatOperand)
-			t.Right = withFilter(t.Right, filterConcatOperand)
 		}
 	default:
 		return nil, fmt.Errorf("unsupported expression %T", e)

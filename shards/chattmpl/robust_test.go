@@ -58,7 +58,8 @@ func TestRunawayTemplates(t *testing.T) {
 		{"{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "maximum call depth"},
 		{"{% for x in [[1]] recursive %}{{ loop([x]) }}{% endfor %}", "maximum call depth"},
 		{"{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}", "loop iterations"},
-		{"{% set s = 'x' * 10000000 %}{% for i in range(100) %}{{ s }}{% endfor %}", "exceeds"},
+		{"{% set s = 'x' * 4000000 %}{% for i in range(100) %}{{ s }}{% endfor %}", "exceeds"},
+		{"{% set ns = namespace(s='') %}{% for i in range(100000) %}{% set ns.s = ns.s ~ 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' %}{% endfor %}", "bytes of strings"},
 		{"{{ 'x' * 100000000 }}", "too long"},
 	} {
 		tpl, err := Parse(c.src)

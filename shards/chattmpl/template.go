@@ -106,6 +106,7 @@ type renderState struct {
 	err        *RenderError
 	depth      int // macro / recursive-loop call depth
 	iterations int // loop iterations so far
+	built      int // bytes of strings/lists made by operators so far
 }
 
 // Limits that keep a hostile or broken template from exhausting the
@@ -115,6 +116,7 @@ const (
 	maxCallDepth  = 200
 	maxIterations = 1 << 18
 	maxOutput     = 64 << 20
+	maxBuilt      = 1 << 30
 )
 
 // guardCall wraps a macro or loop() callable with the recursion limit. A

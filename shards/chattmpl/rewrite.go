@@ -38,17 +38,17 @@ import (
 //   - the value of {{ ... }} passes through filterPrint (None → "None").
 
 const (
-	filterBinop         = "chattmpl:binop"
-	filterSubject       = "chattmpl:subject"
-	filterGetitem       = "chattmpl:getitem"
-	filterTuple         = "chattmpl:tuple"
-	filterCallee        = "chattmpl:callee"
-	filterMethodOwner   = "chattmpl:owner"
-	filterIterable      = "chattmpl:iterable"
-	filterPrint         = "chattmpl:print"
-	varNone             = "chattmpl:none"
-	varUndefined        = "chattmpl:undefined" // never set: evaluates to Undefined
-	varState            = "chattmpl:state"
+	filterBinop       = "chattmpl:binop"
+	filterSubject     = "chattmpl:subject"
+	filterGetitem     = "chattmpl:getitem"
+	filterTuple       = "chattmpl:tuple"
+	filterCallee      = "chattmpl:callee"
+	filterMethodOwner = "chattmpl:owner"
+	filterIterable    = "chattmpl:iterable"
+	filterPrint       = "chattmpl:print"
+	varNone           = "chattmpl:none"
+	varUndefined      = "chattmpl:undefined" // never set: evaluates to Undefined
+	varState          = "chattmpl:state"
 )
 
 type rewriter struct {

@@ -118,7 +118,7 @@ func FromGGUF(f *gguf.File) (*Tokenizer, error) {
 		}
 		cfg, ok := preTokenizers[t.preName]
 		if !ok {
-			return nil, fmt.Errorf("tokenizer: unknown pre-tokenizer %s = %q", keyPre, pre)
+			return nil, fmt.Errorf("tokenizer: unknown pre-tokenizer %s = %q (supported: %s)", keyPre, pre, strings.Join(PreTokenizers(), ", "))
 		}
 		p, err := newPreTokenizer(cfg.exprs)
 		if err != nil {
@@ -501,6 +501,16 @@ func (t *Tokenizer) findSPMByte(b byte) int32 {
 		return id
 	}
 	return null
+}
+
+// PreTokenizers lists the tokenizer.ggml.pre values this package supports.
+func PreTokenizers() []string {
+	names := make([]string, 0, len(preTokenizers))
+	for n := range preTokenizers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // VocabSize is the number of tokens.

@@ -35,7 +35,8 @@ import (
 //   - the object of {% for %} passes through filterIterable, which raises
 //     TypeError for None and non-iterables (Undefined iterates as empty)
 //     and iterates strings by character;
-//   - the value of {{ ... }} passes through filterPrint (None → "None").
+//   - the value of {{ ... }} passes through filterPrint: Python's str() of
+//     None, lists, dicts and floats.
 
 const (
 	filterBinop       = "chattmpl:binop"

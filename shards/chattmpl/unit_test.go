@@ -330,3 +330,24 @@ func TestSetTargets(t *testing.T) {
 		t.Errorf("assignment into a message: %q, %v", out, err)
 	}
 }
+
+func TestGoValuesForTemplates(t *testing.T) {
+	o := Options{Vars: map[string]any{
+		"ints":  []int{1, 2},
+		"names": map[string]string{"b": "2", "a": "1"},
+		"i64":   int64(7),
+		"f32":   float32(0.5),
+		"nil":   nil,
+	}}
+	got := mustRender(t, "{{ ints }}|{{ names | tojson }}|{{ i64 + 1 }}|{{ f32 }}|{{ nil is none }}", nil, o)
+	if want := `[1, 2]|{"a": "1", "b": "2"}|8|0.5|True`; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	if _, err := Parse("x"); err != nil {
+		t.Fatal(err)
+	}
+	tpl, _ := Parse("x")
+	if _, err := tpl.Render(nil, Options{Vars: map[string]any{"c": make(chan int)}}); err == nil {
+		t.Error("channel variable accepted")
+	}
+}

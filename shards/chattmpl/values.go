@@ -238,6 +238,30 @@ func toTemplate(v any) (any, error) {
 		}
 		return out, nil
 	}
+	// Other slices and string-keyed maps, element by element.
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		out := make([]any, rv.Len())
+		for i := range out {
+			cv, err := toTemplate(rv.Index(i).Interface())
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = cv
+		}
+		return out, nil
+	case reflect.Map:
+		if rv.Type().Key().Kind() == reflect.String {
+			m := make(map[string]any, rv.Len())
+			for _, k := range rv.MapKeys() {
+				m[k.String()] = rv.MapIndex(k).Interface()
+			}
+			return toTemplate(m)
+		}
+	case reflect.String:
+		return rv.String(), nil
+	}
 	return nil, fmt.Errorf("unsupported value type %T", v)
 }
 

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -348,3 +350,55 @@ func testLogger(t *testing.T) *slog.Logger {
 type tWriter struct{ t *testing.T }
 
 func (w tWriter) Write(b []byte) (int, error) { w.t.Log(string(b)); return len(b), nil }
+
+// TestEveryFixtureModelThroughChain: for every fixture model, a chain of up
+// to three nodes generates what one process generates.
+func TestEveryFixtureModelThroughChain(t *testing.T) {
+	for _, path := range testenv.Models(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".gguf")
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			m, err := model.Open(path, model.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			blocks := m.Config().Blocks
+			bos := m.Config().BOS
+			_ = m.Close()
+			ranges, err := model.EvenSplit(blocks, min(3, blocks))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nodes []*p2p.Node
+			var boot []string
+			for _, rg := range ranges {
+				n := startNode(t, ctx, path, rg[0], rg[1], boot)
+				nodes = append(nodes, n)
+				boot = n.Addrs()
+			}
+			r, err := New(ctx, Config{Bootstrap: boot, RefreshInterval: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			waitState(t, ctx, r, name, StateServed, 10*time.Second)
+			p := []int32{3, 10, 20, 30, 40}
+			if bos >= 0 {
+				p[0] = bos
+			}
+			want, _ := local(t, ctx, path, p, 12)
+			var got []int32
+			if _, err := r.Generate(ctx, GenerateRequest{Model: name, Prompt: p, MaxTokens: 12, Stop: stopFunc(t, path)}, func(id int32) error {
+				got = append(got, id)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("chain %v, one process %v", got, want)
+			}
+			waitNoSessions(t, nodes...)
+		})
+	}
+}

@@ -35,6 +35,15 @@ DATA pair8idx<>+40(SB)/8, $0x0000000100000001
 DATA pair8idx<>+48(SB)/8, $0x0000000100000001
 DATA pair8idx<>+56(SB)/8, $0x0000000100000001
 GLOBL pair8idx<>(SB), RODATA|NOPTR, $64
+DATA minexp<>+0(SB)/8, $0x0001000100000000
+DATA minexp<>+8(SB)/8, $0x0003000300020002
+DATA minexp<>+16(SB)/8, $0x0005000500040004
+DATA minexp<>+24(SB)/8, $0x0007000700060006
+DATA minexp<>+32(SB)/8, $0x0000000000000000
+DATA minexp<>+40(SB)/8, $0x0000000000000000
+DATA minexp<>+48(SB)/8, $0x0000000000000000
+DATA minexp<>+56(SB)/8, $0x0000000000000000
+GLOBL minexp<>(SB), RODATA|NOPTR, $64
 DATA pair8idx2<>+0(SB)/8, $0x0000000200000002
 DATA pair8idx2<>+8(SB)/8, $0x0000000200000002
 DATA pair8idx2<>+16(SB)/8, $0x0000000200000002
@@ -607,31 +616,32 @@ q40x4done:
 	OP         X1, SUM, SUM
 
 // Q4K_POS: one position; weights in Z12..Z15 (64 elements each, element
-// order), scales in Z20..Z23 (int16), mins in X6, dx in X2, dmin in X3.
+// order), scales in Z20..Z23 (int16), mins repeated per 16 activations in
+// Y6, [dx, dmin] in X2. The integer totals isum and summs are reduced
+// together, then sum += float32(dx*dy)*isum; sum -= float32(dmin*dy)*summs.
 #define Q4K_POS(ya, da, ba, SUM) \
 	VPMADDUBSW 0 ya, Z12, Z1;    \
 	VPMADDWD   Z20, Z1, Z0;      \
 	VPMADDUBSW 64 ya, Z13, Z1;   \
-	VPMADDWD   Z21, Z1, Z1;      \
-	VPADDD     Z1, Z0, Z0;       \
+	VPDPWSSD   Z1, Z21, Z0;      \
 	VPMADDUBSW 128 ya, Z14, Z1;  \
-	VPMADDWD   Z22, Z1, Z1;      \
-	VPADDD     Z1, Z0, Z0;       \
+	VPDPWSSD   Z1, Z22, Z0;      \
 	VPMADDUBSW 192 ya, Z15, Z1;  \
-	VPMADDWD   Z23, Z1, Z1;      \
-	VPADDD     Z1, Z0, Z0;       \
-	HSUMZ;                       \
-	VMOVDQU    0 ba, X4;         \
-	VMOVDQU    16 ba, X5;        \
-	VPHADDW    X5, X4, X4;       \
-	VPMADDWD   X6, X4, X4;       \
-	VPSHUFD    $0x4e, X4, X5;    \
-	VPADDD     X5, X4, X4;       \
-	VPSHUFD    $0xb1, X4, X5;    \
-	VPADDD     X5, X4, X4;       \
-	VMOVD      X4, BX;           \
-	KFLOAT(da, AX, X2, VADDSS, SUM); \
-	KFLOAT(da, BX, X3, VSUBSS, SUM)
+	VPDPWSSD   Z1, Z23, Z0;      \
+	VEXTRACTI64X4 $1, Z0, Y1;    \
+	VPADDD     Y1, Y0, Y0;       \
+	VPMADDWD   0 ba, Y6, Y1;     \
+	VPHADDD    Y1, Y0, Y0;       \
+	VPHADDD    Y0, Y0, Y0;       \
+	VEXTRACTI128 $1, Y0, X1;     \
+	VPADDD     X1, X0, X0;       \
+	VCVTDQ2PS  X0, X0;           \
+	VBROADCASTSS da, X1;         \
+	VMULPS     X2, X1, X1;       \
+	VMULPS     X1, X0, X0;       \
+	VADDSS     X0, SUM, SUM;     \
+	VMOVSHDUP  X0, X0;           \
+	VSUBSS     X0, SUM, SUM
 
 // Q4K_CHUNKW(c, Z): Z = the 64 nibbles of chunk c in element order.
 #define Q4K_CHUNKW(c, Zr) \
@@ -657,6 +667,7 @@ TEXT ·dotQ4_Kx4AVX512(SB), NOSPLIT, $0-72
 	VXORPS    X9, X9, X9
 	VXORPS    X10, X10, X10
 	VXORPS    X11, X11, X11
+	VMOVDQU64 minexp<>(SB), Z31
 	VMOVDQU64 nibmask64<>(SB), Z29
 	VMOVDQU64 q4kperm<>+0(SB), Z24
 	VMOVDQU64 q4kperm<>+64(SB), Z25
@@ -687,12 +698,9 @@ q4kx4loop:
 	Q4K_CHUNKW(1, Z13)
 	Q4K_CHUNKW(2, Z14)
 	Q4K_CHUNKW(3, Z15)
-	MOVWLZX   (SI), AX
-	VMOVD     AX, X2
+	VMOVD     (SI), X2
 	VCVTPH2PS X2, X2
-	MOVWLZX   2(SI), AX
-	VMOVD     AX, X3
-	VCVTPH2PS X3, X3
+	VPERMW    Y6, Y31, Y6
 	Q4K_POS((DI), (DX), (R8), X8)
 	Q4K_POS((DI)(R9*1), (DX)(R10*1), (R8)(R11*1), X9)
 	Q4K_POS((DI)(R9*2), (DX)(R10*2), (R8)(R11*2), X10)
@@ -719,14 +727,11 @@ q4kx4done:
 	VPMADDUBSW 0 ya, Z12, Z1;    \
 	VPMADDWD   Z20, Z1, Z0;      \
 	VPMADDUBSW 64 ya, Z13, Z1;   \
-	VPMADDWD   Z21, Z1, Z1;      \
-	VPADDD     Z1, Z0, Z0;       \
+	VPDPWSSD   Z1, Z21, Z0;      \
 	VPMADDUBSW 128 ya, Z14, Z1;  \
-	VPMADDWD   Z22, Z1, Z1;      \
-	VPADDD     Z1, Z0, Z0;       \
+	VPDPWSSD   Z1, Z22, Z0;      \
 	VPMADDUBSW 192 ya, Z15, Z1;  \
-	VPMADDWD   Z23, Z1, Z1;      \
-	VPADDD     Z1, Z0, Z0;       \
+	VPDPWSSD   Z1, Z23, Z0;      \
 	VPMADDWD   0 ba, Y7, Y1;     \
 	VPSLLD     $5, Y1, Y1;       \
 	VPSUBD     Z1, Z0, Z0;       \
@@ -916,6 +921,7 @@ TEXT ·dotQ5_Kx4AVX512(SB), NOSPLIT, $0-72
 	VXORPS    X9, X9, X9
 	VXORPS    X10, X10, X10
 	VXORPS    X11, X11, X11
+	VMOVDQU64 minexp<>(SB), Z31
 	VMOVDQU64 nibmask64<>(SB), Z29
 	VMOVDQU64 mask10x64<>(SB), Z30
 	VMOVDQU64 q4kperm<>+0(SB), Z24
@@ -947,12 +953,9 @@ q5kx4loop:
 	Q5K_CHUNKW(1, Z13, VPSLLVW, q5kshift<>+64(SB))
 	Q5K_CHUNKW(2, Z14, VPSRLVW, q5kshift<>+128(SB))
 	Q5K_CHUNKW(3, Z15, VPSRLVW, q5kshift<>+192(SB))
-	MOVWLZX   (SI), AX
-	VMOVD     AX, X2
+	VMOVD     (SI), X2
 	VCVTPH2PS X2, X2
-	MOVWLZX   2(SI), AX
-	VMOVD     AX, X3
-	VCVTPH2PS X3, X3
+	VPERMW    Y6, Y31, Y6
 	Q4K_POS((DI), (DX), (R8), X8)
 	Q4K_POS((DI)(R9*1), (DX)(R10*1), (R8)(R11*1), X9)
 	Q4K_POS((DI)(R9*2), (DX)(R10*2), (R8)(R11*2), X10)
@@ -983,6 +986,7 @@ TEXT ·dotQ4_Kx1AVX512(SB), NOSPLIT, $0-44
 	MOVQ bsums+24(FP), R8
 	MOVQ nb+32(FP), CX
 	VXORPS    X8, X8, X8
+	VMOVDQU64 minexp<>(SB), Z31
 	VMOVDQU64 nibmask64<>(SB), Z29
 	VMOVDQU64 q4kperm<>+0(SB), Z24
 	VMOVDQU64 q4kperm<>+64(SB), Z25
@@ -1013,12 +1017,9 @@ q4kx1loop:
 	Q4K_CHUNKW(1, Z13)
 	Q4K_CHUNKW(2, Z14)
 	Q4K_CHUNKW(3, Z15)
-	MOVWLZX   (SI), AX
-	VMOVD     AX, X2
+	VMOVD     (SI), X2
 	VCVTPH2PS X2, X2
-	MOVWLZX   2(SI), AX
-	VMOVD     AX, X3
-	VCVTPH2PS X3, X3
+	VPERMW    Y6, Y31, Y6
 	Q4K_POS((DI), (DX), (R8), X8)
 	ADDQ $144, SI
 	ADDQ $256, DI
@@ -1039,6 +1040,7 @@ TEXT ·dotQ5_Kx1AVX512(SB), NOSPLIT, $0-44
 	MOVQ bsums+24(FP), R8
 	MOVQ nb+32(FP), CX
 	VXORPS    X8, X8, X8
+	VMOVDQU64 minexp<>(SB), Z31
 	VMOVDQU64 nibmask64<>(SB), Z29
 	VMOVDQU64 mask10x64<>(SB), Z30
 	VMOVDQU64 q4kperm<>+0(SB), Z24
@@ -1070,12 +1072,9 @@ q5kx1loop:
 	Q5K_CHUNKW(1, Z13, VPSLLVW, q5kshift<>+64(SB))
 	Q5K_CHUNKW(2, Z14, VPSRLVW, q5kshift<>+128(SB))
 	Q5K_CHUNKW(3, Z15, VPSRLVW, q5kshift<>+192(SB))
-	MOVWLZX   (SI), AX
-	VMOVD     AX, X2
+	VMOVD     (SI), X2
 	VCVTPH2PS X2, X2
-	MOVWLZX   2(SI), AX
-	VMOVD     AX, X3
-	VCVTPH2PS X3, X3
+	VPERMW    Y6, Y31, Y6
 	Q4K_POS((DI), (DX), (R8), X8)
 	ADDQ $176, SI
 	ADDQ $256, DI

@@ -42,7 +42,7 @@ type Tokenizer struct {
 	scores []float32
 	attrs  []uint16
 	ids    map[string]int32
-	ranks  map[string]int32 // "left right" -> merge rank (BPE)
+	ranks  map[string]int32 // "left right" -> rank, merges with a non-token side
 	// pairs is ranks for merges of two tokens, keyed by their ids, with
 	// the id of the merged text (-1 if it is not a token): the fast path.
 	pairs  map[uint64]pairMerge
@@ -244,28 +244,35 @@ func (t *Tokenizer) loadMerges(f *gguf.File) error {
 	if !ok {
 		return fmt.Errorf("tokenizer: metadata key %s missing or not a string array (required by model %q)", keyMerges, t.model)
 	}
-	t.ranks = make(map[string]int32, len(merges))
+	// Merges of two vocabulary tokens (nearly all) are keyed by the ids;
+	// the rest, which only symbols that are not tokens can hit, by text.
+	t.ranks = map[string]int32{}
 	t.pairs = make(map[uint64]pairMerge, len(merges))
 	for i, m := range merges {
 		// llama.cpp splits at the first space after the first byte; a
-		// merge without one can never match and is kept out.
+		// merge without one can never match and is kept out. The first of
+		// duplicate merges wins, as with llama.cpp's map emplace.
 		if len(m) < 2 || strings.IndexByte(m[1:], ' ') < 0 {
 			continue
 		}
-		if _, dup := t.ranks[m]; dup {
-			continue
-		}
-		t.ranks[m] = int32(i)
 		pos := 1 + strings.IndexByte(m[1:], ' ')
 		l, okl := t.ids[m[:pos]]
 		r, okr := t.ids[m[pos+1:]]
-		if okl && okr {
-			merged, ok := t.ids[m[:pos]+m[pos+1:]]
-			if !ok {
-				merged = null
+		if !okl || !okr {
+			if _, dup := t.ranks[m]; !dup {
+				t.ranks[m] = int32(i)
 			}
-			t.pairs[pairKey(l, r)] = pairMerge{rank: int32(i), merged: merged}
+			continue
 		}
+		k := pairKey(l, r)
+		if _, dup := t.pairs[k]; dup {
+			continue
+		}
+		merged, ok := t.ids[m[:pos]+m[pos+1:]]
+		if !ok {
+			merged = null
+		}
+		t.pairs[k] = pairMerge{rank: int32(i), merged: merged}
 	}
 	for b := range 256 {
 		t.byteID[b] = null

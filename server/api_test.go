@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -394,6 +395,40 @@ func TestAPI(t *testing.T) {
 			if !strings.Contains(string(r.Body), want) {
 				t.Errorf("/metrics lacks %s", want)
 			}
+		}
+	})
+
+	t.Run("graceful shutdown lets a stream finish", func(t *testing.T) {
+		gs := startServer(t, Config{Backend: sw.backend, DefaultModel: storiesName})
+		req, _ := http.NewRequest("POST", gs.URL+"/v1/completions", strings.NewReader(`{"prompt":"Once upon a time","max_tokens":300,"stream":true}`))
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		first := make([]byte, 16)
+		if _, err := io.ReadFull(resp.Body, first); err != nil {
+			t.Fatal(err)
+		}
+		stopped := make(chan error, 1)
+		go func() { stopped <- gs.stop() }()
+		rest, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatalf("stream cut by the shutdown: %v", err)
+		}
+		if !strings.HasSuffix(string(rest), "data: [DONE]\n\n") {
+			t.Errorf("stream did not finish: ...%q", rest[max(0, len(rest)-80):])
+		}
+		select {
+		case err := <-stopped:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("Serve did not return after the stream ended")
+		}
+		if _, err := http.Get(gs.URL + "/health"); err == nil {
+			t.Error("server still accepts requests after shutdown")
 		}
 	})
 

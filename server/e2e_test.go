@@ -117,6 +117,29 @@ func TestEndToEnd(t *testing.T) {
 		checkModel(t, ctx, bin, client, stories, 8)
 	})
 
+	t.Run("svc serve --model runs its own swarm", func(t *testing.T) {
+		if err := exec.CommandContext(ctx, bin, "serve").Run(); exitCode(err) != 2 {
+			t.Errorf("svc serve without --model or --bootstrap: %v, want exit code 2", err)
+		}
+		own := startProc(t, ctx, "serve --model", bin, "serve", "--model", stories, "--listen", "127.0.0.1:0", "--threads", "1")
+		own.url = own.waitLine(t, apiLine, 60*time.Second)[1]
+		waitListed(t, own.url, "stories260K", true, 10*time.Second)
+		c := openai.NewClient(option.WithBaseURL(own.url+"/v1/"), option.WithAPIKey("x"), option.WithMaxRetries(0))
+		p := chatParams("", 8) // no model: the first --model is the default
+		resp, err := c.Chat.Completions.New(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := expected(t, ctx, bin, stories, chatMessages, 8)
+		if resp.Model != "stories260K" || resp.Choices[0].Message.Content != w.text {
+			t.Errorf("default model answered %q as %s, want %q", resp.Choices[0].Message.Content, resp.Model, w.text)
+		}
+		own.stop(t)
+		if code := own.cmd.ProcessState.ExitCode(); code != 0 {
+			t.Errorf("svc serve exited with %d after SIGTERM:\n%s", code, own.output())
+		}
+	})
+
 	// Every other model: three nodes each, a few models at a time, through
 	// the same gateway.
 	var others []string
@@ -341,6 +364,17 @@ func buildSvc(t *testing.T, ctx context.Context) string {
 		t.Fatalf("go build ./cmd/svc: %v\n%s", err, out)
 	}
 	return bin
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }
 
 func stderrOf(err error) string {

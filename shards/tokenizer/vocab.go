@@ -61,11 +61,10 @@ type Tokenizer struct {
 	special        []int32 // control/user-defined/unknown ids, longest text first
 	// specialByPrefix indexes t.special by the first two bytes of the
 	// token text (one-byte tokens by their byte alone, under key 1<<16|b).
-	specialByPrefix  map[uint32][]int
-	specialFirst     [256]bool
-	spmByte          [256]int32
-	maxTokenBytesLen int
-	spmWordSplit     bool // no token has "▁" right after another character
+	specialByPrefix map[uint32][]int
+	specialFirst    [256]bool
+	spmByte         [256]int32
+	spmWordSplit    bool // no token has "▁" right after another character
 }
 
 // Metadata keys read from the GGUF file.
@@ -213,7 +212,6 @@ func (t *Tokenizer) loadTokens(f *gguf.File) error {
 		}
 		t.ids[w] = int32(i)
 		t.texts[i] = w
-		t.maxTokenBytesLen = max(t.maxTokenBytesLen, len(w))
 		t.attrs[i] = attrNormal
 		if types != nil {
 			// GGUF token types: 1 normal, 2 unknown, 3 control,

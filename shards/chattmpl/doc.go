@@ -39,7 +39,8 @@
 // statements of our own replace or complement gonja's (Python's strip/split,
 // replace, startswith/endswith, upper/lower with full case mapping, dict
 // methods in insertion order, default, round, items, dictsort, string,
-// tojson, range without a goroutine, defined/undefined/none, set with
+// tojson, range without a goroutine, the tests defined/undefined/none and
+// "in" (which gonja uses for the in operator), set with
 // unpacking, filter blocks).
 //
 // The largest gap is that gonja makes no difference between None and an

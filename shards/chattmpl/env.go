@@ -3,6 +3,7 @@ package chattmpl
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/builtins"
 	"github.com/nikolalohinski/gonja/v2/exec"
@@ -39,6 +40,7 @@ func newEnvironment() *exec.Environment {
 	must(tests.Replace("defined", testDefined))
 	must(tests.Replace("undefined", testUndefined))
 	must(tests.Replace("none", testNone))
+	must(tests.Replace("in", testIn))
 
 	// Statements: Jinja2's core set plus loop controls (jinja2.ext.
 	// loopcontrols) and {% generation %}; no {% do %} (jinja2.ext.do is
@@ -404,4 +406,42 @@ func pyRange(args *exec.VarArgs) *exec.Value {
 		out = []any{}
 	}
 	return exec.AsValue(out)
+}
+
+// testIn is "x in seq" (gonja parses the operator as the test "in"), with
+// Python's rules: substring for strings, equality for list items and dict
+// keys, False for Undefined, TypeError for None and other non-containers.
+func testIn(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) (bool, error) {
+	if len(params.Args) != 1 {
+		return false, fmt.Errorf("'in' needs one right-hand operand")
+	}
+	seq := params.Args[0]
+	switch {
+	case seq.IsError():
+		return false, seq
+	case isUndefined(seq):
+		return false, nil
+	case seq.IsString():
+		if !in.IsString() {
+			return false, stateOf(e).fail(&RenderError{Kind: "TypeError",
+				Msg: fmt.Sprintf("'in <string>' requires string as left operand, not %s", pyTypeName(in))})
+		}
+		return strings.Contains(seq.String(), in.String()), nil
+	case seq.IsDict():
+		for _, p := range dictPairs(seq) {
+			if pyEqual(p.Key, in) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case seq.IsList():
+		for i := 0; i < seq.Len(); i++ {
+			if pyEqual(seq.Index(i), in) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	return false, stateOf(e).fail(&RenderError{Kind: "TypeError",
+		Msg: fmt.Sprintf("argument of type '%s' is not iterable", pyTypeName(seq))})
 }

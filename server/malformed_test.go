@@ -84,6 +84,9 @@ func testMalformed(t *testing.T, ts *testServer) {
 		{"response_format string", chat, `{"response_format":"json","messages":` + okMsg + `}`, 400, codeInvalidRequest, "response_format must be an object"},
 		{"audio", chat, `{"audio":{"voice":"x"},"messages":` + okMsg + `}`, 400, codeInvalidRequest, "audio"},
 
+		{"deeply nested JSON", chat, `{"messages":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, 400, codeInvalidRequest, "malformed JSON"},
+		{"NUL in JSON", chat, "{\"messages\":\x00[]}", 400, codeInvalidRequest, "malformed JSON"},
+		{"prompt longer than the context", chat, `{"messages":[{"role":"user","content":"` + strings.Repeat("dog ", 5000) + `"}]}`, 400, codeInvalidRequest, "context"},
 		{"prompt missing", comp, `{}`, 400, codeInvalidRequest, "prompt is required"},
 		{"prompt number", comp, `{"prompt":5}`, 400, codeInvalidRequest, "prompt must be"},
 		{"prompt object", comp, `{"prompt":{}}`, 400, codeInvalidRequest, "prompt must be"},

@@ -288,3 +288,21 @@ func TestUserDefinedAlwaysMatched(t *testing.T) {
 		t.Errorf("deepseek-llm user-defined token not matched: %v", ids)
 	}
 }
+
+// TestPhi3RStrip: llama.cpp gives Phi-3's special tokens RSTRIP (by model
+// name), and "</s>" is user-defined there, so it is split out even without
+// parseSpecial and swallows the whitespace after it.
+func TestPhi3RStrip(t *testing.T) {
+	tok := load(t, vocabPath(t, "phi-3"))
+	got, err := tok.Encode("Hello</s>   world", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := tok.Encode("Hello", false, false)
+	want = append(want, 2)
+	w2, _ := tok.Encode("world", false, false)
+	want = append(want, w2...)
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v want %v", got, want)
+	}
+}

@@ -36,7 +36,8 @@ type Session struct {
 	s       network.Stream
 	first   bool
 	dim     int
-	timeout time.Duration
+	timeout time.Duration // per step, plus perPos for each position
+	perPos  time.Duration
 
 	mu     sync.Mutex
 	broken error
@@ -54,8 +55,11 @@ type SessionOptions struct {
 	MaxLength   int
 	// Dim is the model's hidden width, to check the replies.
 	Dim int
-	// StepTimeout bounds one step, reply included (default 2 minutes).
+	// StepTimeout bounds one step, reply included (default 2 minutes),
+	// plus PerPosition for every position the step carries: a node that
+	// does not answer in time is treated as failed.
 	StepTimeout time.Duration
+	PerPosition time.Duration
 }
 
 // OpenSession opens a forward stream to p and a session on it.
@@ -67,12 +71,12 @@ func OpenSession(ctx context.Context, h host.Host, p peer.ID, o SessionOptions) 
 	if err != nil {
 		return nil, fmt.Errorf("p2p: open stream to %s: %w", p, err)
 	}
-	ss := &Session{peer: p, s: s, first: o.First == 0, dim: o.Dim, timeout: o.StepTimeout}
+	ss := &Session{peer: p, s: s, first: o.First == 0, dim: o.Dim, timeout: o.StepTimeout, perPos: max(o.PerPosition, 0)}
 	req := &wire.Request{Kind: &wire.Request_Open{Open: &wire.Open{
 		SessionId: o.ID, ModelDigest: o.Digest,
 		First: uint32(o.First), Last: uint32(o.Last), MaxLength: uint32(o.MaxLength),
 	}}}
-	if _, err := ss.roundTrip(ctx, req, nil); err != nil {
+	if _, err := ss.roundTrip(ctx, req, nil, 0); err != nil {
 		ss.Reset()
 		return nil, fmt.Errorf("p2p: open session on %s: %w", p, err)
 	}
@@ -92,7 +96,7 @@ func (s *Session) Stats() (compute, wall time.Duration, steps int) {
 
 // roundTrip sends one request and reads its response. Cancelling ctx resets
 // the stream, which ends the session on the node.
-func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []byte) (*response, error) {
+func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []byte, positions int) (*response, error) {
 	s.mu.Lock()
 	broken := s.broken
 	s.mu.Unlock()
@@ -101,7 +105,7 @@ func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []by
 	}
 	stop := context.AfterFunc(ctx, func() { _ = s.s.Reset() })
 	defer stop()
-	if err := s.s.SetDeadline(time.Now().Add(s.timeout)); err != nil {
+	if err := s.s.SetDeadline(time.Now().Add(s.timeout + time.Duration(positions)*s.perPos)); err != nil {
 		return nil, s.breakWith(fmt.Errorf("set deadline: %w", err))
 	}
 	if err := wire.WriteFrame(s.s, req, payload); err != nil {
@@ -162,7 +166,7 @@ func (s *Session) Forward(ctx context.Context, in model.Input) (*model.Output, e
 		payload = wire.EncodeF32(in.Hidden)
 	}
 	st.N = uint32(n)
-	resp, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Step{Step: st}}, payload)
+	resp, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Step{Step: st}}, payload, n)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: step on %s: %w", s.peer, err)
 	}
@@ -210,7 +214,7 @@ func (s *Session) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Close{Close: &wire.Close{}}}, nil)
+	_, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Close{Close: &wire.Close{}}}, nil, 0)
 	if err != nil {
 		s.Reset()
 		return fmt.Errorf("p2p: close session on %s: %w", s.peer, err)

@@ -56,9 +56,16 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		}
 		return emit(s.ID)
 	})
+	r.met.tokens.Add(float64(res.CompletionTokens))
 	if err != nil {
+		outcome := "error"
+		if ctx.Err() != nil {
+			outcome = "cancelled"
+		}
+		r.met.generations.WithLabelValues(outcome).Inc()
 		return res, err
 	}
+	r.met.generations.WithLabelValues("ok").Inc()
 	res.Finish = FinishLength
 	if out.Finish == model.FinishStop {
 		res.Finish = FinishStop
@@ -97,6 +104,7 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 			return nil, err
 		}
 		c.failovers++
+		c.r.met.failovers.Inc()
 		c.r.log.Warn("hop failed, rebuilding the chain", "err", err, "failover", c.failovers)
 		c.closeHops()
 		if berr := c.build(ctx); berr != nil {
@@ -139,7 +147,10 @@ func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) 
 	var out *model.Output
 	for i, h := range c.hops {
 		var err error
-		if out, err = h.Forward(ctx, in); err != nil {
+		t0 := time.Now()
+		out, err = h.Forward(ctx, in)
+		c.r.met.hopStep.Observe(time.Since(t0).Seconds())
+		if err != nil {
 			c.r.blame(ctx, h.Peer(), err)
 			c.exclude(h.Peer())
 			return nil, &hopError{peer: h.Peer(), err: fmt.Errorf("router: hop %d of %d: %w", i+1, len(c.hops), err)}
@@ -223,7 +234,7 @@ func (c *chain) candidates() []candidate {
 		// Busy nodes serve each session more slowly; spread the load.
 		load := float64(s.Sessions) + float64(r.inflight[h.peer])
 		cost := s.MsPerToken*(1+0.5*load) + float64(r.cfg.HopPenalty.Microseconds())/1000
-		out = append(out, candidate{peer: h.peer, first: int(s.First), last: int(s.Last), cost: cost})
+		out = append(out, candidate{peer: h.peer, first: int(s.First), last: int(s.Last), cost: cost, ms: s.MsPerToken})
 	}
 	return out
 }
@@ -265,6 +276,7 @@ func (c *chain) open(ctx context.Context, route []candidate) ([]*p2p.Session, er
 			s, err := p2p.OpenSession(ctx, c.r.ep.Host, cand.peer, p2p.SessionOptions{
 				ID: id, Digest: c.digest, First: cand.first, Last: cand.last,
 				MaxLength: c.maxLen, Dim: c.dim, StepTimeout: c.r.cfg.StepTimeout,
+				PerPosition: max(time.Duration(10*cand.ms*float64(time.Millisecond)), time.Millisecond),
 			})
 			if err != nil {
 				errs[i] = err

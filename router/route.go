@@ -12,6 +12,7 @@ type candidate struct {
 	peer        peer.ID
 	first, last int
 	cost        float64 // estimated ms per token through this hop
+	ms          float64 // announced ms per token
 }
 
 // bestChain returns the cheapest sequence of candidates leading from block

@@ -13,6 +13,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"svc/p2p"
 	"svc/p2p/wire"
@@ -30,8 +31,10 @@ type Config struct {
 	Key crypto.PrivKey
 	// RefreshInterval is how often the swarm view is rebuilt (default 5 s).
 	RefreshInterval time.Duration
-	// StepTimeout bounds one step on one hop (default 60 s); a hop
-	// that does not answer in time counts as failed.
+	// StepTimeout bounds one step on one hop (default 15 s), plus ten
+	// times the hop's announced time per token for every position of the
+	// step; a hop that does not answer in time counts as failed, and the
+	// generation fails over.
 	StepTimeout time.Duration
 	// HopPenalty is added to every hop's estimated cost, so that chains
 	// with fewer hops win when speeds are close (default 0.2 ms).
@@ -50,7 +53,7 @@ func (c *Config) defaults() {
 		c.RefreshInterval = 5 * time.Second
 	}
 	if c.StepTimeout <= 0 {
-		c.StepTimeout = 60 * time.Second
+		c.StepTimeout = 15 * time.Second
 	}
 	if c.HopPenalty <= 0 {
 		c.HopPenalty = 200 * time.Microsecond
@@ -84,6 +87,9 @@ type Router struct {
 	headers  map[string]*header
 
 	fetchMu sync.Mutex // one header fetch at a time
+
+	reg *prometheus.Registry
+	met *metrics
 }
 
 // header is a verified GGUF header and the configuration parsed from it.
@@ -105,6 +111,11 @@ func New(ctx context.Context, cfg Config) (*Router, error) {
 		cfg: cfg, log: cfg.Logger, ep: ep,
 		nodes: map[peer.ID]p2p.Member{}, created: map[string]time.Time{},
 		backoff: map[peer.ID]time.Time{}, inflight: map[peer.ID]int{}, headers: map[string]*header{},
+	}
+	r.reg = prometheus.NewRegistry()
+	if r.met, err = newMetrics(r, r.reg); err != nil {
+		_ = ep.Close()
+		return nil, err
 	}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if len(cfg.Bootstrap) > 0 {
@@ -129,6 +140,10 @@ func (r *Router) Close() error {
 	}
 	return nil
 }
+
+// Registry holds the router's Prometheus metrics (generations, tokens,
+// failovers, hop step time, open sessions, nodes in view).
+func (r *Router) Registry() *prometheus.Registry { return r.reg }
 
 // Addrs are the router's own multiaddrs.
 func (r *Router) Addrs() []string { return r.ep.Addrs() }

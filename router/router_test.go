@@ -283,6 +283,9 @@ func TestFailoverMidGeneration(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("after failover: %v, undisturbed %v", got, want)
 	}
+	if n := gauge(t, r, "svc_router_failovers_total"); n != 1 {
+		t.Fatalf("failover counter %v, want 1", n)
+	}
 	waitNoSessions(t, a, b1, b2, c)
 
 	// Without a replacement the request fails promptly.
@@ -401,4 +404,27 @@ func TestEveryFixtureModelThroughChain(t *testing.T) {
 			waitNoSessions(t, nodes...)
 		})
 	}
+}
+
+// gauge reads a metric without labels from the router's registry.
+func gauge(t *testing.T, r *Router, name string) float64 {
+	t.Helper()
+	mfs, err := r.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name || len(mf.GetMetric()) != 1 {
+			continue
+		}
+		m := mf.GetMetric()[0]
+		switch {
+		case m.GetCounter() != nil:
+			return m.GetCounter().GetValue()
+		case m.GetGauge() != nil:
+			return m.GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }

@@ -1,0 +1,53 @@
+package router
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics are the router's Prometheus metrics, in its own registry.
+type metrics struct {
+	generations *prometheus.CounterVec
+	tokens      prometheus.Counter
+	failovers   prometheus.Counter
+	hopStep     prometheus.Histogram
+}
+
+func newMetrics(r *Router, reg *prometheus.Registry) (*metrics, error) {
+	m := &metrics{
+		generations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "svc_router_generations_total", Help: "Generations by outcome (ok, error, cancelled)."}, []string{"outcome"}),
+		tokens: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_router_tokens_total", Help: "Tokens generated."}),
+		failovers: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_router_failovers_total", Help: "Chains rebuilt after a hop failed mid-generation."}),
+		hopStep: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "svc_router_hop_step_seconds", Help: "Wall time of one step on one hop, network included.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18)}),
+	}
+	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "svc_router_sessions_open", Help: "Sessions this router holds open on nodes."},
+		func() float64 {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			n := 0
+			for _, c := range r.inflight {
+				n += c
+			}
+			return float64(n)
+		})
+	nodes := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "svc_router_nodes", Help: "Nodes in the swarm view."},
+		func() float64 {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			return float64(len(r.nodes))
+		})
+	for _, c := range []prometheus.Collector{m.generations, m.tokens, m.failovers, m.hopStep, sessions, nodes} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("router: register metrics: %w", err)
+		}
+	}
+	return m, nil
+}

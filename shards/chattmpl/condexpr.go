@@ -99,10 +99,11 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// rewriteTag rewrites the nested conditionals of one {{ }} or {% %} tag
-// (delimiters, whitespace-control signs and trailing text kept as they are).
+// rewriteTag rewrites one {{ }} or {% %} tag (delimiters, whitespace-control
+// signs and trailing text kept as they are): the right operand of "in" is
+// parenthesized (see parenthesizeIn), then nested conditionals rewritten.
 func rewriteTag(tag string) string {
-	if !strings.Contains(tag, "if") || len(tag) < 4 {
+	if len(tag) < 4 || !(strings.Contains(tag, "if") || strings.Contains(tag, "in")) {
 		return tag
 	}
 	open := 2
@@ -120,7 +121,85 @@ func rewriteTag(tag string) string {
 	if end > open && (tag[end-1] == '-' || tag[end-1] == '+') {
 		end--
 	}
-	return tag[:open] + rewriteBody(tag[open:end]) + tag[end:]
+	return tag[:open] + rewriteBody(parenthesizeIn(tag[open:end])) + tag[end:]
+}
+
+// parenthesizeIn puts the right operand of every "in" / "not in" of an
+// expression tag in parentheses. gonja reads that operand as a single
+// variable or literal, so "'user' in messages | map(attribute='role')"
+// would apply the filter to the test's result; Jinja2 applies it to
+// messages. The operand runs, as in Jinja2's grammar, to the next
+// and/or/if/else, comparison, separator or closing bracket at its level.
+// {% for %} tags are left alone: their "in" is not the operator.
+func parenthesizeIn(body string) string {
+	toks := lexTag(body)
+	for _, t := range toks {
+		if t.kind == 'n' {
+			if t.text == "for" {
+				return body
+			}
+			break
+		}
+	}
+	var b strings.Builder
+	for k := 0; k < len(toks); k++ {
+		b.WriteString(toks[k].text)
+		if toks[k].kind != 'n' || toks[k].text != "in" {
+			continue
+		}
+		start := k + 1
+		for start < len(toks) && toks[start].kind == 'w' {
+			b.WriteString(toks[start].text)
+			start++
+		}
+		end := operandEnd(toks, start)
+		for end > start && toks[end-1].kind == 'w' {
+			end--
+		}
+		if end <= start {
+			k = start - 1
+			continue
+		}
+		b.WriteString("(" + parenthesizeIn(joinTokens(toks[start:end])) + ")")
+		k = end - 1
+	}
+	return b.String()
+}
+
+// operandEnd returns the index just past a comparison operand starting at
+// toks[start].
+func operandEnd(toks []exprToken, start int) int {
+	prev := ""
+	for k := start; k < len(toks); k++ {
+		t := toks[k]
+		switch t.kind {
+		case '(', '[', '{':
+			_, next := groupEnd(toks, k)
+			k = next - 1
+			prev = ")"
+			continue
+		case ')', ']', '}', ',', ':':
+			return k
+		case 'o':
+			switch t.text {
+			case "==", "!=", "<", ">", "<=", ">=":
+				return k
+			}
+		case 'n':
+			switch t.text {
+			case "and", "or", "if", "else", "in", "recursive":
+				return k
+			case "not":
+				if prev != "is" {
+					return k
+				}
+			}
+		}
+		if t.kind != 'w' {
+			prev = t.text
+		}
+	}
+	return len(toks)
 }
 
 // rewriteBody copies an expression's top level and rewrites inside each

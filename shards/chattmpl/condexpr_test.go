@@ -39,3 +39,18 @@ func TestNestedConditionals(t *testing.T) {
 		}
 	}
 }
+
+func TestParenthesizeIn(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{{ 'user' in messages | map(attribute='role') | list }}", "{{ 'user' in (messages | map(attribute='role') | list) }}"},
+		{"{% if 'x' not in a ~ b and c in d %}", "{% if 'x' not in (a ~ b) and c in (d) %}"},
+		{"{{ f(x in y, 2) }}", "{{ f(x in (y), 2) }}"},
+		{"{{ x in y is not none }}", "{{ x in (y is not none) }}"},
+		{"{% for k in items if 'a' in k %}{% endfor %}", "{% for k in items if 'a' in k %}{% endfor %}"},
+		{"{{ 'in' ~ index }}", "{{ 'in' ~ index }}"},
+	} {
+		if got := rewriteConditionals(c.in); got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}

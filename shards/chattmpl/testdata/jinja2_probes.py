@@ -98,6 +98,8 @@ a("{{ 'abc' | replace('b', 'X') }}|{{ ' x ' | trim }}|{{ 'ab' | upper }}|{{ 'AB'
 a("{{ 'x' * 3 }}|{{ 7 // 2 }}|{{ 7 / 2 }}|{{ 7 % 3 }}|{{ 2 ** 10 }}|{{ 1.0 }}|{{ 1.5e-7 }}|{{ 3 - 5 }}|{{ -3 }}")
 a("{{ 1 ~ 2 }}|{{ 'a' ~ 1.5 }}|{{ true }}|{{ [1, 'a', none, true] }}|{{ {'a': 1, 'b': 'x'} }}")
 a("{{ 'x' in undefined_thing }}|{{ 1 in [1.0] }}|{{ 'k' in {'k': 1} }}|{{ 'k' not in {'k': 1} }}|{{ true in [1] }}")
+a("{{ 'user' in messages | map(attribute='role') | list }}|{{ 'b' in ['a'] + ['b'] }}|{{ 'a' in 'b' ~ 'a' }}|{{ 'a' in ['a'] and 'b' in ['c'] }}|{{ not 'a' in ['a'] }}|{{ 'h' in messages[1].content.lower() }}", M1)
+a("{% if 'tool' not in messages | map(attribute='role') %}no tools{% endif %}", M1)
 a("{{ 'a' in none }}")
 a("{{ 1 in 'abc' }}")
 a("{{ 'a' in 3 }}")

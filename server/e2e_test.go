@@ -58,6 +58,42 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("stories260K equals svc generate", func(t *testing.T) {
 		checkModel(t, ctx, bin, client, stories, 48)
+
+		// Text completion through the SDK, and the gateway's default model.
+		out, err := exec.CommandContext(ctx, bin, "generate", "--model", stories, "--prompt", "Once upon a time", "-n", "30", "--json").Output()
+		if err != nil {
+			t.Fatalf("svc generate: %v\n%s", err, stderrOf(err))
+		}
+		var g struct {
+			CompletionTokens []int32 `json:"completion_tokens"`
+		}
+		if err := json.Unmarshal(out, &g); err != nil {
+			t.Fatal(err)
+		}
+		f, err := gguf.Open(stories)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		tok, err := tokenizer.FromGGUF(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr, err := client.Completions.New(ctx, openai.CompletionNewParams{
+			Model:     "stories260K",
+			Prompt:    openai.CompletionNewParamsPromptUnion{OfString: openai.String("Once upon a time")},
+			MaxTokens: openai.Int(30),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := pieces(tok, g.CompletionTokens); cr.Choices[0].Text != want || int(cr.Usage.CompletionTokens) != len(g.CompletionTokens) {
+			t.Errorf("completion %q (%d tokens), svc generate %q (%d)", cr.Choices[0].Text, cr.Usage.CompletionTokens, want, len(g.CompletionTokens))
+		}
+		resp, err := client.Chat.Completions.New(ctx, chatParams("", 4))
+		if err != nil || resp.Model != "stories260K" {
+			t.Errorf("request without a model: %v", err)
+		}
 	})
 
 	t.Run("20 concurrent streams", func(t *testing.T) {
@@ -244,15 +280,20 @@ func expected(t *testing.T, ctx context.Context, bin, path string, msgs []chattm
 	if w.finish == "stop" && len(w.completion) > 0 && tok.IsEOG(w.completion[len(w.completion)-1]) {
 		w.completion = w.completion[:len(w.completion)-1] // the stop token is not part of the answer
 	}
-	// The API's text is its tokens' pieces, control tokens as nothing.
+	w.text = pieces(tok, w.completion)
+	return w
+}
+
+// pieces is the API's text for generated ids: the tokens' pieces, control
+// tokens as nothing.
+func pieces(tok *tokenizer.Tokenizer, ids []int32) string {
 	dec := tok.NewStreamDecoderWith(tokenizer.StreamOptions{Raw: true, DecodeOptions: tokenizer.DecodeOptions{SkipSpecial: true}})
 	var b strings.Builder
-	for _, id := range w.completion {
+	for _, id := range ids {
 		b.WriteString(dec.Add(id))
 	}
 	b.WriteString(dec.Flush())
-	w.text = b.String()
-	return w
+	return b.String()
 }
 
 // checkModel asks for the same chat completion non-streamed and streamed
@@ -535,7 +576,7 @@ func (p *proc) ready(t *testing.T) {
 
 func startGateway(t *testing.T, ctx context.Context, bin string, boot []string) *proc {
 	t.Helper()
-	args := []string{"serve", "--listen", "127.0.0.1:0"}
+	args := []string{"serve", "--listen", "127.0.0.1:0", "--default-model", "stories260K"}
 	for _, b := range boot {
 		args = append(args, "--bootstrap", b)
 	}

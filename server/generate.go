@@ -34,6 +34,7 @@ type job struct {
 	maxTokens    int
 	stop         []string
 	includeUsage bool
+	start        time.Time
 }
 
 // usage is the token accounting of a response.
@@ -64,6 +65,7 @@ func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) 
 		return false
 	}
 	s.m.promptTokens.WithLabelValues(j.model).Add(float64(len(j.prompt)))
+	j.start = start
 	if !stream {
 		s.answerWhole(ctx, r, j)
 		return false
@@ -285,6 +287,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		stopped = matched
 	}
 	finish := string(finishOf(res, stopped, n, j.maxTokens))
+	s.logDone(j, n, finish, false)
 	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
 	if j.chat {
 		writeJSON(ctx, 200, chatCompletion{
@@ -414,6 +417,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 		stopped = matched
 	}
 	finish := string(finishOf(o.res, stopped, n, j.maxTokens))
+	s.logDone(j, n, finish, true)
 	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
 	if j.chat {
 		sse.chunk(delta{}, finish, nil)
@@ -424,6 +428,14 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 		sse.usageChunk(u)
 	}
 	sse.raw("[DONE]")
+}
+
+// logDone writes the access line of a finished generation.
+func (s *Server) logDone(j *job, n int, finish string, stream bool) {
+	d := time.Since(j.start)
+	s.log.Info("generation done", "id", j.id, "model", j.model, "stream", stream,
+		"prompt_tokens", len(j.prompt), "completion_tokens", n, "finish", finish,
+		"seconds", fmt.Sprintf("%.3f", d.Seconds()))
 }
 
 // sseWriter frames events; after the first write error it writes nothing

@@ -31,6 +31,7 @@ func newServeCmd() *cobra.Command {
 		bootstrap []string
 		threads   int
 		waitFor   time.Duration
+		dflt      string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve [--model FILE…] [--nodes N] [--listen HOST:PORT] [--bootstrap MULTIADDR…]",
@@ -68,7 +69,7 @@ session is closed and the nodes leave the swarm.`,
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 			return runServe(cmd.Context(), serveOptions{
 				models: models, nodes: nodes, listen: listen, bootstrap: bootstrap,
-				threads: threads, waitFor: waitFor, log: log, logOut: cmd.ErrOrStderr(),
+				threads: threads, waitFor: waitFor, log: log, logOut: cmd.ErrOrStderr(), defaultModel: dflt,
 			})
 		},
 	}
@@ -78,6 +79,7 @@ session is closed and the nodes leave the swarm.`,
 	f.StringVar(&listen, "listen", "127.0.0.1:8080", "HTTP address of the API")
 	f.StringArrayVar(&bootstrap, "bootstrap", nil, "multiaddr of a swarm peer to join (repeatable)")
 	f.IntVar(&threads, "threads", 0, "compute threads per in-process node (0: one per CPU)")
+	f.StringVar(&dflt, "default-model", "", "model for requests that name none (default: the first --model; none with only --bootstrap)")
 	f.DurationVar(&waitFor, "wait", 2*time.Minute, "how long to wait for each --model to become servable before giving up")
 	return cmd
 }
@@ -91,6 +93,8 @@ type serveOptions struct {
 	waitFor   time.Duration
 	log       *slog.Logger
 	logOut    io.Writer
+	// defaultModel overrides the first --model as the default.
+	defaultModel string
 }
 
 func runServe(ctx context.Context, o serveOptions) (err error) {
@@ -158,6 +162,9 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 		names = append(names, name)
 	}
 
+	if o.defaultModel != "" {
+		defaultModel = o.defaultModel
+	}
 	rt, closeRouter, err := newServeRouter(ctx, boot, o.log)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

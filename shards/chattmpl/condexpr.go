@@ -2,21 +2,25 @@ package chattmpl
 
 import "strings"
 
-// gonja parses "X if C else Y" only as the whole of a {{ }} or a
-// {% set %} value, not nested in other expressions, e.g. Gemma 3's
+// rewriteExpressions applies two source rewrites to every {{ }} and {% %}
+// tag, for expressions gonja's parser gets wrong: parenthesizeIn (the right
+// operand of "in"), then nested conditionals.
+//
+// gonja parses "X if C else Y" only as the whole of a {{ }} or a {% set %}
+// value, not nested in other expressions, e.g. Gemma 3's
 // '<start_of_turn>' + role + '\n' + (first_user_prefix if loop.first else "").
-// rewriteConditionals rewrites each conditional that sits inside brackets
-// (parentheses, a list, a dict, call arguments) in the template source to
+// Each conditional that sits inside brackets (parentheses, a list, a dict,
+// call arguments) becomes
 //
 //	((C) and [X] or [Y])[0]
 //
 // which gonja parses and which evaluates exactly like the conditional:
 // "and"/"or" short-circuit and return an operand, a one-element list is
 // always true, so only the chosen branch is evaluated. A missing else
-// branch yields Undefined, as in Jinja2. Only characters are inserted, no
-// newlines, so line numbers stay right. Conditionals at the top level of a
-// tag are left to gonja.
-func rewriteConditionals(src string) string {
+// branch yields Undefined, as in Jinja2. Conditionals at the top level of a
+// tag are left to gonja. Only characters are inserted and spaces moved, no
+// newline is added or removed, so line numbers stay right.
+func rewriteExpressions(src string) string {
 	var out strings.Builder
 	pos := 0
 	for pos < len(src) {

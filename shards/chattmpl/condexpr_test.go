@@ -15,7 +15,7 @@ func TestRewriteConditionals(t *testing.T) {
 		{"{{ (a if b else c if d else e) }}", "{{ (((b) and [a] or [((d) and [c] or [e])[0]])[0]) }}"},
 		{"{{ ('if' if x else 'else') }}", "{{ (((x) and ['if'] or ['else'])[0]) }}"},
 	} {
-		if got := rewriteConditionals(c.in); got != c.want {
+		if got := rewriteExpressions(c.in); got != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.in, got, c.want)
 		}
 	}
@@ -49,7 +49,7 @@ func TestParenthesizeIn(t *testing.T) {
 		{"{% for k in items if 'a' in k %}{% endfor %}", "{% for k in items if 'a' in k %}{% endfor %}"},
 		{"{{ 'in' ~ index }}", "{{ 'in' ~ index }}"},
 	} {
-		if got := rewriteConditionals(c.in); got != c.want {
+		if got := rewriteExpressions(c.in); got != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.in, got, c.want)
 		}
 	}

@@ -61,8 +61,8 @@ func FuzzSourceRewrites(f *testing.F) {
 		if strings.Count(out, "\n") != strings.Count(norm, "\n") {
 			t.Fatalf("lstripBlocks changed the line count of %q: %q", src, out)
 		}
-		if got := rewriteConditionals(out); strings.Count(got, "\n") != strings.Count(out, "\n") {
-			t.Fatalf("rewriteConditionals changed the line count of %q: %q", out, got)
+		if got := rewriteExpressions(out); strings.Count(got, "\n") != strings.Count(out, "\n") {
+			t.Fatalf("rewriteExpressions changed the line count of %q: %q", out, got)
 		}
 	})
 }

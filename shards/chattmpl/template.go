@@ -48,8 +48,7 @@ type Options struct {
 
 // Template is a compiled chat template. It is safe for concurrent use.
 type Template struct {
-	tpl  *exec.Template
-	name string
+	tpl *exec.Template
 }
 
 // ErrRaised is matched (errors.Is) by the error of a render that the
@@ -60,7 +59,7 @@ var ErrRaised = errors.New("template raised an exception")
 // message for raise_exception, otherwise a description in Jinja2's terms
 // (UndefinedError, TypeError) with the position when known.
 type RenderError struct {
-	Kind string // "TemplateError" (raise_exception), "UndefinedError", "TypeError" or "Error"
+	Kind string // "TemplateError" (raise_exception), "UndefinedError", "TypeError", "RecursionError" or "Error"
 	Msg  string
 	Line int // 0 when unknown
 	Col  int
@@ -99,9 +98,10 @@ func (e *RenderError) Unwrap() []error {
 // inside the template engine.
 const engineFailure = "template engine failure"
 
-// renderState is per-render: the first error raised by raise_exception or
-// by one of the internal checks. gonja flattens errors returned by
-// functions and filters into strings, so the precise error is kept here.
+// renderState is per-render. err is the first error raised by
+// raise_exception or by one of the internal checks (gonja flattens errors
+// returned by functions and filters into strings, so the precise error is
+// kept here); the counters enforce the limits below.
 type renderState struct {
 	err        *RenderError
 	depth      int // macro / recursive-loop call depth
@@ -180,7 +180,7 @@ func parseNamed(name, src string) (t *Template, err error) {
 	cfg.KeepTrailingNewline = false
 	cfg.AutoEscape = false
 	env := newEnvironment()
-	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: rewriteConditionals(lstripBlocks(src))}, env)
+	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: rewriteExpressions(lstripBlocks(src))}, env)
 	if err != nil {
 		// gonja's message quotes the whole source; keep only the cause.
 		if inner := errors.Unwrap(err); inner != nil {
@@ -191,7 +191,7 @@ func parseNamed(name, src string) (t *Template, err error) {
 	if err := rewriteTemplate(tpl.Root()); err != nil {
 		return nil, fmt.Errorf("chat template: %w", err)
 	}
-	return &Template{tpl: tpl, name: name}, nil
+	return &Template{tpl: tpl}, nil
 }
 
 // Render renders the conversation. A template that calls raise_exception

@@ -50,8 +50,9 @@ type NodeConfig struct {
 
 	// Threads of the shard's worker pool (0: one per CPU).
 	Threads int
-	// CacheTokens is the shard's cache capacity in positions (0: 4 × the
-	// context length).
+	// CacheTokens is the shard's cache capacity in positions over all
+	// sessions (0: what DefaultCacheBytes of f16 keys and values hold for
+	// these blocks, and at least 4 × the context length).
 	CacheTokens int
 	// IdleTimeout ends sessions (and their streams) unused this long
 	// (default 5 minutes).
@@ -181,7 +182,11 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 	go n.announceLoop()
 	n.log.Info("loading blocks", "model", n.name, "blocks", fmt.Sprintf("%d:%d", n.first, n.last), "of", n.total)
 
-	sh, err := n.m.NewShard(n.first, n.last, model.ShardOptions{Threads: cfg.Threads, CacheTokens: cfg.CacheTokens, IdleTimeout: cfg.IdleTimeout})
+	cacheTokens := cfg.CacheTokens
+	if cacheTokens == 0 {
+		cacheTokens = defaultCacheTokens(mc, n.last-n.first)
+	}
+	sh, err := n.m.NewShard(n.first, n.last, model.ShardOptions{Threads: cfg.Threads, CacheTokens: cacheTokens, IdleTimeout: cfg.IdleTimeout})
 	if err != nil {
 		_ = n.Close()
 		return nil, fmt.Errorf("p2p: load blocks [%d,%d): %w", n.first, n.last, err)
@@ -445,4 +450,17 @@ func measure(ctx context.Context, sh *model.Shard, dim int) (float64, error) {
 		}
 	}
 	return best, nil
+}
+
+// DefaultCacheBytes is the KV-cache memory a node plans for by default.
+// Caches grow as sessions fill them, so this bounds memory rather than
+// reserving it.
+const DefaultCacheBytes = 2 << 30
+
+// defaultCacheTokens is how many positions DefaultCacheBytes hold for
+// blocks of a model: keys and values, f16, KVDim wide, per block.
+func defaultCacheTokens(c model.Config, blocks int) int {
+	perPos := 2 * 2 * c.KVDim() * blocks
+	n := DefaultCacheBytes / max(perPos, 1)
+	return max(n, 4*c.Context)
 }

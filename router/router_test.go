@@ -24,9 +24,14 @@ const (
 
 func startNode(t *testing.T, ctx context.Context, path string, first, last int, boot []string) *p2p.Node {
 	t.Helper()
+	return startNodeCache(t, ctx, path, first, last, boot, 0)
+}
+
+func startNodeCache(t *testing.T, ctx context.Context, path string, first, last int, boot []string, cache int) *p2p.Node {
+	t.Helper()
 	n, err := p2p.NewNode(ctx, p2p.NodeConfig{
 		ModelPath: path, First: first, Last: last, Bootstrap: boot,
-		Threads: 1, RecordTTL: testTTL, RefreshInterval: testRTTLRefresh(),
+		Threads: 1, RecordTTL: testTTL, RefreshInterval: testRTTLRefresh(), CacheTokens: cache,
 	})
 	if err != nil {
 		t.Fatalf("start node [%d,%d): %v", first, last, err)
@@ -161,8 +166,8 @@ func TestChainEqualsOneProcess(t *testing.T) {
 	// Concurrent generations, each equal to its single-process run.
 	want, _ := local(t, ctx, path, prompt, 60)
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for range 8 {
+	errs := make(chan error, 20)
+	for range 20 {
 		wg.Go(func() {
 			var got []int32
 			_, err := r.Generate(ctx, GenerateRequest{Model: a.Digest(), Prompt: prompt, MaxTokens: 60, Stop: stopFunc(t, path)}, func(id int32) error {
@@ -427,4 +432,48 @@ func gauge(t *testing.T, r *Router, name string) float64 {
 	}
 	t.Fatalf("no metric %s", name)
 	return 0
+}
+
+// TestCapacityRefusal: a node whose cache is taken refuses new sessions
+// cleanly, the request gets ErrRouteUnavailable at once, and the node is
+// usable again when the first session ends.
+func TestCapacityRefusal(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	a := startNode(t, ctx, path, 0, 3, nil)
+	b := startNodeCache(t, ctx, path, 3, 5, a.Addrs(), 100)
+	r := startRouter(t, ctx, a.Addrs())
+	waitState(t, ctx, r, "stories260K", StateServed, 10*time.Second)
+
+	holding := make(chan struct{})
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		n := 0
+		_, err := r.Generate(ctx, GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 60}, func(int32) error {
+			if n++; n == 1 {
+				close(holding)
+				<-release
+			}
+			return nil
+		})
+		done <- err
+	}()
+	<-holding
+	t0 := time.Now()
+	_, err := r.Generate(ctx, GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 60}, nil)
+	if !errors.Is(err, ErrRouteUnavailable) {
+		t.Fatalf("second generation on a full node: %v", err)
+	}
+	t.Logf("refused in %s: %v", time.Since(t0), err)
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	waitNoSessions(t, a, b)
+	if _, err := r.Generate(ctx, GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 60}, nil); err != nil {
+		t.Fatalf("generation after the cache freed: %v", err)
+	}
+	waitNoSessions(t, a, b)
 }

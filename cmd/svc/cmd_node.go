@@ -100,7 +100,7 @@ announcement is withdrawn and every session closed.`,
 	f.StringArrayVar(&listen, "listen", []string{"/ip4/127.0.0.1/tcp/0"}, "multiaddr to listen on (repeatable; e.g. /ip4/0.0.0.0/tcp/4001 for other machines, /ip4/0.0.0.0/udp/4001/quic-v1 for QUIC)")
 	f.StringArrayVar(&bootstrap, "bootstrap", nil, "multiaddr of a swarm member, ending in /p2p/<id> (repeatable)")
 	f.IntVar(&threads, "threads", 0, "compute threads (0: one per CPU)")
-	f.IntVar(&cacheTokens, "cache-tokens", 0, "KV cache capacity in positions over all sessions (0: 4 × context length)")
+	f.IntVar(&cacheTokens, "cache-tokens", 0, "KV cache capacity in positions over all sessions (0: what 2 GiB of f16 cache holds for these blocks)")
 	f.IntVar(&ctxLen, "context", 0, "cap on session length (0: the model's context length)")
 	f.StringVar(&metrics, "metrics", "", "serve Prometheus metrics on HOST:PORT at /metrics")
 	f.StringVar(&keyFile, "key", "", "file holding the node's libp2p identity (created if missing; default: a new identity each run)")

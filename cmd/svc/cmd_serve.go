@@ -196,11 +196,50 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 	}
 	o.log.Info("API listening", "url", "http://"+ln.Addr().String()+"/v1", "default_model", defaultModel,
 		"served", strings.Join(served, ","), "swarm", strings.Join(boot, " "))
-	if err := srv.Serve(ctx, ln); err != nil {
+	// Say when models become servable or stop being so.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		logModelChanges(watchCtx, rt, o.log)
+	}()
+	err = srv.Serve(ctx, ln)
+	stopWatch()
+	<-watched
+	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	o.log.Info("API stopped")
 	return nil
+}
+
+// logModelChanges logs every change of a model's state in the swarm view
+// until ctx ends.
+func logModelChanges(ctx context.Context, rt router.Backend, log *slog.Logger) {
+	last := map[string]router.State{}
+	t := time.NewTicker(2 * time.Second)
+	defer t.Stop()
+	for {
+		seen := map[string]bool{}
+		for _, st := range rt.Models(ctx) {
+			seen[st.Name] = true
+			if last[st.Name] != st.State {
+				log.Info("model state", "model", st.Name, "state", string(st.State), "blocks", st.Blocks, "digest", st.Digest)
+				last[st.Name] = st.State
+			}
+		}
+		for name := range last {
+			if !seen[name] {
+				log.Info("model state", "model", name, "state", "gone")
+				delete(last, name)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // waitServed refreshes the swarm view until name is served.

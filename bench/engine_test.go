@@ -29,7 +29,7 @@ func TestRunEngineOnFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(stages, ","); got != "load,warm-up,prefill 1/2,prefill 2/2,bandwidth" {
+	if got := strings.Join(stages, ","); got != "load,bandwidth 1/2,warm-up,prefill 1/2,prefill 2/2,bandwidth 2/2" {
 		t.Errorf("stages %q", got)
 	}
 	if steps != 10 {

@@ -37,6 +37,7 @@ func newBenchEngineCmd() *cobra.Command {
   prefill tokens/s   one batched forward of --prompt tokens
   decode tokens/s    --gen single-token steps, each feeding back the argmax
   read bandwidth     memory read speed with the same number of threads
+                     (measured before and after; the better reading counts)
 and report the weight bytes each decoded token reads and the decode bandwidth
 efficiency (decode tokens/s × bytes per token ÷ bandwidth). A warm-up run
 pages in every weight first. --repeat keeps the best of several runs.
@@ -50,7 +51,7 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 				return usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads not negative")
 			}
 			o.Bandwidth = bench.BandwidthOptions{Bytes: bwMiB << 20, Runs: bwPasses}
-			steps := 3 + o.Repeat*(1+o.Gen)
+			steps := 4 + o.Repeat*(1+o.Gen)
 			bar := progressbar.NewOptions(steps,
 				progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 				progressbar.OptionSetDescription("load"),

@@ -177,6 +177,10 @@ func (s *Server) prepare(ctx context.Context, body []byte, chat bool) (*job, boo
 	if chat {
 		j.id = "chatcmpl-" + randomID()
 		text, err := kit.renderChat(chatReq.Messages, s.cfg.Now)
+		var te errTemplate
+		if errors.As(err, &te) {
+			return nil, false, &apiError{Status: 500, Code: codeServerError, Message: fmt.Sprintf("model %q: %v", info.Name, err)}
+		}
 		if err != nil {
 			return nil, false, invalidf("messages: the model's chat template refused this conversation: %v", err)
 		}

@@ -21,7 +21,8 @@ type modelKit struct {
 	tok *tokenizer.Tokenizer
 	// tmpl is the model's own chat template, or chattmpl.Fallback() when
 	// the model has none (llama.cpp's default is the same ChatML layout).
-	tmpl *chattmpl.Template
+	tmpl    *chattmpl.Template
+	tmplErr error // why tmpl is nil
 	// bos and eos are the template's bos_token and eos_token: the text of
 	// those tokens, or nil when the model has no such token.
 	bos, eos *string
@@ -32,8 +33,8 @@ type modelKit struct {
 }
 
 // newModelKit builds a kit from a header. A chat template that does not
-// compile is an error: serving with a different template would silently
-// change what the model sees.
+// compile is kept as the reason chat requests fail: serving with a
+// different template would silently change what the model sees.
 func newModelKit(h *gguf.File) (*modelKit, error) {
 	if h == nil {
 		return nil, errors.New("model header missing")
@@ -50,9 +51,12 @@ func newModelKit(h *gguf.File) (*modelKit, error) {
 		}
 	}
 	k.addsBOS = tok.AddBOS() && tok.BOS() >= 0
+	// A template this engine cannot compile only rules out chat requests:
+	// text completions need the tokenizer alone.
 	cm, err := chattmpl.FromGGUF(h)
 	if err != nil {
-		return nil, err
+		k.tmplErr = err
+		return k, nil
 	}
 	k.tmpl = cm.Template
 	k.bos, k.eos = cm.BOS, cm.EOS
@@ -64,6 +68,9 @@ func newModelKit(h *gguf.File) (*modelKit, error) {
 // does not start with two BOS tokens. llama.cpp's server does the same
 // (common/chat.cpp strips bos_token from the rendered text when add_bos).
 func (k *modelKit) renderChat(msgs []chattmpl.Message, now func() time.Time) (string, error) {
+	if k.tmpl == nil {
+		return "", errTemplate{k.tmplErr}
+	}
 	text, err := k.tmpl.Render(msgs, chattmpl.Options{BOS: k.bos, EOS: k.eos, AddGenerationPrompt: true, Now: now})
 	if err != nil {
 		return "", err
@@ -73,6 +80,15 @@ func (k *modelKit) renderChat(msgs []chattmpl.Message, now func() time.Time) (st
 	}
 	return text, nil
 }
+
+// errTemplate means the model's chat template could not be compiled: a
+// fault on the serving side, not in the request.
+type errTemplate struct{ err error }
+
+func (e errTemplate) Error() string {
+	return "the model's chat template cannot be used: " + e.err.Error()
+}
+func (e errTemplate) Unwrap() error { return e.err }
 
 // encode tokenizes a prompt as llama.cpp's server does: special tokens are
 // parsed, BOS is added when the model asks for it.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -232,5 +233,32 @@ func TestChatPromptMatchesLlamaServer(t *testing.T) {
 	}
 	if strings.HasPrefix(rendered, "<s>") || len(ids) < 2 || ids[0] != 1 || ids[1] == 1 {
 		t.Errorf("bos_token template: %q → %v: want exactly one leading BOS", rendered, ids)
+	}
+}
+
+// A chat template the engine cannot compile fails chat requests only, as a
+// server-side error; the tokenizer still serves text completions.
+func TestBrokenTemplateOnlyFailsChat(t *testing.T) {
+	g, err := gguf.Open(testenv.Path(t, "models", "stories260K.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	k, err := newModelKit(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, perr := chattmpl.Parse("{% for m in messages %}{{ m.content }")
+	if perr == nil {
+		t.Fatal("broken template compiled")
+	}
+	k.tmpl, k.tmplErr = nil, perr
+	_, err = k.renderChat([]chattmpl.Message{{Role: "user", Content: "Hi"}}, nil)
+	var te errTemplate
+	if !errors.As(err, &te) {
+		t.Errorf("render with a broken template: %v, want errTemplate", err)
+	}
+	if ids, err := k.encode("Once upon a time"); err != nil || len(ids) < 2 {
+		t.Errorf("encode: %v %v", ids, err)
 	}
 }

@@ -2,9 +2,9 @@ package chattmpl
 
 import "strings"
 
-// rewriteExpressions applies two source rewrites to every {{ }} and {% %}
-// tag, for expressions gonja's parser gets wrong: parenthesizeIn (the right
-// operand of "in"), then nested conditionals.
+// rewriteExpressions applies source rewrites to every {{ }} and {% %} tag,
+// for expressions gonja's parser gets wrong: parenthesizeIn (the right
+// operand of "in"), splitChains (a < b < c), then nested conditionals.
 //
 // gonja parses "X if C else Y" only as the whole of a {{ }} or a {% set %}
 // value, not nested in other expressions, e.g. Gemma 3's
@@ -105,9 +105,10 @@ func isAlnum(c byte) bool {
 
 // rewriteTag rewrites one {{ }} or {% %} tag (delimiters, whitespace-control
 // signs and trailing text kept as they are): the right operand of "in" is
-// parenthesized (see parenthesizeIn), then nested conditionals rewritten.
+// parenthesized (parenthesizeIn), chained comparisons split (splitChains),
+// then nested conditionals rewritten.
 func rewriteTag(tag string) string {
-	if len(tag) < 4 || !(strings.Contains(tag, "if") || strings.Contains(tag, "in")) {
+	if len(tag) < 4 || !(strings.Contains(tag, "if") || strings.Contains(tag, "in") || strings.ContainsAny(tag[2:len(tag)-2], "<>=!")) {
 		return tag
 	}
 	open := 2
@@ -125,7 +126,90 @@ func rewriteTag(tag string) string {
 	if end > open && (tag[end-1] == '-' || tag[end-1] == '+') {
 		end--
 	}
-	return tag[:open] + rewriteBody(parenthesizeIn(tag[open:end])) + tag[end:]
+	return tag[:open] + rewriteBody(splitChains(parenthesizeIn(tag[open:end]))) + tag[end:]
+}
+
+// splitChains rewrites chained comparisons, at any bracket level:
+// "a < b <= c" becomes "(a < b) and (b <= c)", Python's meaning; gonja
+// would compute "(a < b) <= c". The middle operand is written (and
+// evaluated) twice, which only matters for an operand with side effects.
+func splitChains(body string) string {
+	if !strings.ContainsAny(body, "<>=!") {
+		return body
+	}
+	toks := lexTag(body)
+	var b strings.Builder
+	runStart := 0
+	flush := func(end int) { b.WriteString(splitRun(toks[runStart:end])) }
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		switch {
+		case t.kind == '(' || t.kind == '[' || t.kind == '{':
+			inner, next := groupEnd(toks, k)
+			flush(k)
+			b.WriteString(t.text)
+			b.WriteString(splitChains(joinTokens(toks[k+1 : inner])))
+			if inner < len(toks) {
+				b.WriteString(toks[inner].text)
+			}
+			runStart = next
+			k = next - 1
+		case t.kind == ',' || t.kind == ':' || t.kind == '=' ||
+			t.kind == 'n' && (t.text == "and" || t.text == "or" || t.text == "not" || t.text == "if" || t.text == "else"):
+			flush(k)
+			b.WriteString(t.text)
+			runStart = k + 1
+		}
+	}
+	flush(len(toks))
+	return b.String()
+}
+
+// splitRun rewrites one run of tokens without brackets or boolean
+// operators if it holds two or more comparisons. Runs with "in" or "is"
+// are left alone.
+func splitRun(toks []exprToken) string {
+	var ops []int
+	for k, t := range toks {
+		if t.kind == 'n' && (t.text == "in" || t.text == "is") {
+			return joinTokens(toks)
+		}
+		if t.kind == 'o' {
+			switch t.text {
+			case "==", "!=", "<", ">", "<=", ">=":
+				ops = append(ops, k)
+			}
+		}
+	}
+	if len(ops) < 2 {
+		return joinTokens(toks)
+	}
+	// A middle operand holding a newline would be written twice and add a
+	// line; such chains are left as they are.
+	for i := 0; i+1 < len(ops); i++ {
+		if strings.Contains(joinTokens(toks[ops[i]+1:ops[i+1]]), "\n") {
+			return joinTokens(toks)
+		}
+	}
+	all := joinTokens(toks)
+	lead, _ := splitSpace(all)
+	trail := all[len(strings.TrimRight(all, " \t\r\n")):]
+	var parts []string
+	prev := 0
+	for i, op := range ops {
+		next := len(toks)
+		if i+1 < len(ops) {
+			next = ops[i+1]
+		}
+		left := strings.TrimSpace(joinTokens(toks[prev:op]))
+		right := strings.TrimSpace(joinTokens(toks[op+1 : next]))
+		parts = append(parts, "("+left+" "+toks[op].text+" "+right+")")
+		prev = op + 1
+	}
+	joined := strings.Join(parts, " and ")
+	// Keep the run's line count: put back newlines trimmed from its ends.
+	missing := strings.Count(all, "\n") - strings.Count(lead, "\n") - strings.Count(joined, "\n") - strings.Count(trail, "\n")
+	return lead + joined + strings.Repeat("\n", max(missing, 0)) + trail
 }
 
 // parenthesizeIn puts the right operand of every "in" / "not in" of an

@@ -54,3 +54,19 @@ func TestParenthesizeIn(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitChains(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{{ 1 < 3 < 2 }}", "{{ (1 < 3) and (3 < 2) }}"},
+		{"{% if a == b and 0 <= x < n %}", "{% if a == b and (0 <= x) and (x < n) %}"},
+		{"{{ f(a < b < c) }}", "{{ f((a < b) and (b < c)) }}"},
+		{"{{ a < b }}", "{{ a < b }}"},
+	} {
+		if got := rewriteExpressions(c.in); got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	if got := mustRender(t, "{{ 1 < 3 < 2 }}|{{ 1 < 2 < 3 }}|{{ (1 < 3) < 2 }}|{{ 3 > 2 > 1 == 1 }}", nil, Options{}); got != "False|True|True|True" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -55,7 +55,7 @@
 // internal filters that apply Python's and Jinja2's rules (pyops.go,
 // env.go, pystr.go).
 //
-// Three gaps sit in gonja's lexer and parser, before any extension point, and
+// Four gaps sit in gonja's lexer and parser, before any extension point, and
 // are closed by rewriting the template source in a fixed, documented way
 // (only spaces and tabs are removed or characters inserted, never a
 // newline, so reported line numbers stay right):
@@ -72,6 +72,9 @@
 //     literal as its right operand, so in 'user' in messages | map(...) the
 //     filter would apply to the result; the operand is parenthesized up to
 //     where Jinja2's grammar ends it.
+//   - chained comparisons (condexpr.go): a < b < c becomes
+//     (a < b) and (b < c) (gonja would compute (a < b) < c); b is then
+//     evaluated twice, which matters only if it has side effects.
 //
 // # Errors and limits
 //
@@ -104,8 +107,8 @@
 //     (transformers gives templates no loader, so the last five fail there
 //     too); {% raw %} drops a newline right after its tag.
 //   - Macros see no varargs/kwargs variables; loop.depth counts nested
-//     loops, not recursion levels; a chained comparison such as a < b < c
-//     is evaluated as (a < b) < c, not as a < b and b < c.
+//     loops, not recursion levels; a chain mixing in/is with comparisons
+//     (x in y == z) is not split.
 //   - Values given as Go maps are seen with sorted keys (Go maps have no
 //     order); use Object (or DecodeJSON / MessagesFromJSON) to keep order.
 //   - Error messages name Jinja2's error class and position but are worded

@@ -14,6 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/openai/openai-go"
+	"github.com/openai/openai-go/option"
+
 	"svc/internal/testenv"
 	"svc/router"
 	"svc/shards/model"
@@ -325,6 +328,19 @@ func TestAPI(t *testing.T) {
 		if n := broken.inFlight(); n != 0 {
 			t.Errorf("in flight after a broken stream: %v", n)
 		}
+		// The OpenAI SDK surfaces the event as the stream's error.
+		c := openai.NewClient(option.WithBaseURL(broken.URL+"/v1/"), option.WithMaxRetries(0))
+		st := c.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
+			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}, MaxTokens: openai.Int(20)})
+		chunks := 0
+		for st.Next() {
+			chunks++
+		}
+		if err := st.Err(); err == nil || !strings.Contains(err.Error(), codeRouteUnavailable) || chunks == 0 {
+			t.Errorf("SDK saw %d chunks and error %v, want chunks then a route_unavailable error", chunks, err)
+		}
+		st.Close()
+
 		// The non-streamed answer to the same failure is a plain error.
 		checkError(t, "failure, whole body", postJSON(t, broken.URL+"/v1/chat/completions", `{"max_tokens":20,"messages":[{"role":"user","content":"hi"}]}`), 503, codeRouteUnavailable)
 	})

@@ -221,3 +221,41 @@ func TestTypeRules(t *testing.T) {
 		t.Error("quantizable")
 	}
 }
+
+// TestQuantizeOfSynthF32MatchesDirectSynth: synthesizing in F32 and then
+// quantizing gives exactly the tensors that synthesizing in the target type
+// gives, so both tools apply the same values and the same type rules.
+func TestQuantizeOfSynthF32MatchesDirectSynth(t *testing.T) {
+	vocab := openFixture(t, "models", "stories260K.gguf")
+	shape, _ := LookupShape("tiny")
+	f32, _ := ParseFileType("F32")
+	src, err := gguf.Parse(synthBytes(t, SynthOptions{Shape: shape, Vocab: vocab, Type: f32, Seed: 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"Q8_0", "Q4_K_M"} {
+		ft, _ := ParseFileType(typ)
+		direct, err := gguf.Parse(synthBytes(t, SynthOptions{Shape: shape, Vocab: vocab, Type: ft, Seed: 3}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv := quantizeBytes(t, src, typ, 2)
+		if len(conv.Tensors) != len(direct.Tensors) {
+			t.Fatalf("%s: %d tensors vs %d", typ, len(conv.Tensors), len(direct.Tensors))
+		}
+		for i := range direct.Tensors {
+			d := &direct.Tensors[i]
+			c, ok := conv.Tensor(d.Name)
+			if !ok || c.Type != d.Type || !bytes.Equal(conv.Data(c), direct.Data(d)) {
+				t.Errorf("%s: tensor %s differs between synth+quantize and direct synth", typ, d.Name)
+			}
+		}
+		for _, k := range []string{"general.file_type", "llama.block_count", "tokenizer.ggml.model"} {
+			a, _ := conv.Get(k)
+			b, _ := direct.Get(k)
+			if a != b {
+				t.Errorf("%s: %s = %v vs %v", typ, k, a, b)
+			}
+		}
+	}
+}

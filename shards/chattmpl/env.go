@@ -252,21 +252,46 @@ func calleeFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec
 }
 
 // methodOwnerFilter checks the object of a method call: Jinja2 raises
-// UndefinedError for a method of None or of an undefined value.
+// UndefinedError for a method of None, of an undefined value, or one the
+// object does not have.
 func methodOwnerFilter(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
-	if !isNone(in) && !isUndefined(in) {
-		return in
-	}
 	text, line, col := position(params)
 	method := "?"
 	if len(params.Args) >= 4 {
 		method = params.Args[3].String()
 	}
-	msg := fmt.Sprintf("'%s' is undefined", text)
-	if isNone(in) {
+	var msg string
+	switch {
+	case isNone(in):
 		msg = fmt.Sprintf("'None' has no attribute '%s' (%s is None)", method, text)
+	case isUndefined(in):
+		msg = fmt.Sprintf("'%s' is undefined", text)
+	case in.IsError() || hasMethod(e.Environment.Methods, in, method):
+		return in
+	default:
+		msg = fmt.Sprintf("'%s object' has no attribute '%s'", pyTypeName(in), method)
 	}
 	return exec.AsValue(stateOf(e).fail(&RenderError{Kind: "UndefinedError", Line: line, Col: col, Msg: msg}))
+}
+
+// hasMethod reports whether gonja will find the method for v (evalMethod
+// picks the set by the value's kind in this order).
+func hasMethod(m exec.Methods, v *exec.Value, name string) bool {
+	switch {
+	case v.IsString():
+		return m.Str.Exists(name)
+	case v.IsBool():
+		return m.Bool.Exists(name)
+	case v.IsFloat():
+		return m.Float.Exists(name)
+	case v.IsInteger():
+		return m.Int.Exists(name)
+	case v.IsDict():
+		return m.Dict.Exists(name)
+	case v.IsList():
+		return m.List.Exists(name)
+	}
+	return false
 }
 
 // trimFilter is Jinja2's trim(value, chars=None) on str(value).

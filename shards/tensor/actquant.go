@@ -1,35 +1,32 @@
 package tensor
 
-import "math"
-
 // Activations are quantized the way llama.cpp's x86 CPU backend does before
 // integer dot products. The block scales are kept as float32 (already
 // rounded through f16 where ggml stores f16) so kernels need not convert.
 
-// roundEven rounds to the nearest integer, ties to even (the rounding of
-// _mm256_round_ps(_MM_ROUND_NEAREST) and of ggml's nearest_int).
-func roundEven(v float32) int32 {
-	return int32(math.RoundToEven(float64(v)))
-}
-
-// clampI8 limits a quantized activation to [-127, 127]. Finite inputs never
-// leave that range; NaN inputs would, and -128 would break the sign trick
-// of the SIMD kernels, so every path sees the same clamped value.
-func clampI8(v int32) int8 {
-	if v > 127 {
+// q8 rounds a scaled activation to the nearest integer (ties to even, the
+// rounding of x86's cvtps2dq and of ggml's nearest_int) and limits it to
+// [-127, 127]. Finite inputs never leave that range; for NaN and values
+// past the int32 range it returns -127, which is what the SIMD conversion
+// (the "integer indefinite" 0x80000000, then clamped) gives, so every path
+// and platform agrees. -128 is never produced: it would break the sign
+// trick of the SIMD dot products.
+func q8(v float32) int8 {
+	switch {
+	case v != v || v >= 2147483648:
+		return -127
+	case v >= 127.5:
 		return 127
-	}
-	if v < -127 {
+	case v <= -127.5:
 		return -127
 	}
-	return int8(v)
+	return int8(nearestInt(v))
 }
 
 func absMax32(x []float32) float32 {
 	var amax float32
 	for _, v := range x {
-		a := float32(math.Abs(float64(v)))
-		if a > amax {
+		if a := abs32(v); a > amax {
 			amax = a
 		}
 	}
@@ -52,7 +49,7 @@ func quantQ8_0(x []float32, qs []int8, d []float32) {
 		}
 		q := qs[32*b : 32*b+32]
 		for j, v := range xb {
-			q[j] = clampI8(roundEven(v * id))
+			q[j] = q8(v * id)
 		}
 	}
 }
@@ -72,7 +69,7 @@ func quantQ8_1(x []float32, qs []int8, d, s []float32) {
 		q := qs[32*b : 32*b+32]
 		var sum int32
 		for j, v := range xb {
-			q[j] = clampI8(roundEven(v * id))
+			q[j] = q8(v * id)
 			sum += int32(q[j])
 		}
 		s[b] = FP16ToFP32(FP32ToFP16(dd * float32(sum)))
@@ -86,13 +83,7 @@ func quantQ8_K(x []float32, qs []int8, d []float32, bsums []int16) {
 	for b := 0; b*qkK < len(x); b++ {
 		xb := x[qkK*b : qkK*b+qkK]
 		q := qs[qkK*b : qkK*b+qkK]
-		var amax, max float32
-		for _, v := range xb {
-			a := float32(math.Abs(float64(v)))
-			if a > amax {
-				amax, max = a, v
-			}
-		}
+		max, amax := signedMax(xb)
 		bs := bsums[16*b : 16*b+16]
 		if amax == 0 {
 			d[b] = 0
@@ -102,15 +93,9 @@ func quantQ8_K(x []float32, qs []int8, d []float32, bsums []int16) {
 		}
 		iscale := -127 / max
 		for j, v := range xb {
-			q[j] = clampI8(roundEven(iscale * v))
+			q[j] = q8(iscale * v)
 		}
-		for j := range bs {
-			var sum int32
-			for _, v := range q[16*j : 16*j+16] {
-				sum += int32(v)
-			}
-			bs[j] = int16(sum)
-		}
+		q8kBsums(q, bs)
 		d[b] = 1 / iscale
 	}
 }
@@ -124,5 +109,16 @@ func toF16(x []float32, h []uint16) {
 func toBF16(x []float32, h []uint16) {
 	for i, v := range x {
 		h[i] = FP32ToBF16(v)
+	}
+}
+
+// q8kBsums stores the sum of each 16 consecutive quants.
+func q8kBsums(q []int8, bsums []int16) {
+	for j := 0; j*16 < len(q); j++ {
+		var sum int32
+		for _, v := range q[16*j : 16*j+16] {
+			sum += int32(v)
+		}
+		bsums[j] = int16(sum)
 	}
 }

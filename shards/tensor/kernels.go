@@ -21,10 +21,15 @@ type kernelSet struct {
 	name string
 	dot  [BF16 + 1]rowKernel
 	dot4 [BF16 + 1]quadKernel
+	// Activation converters; every implementation gives the same bits.
+	q8_0 func(x []float32, qs []int8, d []float32)
+	q8_1 func(x []float32, qs []int8, d, s []float32)
+	q8_K func(x []float32, qs []int8, d []float32, bsums []int16)
+	f16  func(x []float32, h []uint16)
 }
 
 // genericKernels is the pure-Go set, used where no SIMD kernel exists.
-var genericKernels = &kernelSet{name: "generic", dot: [BF16 + 1]rowKernel{
+var genericKernels = &kernelSet{name: "generic", q8_0: quantQ8_0, q8_1: quantQ8_1, q8_K: quantQ8_K, f16: toF16, dot: [BF16 + 1]rowKernel{
 	F32:  func(w []byte, a *acts, i int) float32 { return dotF32(w, a.xrow(i)) },
 	F16:  func(w []byte, a *acts, i int) float32 { return dotF16(w, a.hrow(i)) },
 	BF16: func(w []byte, a *acts, i int) float32 { return dotBF16(w, a.hrow(i)) },
@@ -42,6 +47,18 @@ var genericKernels = &kernelSet{name: "generic", dot: [BF16 + 1]rowKernel{
 
 // withFallback fills the gaps of a SIMD set with the generic kernels.
 func withFallback(ks *kernelSet) *kernelSet {
+	if ks.q8_0 == nil {
+		ks.q8_0 = quantQ8_0
+	}
+	if ks.q8_1 == nil {
+		ks.q8_1 = quantQ8_1
+	}
+	if ks.q8_K == nil {
+		ks.q8_K = quantQ8_K
+	}
+	if ks.f16 == nil {
+		ks.f16 = toF16
+	}
 	for t, k := range ks.dot {
 		if k == nil {
 			ks.dot[t] = genericKernels.dot[t]

@@ -215,8 +215,54 @@ func blockArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, in
 	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
 }
 
+//go:noescape
+func quantQ8_0AVX2(x *float32, qs *int8, d *float32, nb int)
+
+//go:noescape
+func quantQ8_1AVX2(x *float32, qs *int8, d *float32, s *float32, nb int)
+
+//go:noescape
+func quantQ8_KAVX2(x *float32, qs *int8, d *float32, bsums *int16, nb int)
+
+//go:noescape
+func toF16AVX2(x *float32, h *uint16, n int)
+
 func avx2Kernels() *kernelSet {
 	ks := &kernelSet{name: "avx2"}
+	ks.q8_0 = func(x []float32, qs []int8, d []float32) {
+		nb := len(x) / 32
+		if nb == 0 {
+			return
+		}
+		_, _ = qs[32*nb-1], d[nb-1]
+		quantQ8_0AVX2(&x[0], &qs[0], &d[0], nb)
+	}
+	ks.q8_1 = func(x []float32, qs []int8, d, s []float32) {
+		nb := len(x) / 32
+		if nb == 0 {
+			return
+		}
+		_, _, _ = qs[32*nb-1], d[nb-1], s[nb-1]
+		quantQ8_1AVX2(&x[0], &qs[0], &d[0], &s[0], nb)
+	}
+	ks.q8_K = func(x []float32, qs []int8, d []float32, bsums []int16) {
+		nb := len(x) / qkK
+		if nb == 0 {
+			return
+		}
+		_, _, _ = qs[qkK*nb-1], d[nb-1], bsums[16*nb-1]
+		quantQ8_KAVX2(&x[0], &qs[0], &d[0], &bsums[0], nb)
+	}
+	ks.f16 = func(x []float32, h []uint16) {
+		n := len(x) / 8 * 8
+		if n > 0 {
+			_ = h[n-1]
+			toF16AVX2(&x[0], &h[0], n)
+		}
+		for i := n; i < len(x); i++ {
+			h[i] = FP32ToFP16(x[i])
+		}
+	}
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ8_0AVX2(blockArgs(w, a, i, 34))
 	}

@@ -164,3 +164,78 @@ func TestKernelsNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestActivationConvertersMatch compares each set's activation quantizers
+// with the Go ones on awkward inputs: zeros, ties, huge and subnormal
+// values, NaN and Inf, and a block whose largest magnitude appears twice
+// with opposite signs.
+func TestActivationConvertersMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	const n = 256 * 6
+	inputs := map[string][]float32{}
+	base := randomVec(r, n)
+	inputs["random"] = base
+	x := append([]float32(nil), base...)
+	for i := 0; i < 256; i++ {
+		x[i] = 0
+	}
+	for i := 256; i < 512; i++ {
+		x[i] = float32(i%7) * 0.5 // many exact ties after scaling
+	}
+	x[600], x[601] = -3, 3 // equal magnitudes, negative first
+	x[800] = float32(math.NaN())
+	x[1000] = float32(math.Inf(1))
+	for i := 1024; i < 1280; i++ {
+		x[i] = float32(math.Ldexp(r.Float64(), -140)) // subnormal
+	}
+	x[1300] = 3e38
+	inputs["edge"] = x
+	for _, ks := range kernelSets()[1:] {
+		for name, x := range inputs {
+			qa, qb := make([]int8, n), make([]int8, n)
+			da, db := make([]float32, n/32), make([]float32, n/32)
+			sa, sb := make([]float32, n/32), make([]float32, n/32)
+			ba, bb := make([]int16, n/16), make([]int16, n/16)
+			same := func(what string, a, b []float32) {
+				for i := range a {
+					if math.Float32bits(a[i]) != math.Float32bits(b[i]) && !(a[i] != a[i] && b[i] != b[i]) {
+						t.Fatalf("%s %s %s[%d]: %g vs generic %g", ks.name, name, what, i, b[i], a[i])
+					}
+				}
+			}
+			sameQ := func(what string) {
+				for i := range qa {
+					if qa[i] != qb[i] {
+						t.Fatalf("%s %s %s quant %d: %d vs generic %d", ks.name, name, what, i, qb[i], qa[i])
+					}
+				}
+			}
+			quantQ8_0(x, qa, da)
+			ks.q8_0(x, qb, db)
+			sameQ("q8_0")
+			same("q8_0 d", da, db)
+			quantQ8_1(x, qa, da, sa)
+			ks.q8_1(x, qb, db, sb)
+			sameQ("q8_1")
+			same("q8_1 d", da, db)
+			same("q8_1 s", sa, sb)
+			quantQ8_K(x, qa, da[:n/256], ba)
+			ks.q8_K(x, qb, db[:n/256], bb)
+			sameQ("q8_K")
+			same("q8_K d", da[:n/256], db[:n/256])
+			for i := range ba {
+				if ba[i] != bb[i] {
+					t.Fatalf("%s %s bsums[%d]: %d vs %d", ks.name, name, i, bb[i], ba[i])
+				}
+			}
+			ha, hb := make([]uint16, n-3), make([]uint16, n-3)
+			toF16(x[:n-3], ha)
+			ks.f16(x[:n-3], hb)
+			for i := range ha {
+				if ha[i] != hb[i] {
+					t.Fatalf("%s %s f16[%d]: %#04x vs %#04x", ks.name, name, i, hb[i], ha[i])
+				}
+			}
+		}
+	}
+}

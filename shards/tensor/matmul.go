@@ -87,7 +87,7 @@ func grow[T any](s []T, n int) []T {
 }
 
 // prepare converts x (n rows of cols) for weights of type t.
-func (a *acts) prepare(p *Pool, t Type, x []float32, n, cols int) {
+func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int) {
 	a.t, a.cols = t, cols
 	a.x = x[:n*cols]
 	var conv func(i int)
@@ -98,7 +98,7 @@ func (a *acts) prepare(p *Pool, t Type, x []float32, n, cols int) {
 		a.h = grow(a.h, n*cols)
 		conv = func(i int) {
 			if t == F16 {
-				toF16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
+				ks.f16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
 			} else {
 				toBF16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
 			}
@@ -107,19 +107,19 @@ func (a *acts) prepare(p *Pool, t Type, x []float32, n, cols int) {
 		a.nb = cols / 32
 		a.qs, a.d = grow(a.qs, n*cols), grow(a.d, n*a.nb)
 		conv = func(i int) {
-			quantQ8_0(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb])
+			ks.q8_0(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb])
 		}
 	case Q4_1, Q5_1:
 		a.nb = cols / 32
 		a.qs, a.d, a.s = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.s, n*a.nb)
 		conv = func(i int) {
-			quantQ8_1(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.s[i*a.nb:(i+1)*a.nb])
+			ks.q8_1(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.s[i*a.nb:(i+1)*a.nb])
 		}
 	default: // k-quants
 		a.nb = cols / qkK
 		a.qs, a.d, a.bsums = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.bsums, n*a.nb*16)
 		conv = func(i int) {
-			quantQ8_K(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.bsums[i*a.nb*16:(i+1)*a.nb*16])
+			ks.q8_K(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.bsums[i*a.nb*16:(i+1)*a.nb*16])
 		}
 	}
 	if n == 1 || n*cols < 1<<14 {
@@ -174,7 +174,7 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 	}
 	dot, dot4 := ks.dot[w.Type], ks.dot4[w.Type]
 	a := &ws.act
-	a.prepare(p, w.Type, x, n, w.Cols)
+	a.prepare(ks, p, w.Type, x, n, w.Cols)
 	rb, _ := RowBytes(w.Type, w.Cols)
 	tiles := (w.Rows + rowTile - 1) / rowTile
 	run := p.For

@@ -328,9 +328,10 @@ func (ld *loader) do(ctx context.Context) requestResult {
 	return res
 }
 
+// transportCode classifies a failure to send or read a request.
 func transportCode(ctx context.Context, err error) string {
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return "timeout"
 	case ctx.Err() != nil:
 		return "cancelled"

@@ -1126,3 +1126,53 @@ q6kx1done:
 	VZEROUPPER
 	MOVSS X8, ret+40(FP)
 	RET
+
+// FLOATX1: the one-position version of FLOATX4 (SI = w, DI = x, CX = n);
+// returns the sum in X0.
+#define FLOATX1(LOAD, half, step) \
+	SHRQ $5, CX;               \
+	VPXORD Z8, Z8, Z8;         \
+	VPXORD Z9, Z9, Z9;         \
+loop1:                         \
+	TESTQ CX, CX;              \
+	JZ    done1;               \
+	LOAD(0(SI), Z16);          \
+	LOAD(half(SI), Z17);       \
+	FPOS(LOAD, half, (DI), Z8, Z9); \
+	ADDQ  $step, SI;           \
+	ADDQ  $step, DI;           \
+	DECQ  CX;                  \
+	JMP   loop1;               \
+done1:                         \
+	VADDPS Z9, Z8, Z0;         \
+	FIN(Z0, Y0, X0)
+
+// func dotF16AVX512(w *byte, x *uint16, n int) float32
+TEXT ·dotF16AVX512(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	FLOATX1(LOAD_F16, 32, 64)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotBF16AVX512(w *byte, x *uint16, n int) float32
+TEXT ·dotBF16AVX512(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	FLOATX1(LOAD_BF16, 32, 64)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotF32AVX512(w *byte, x *float32, n int) float32
+TEXT ·dotF32AVX512(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ n+16(FP), CX
+	FLOATX1(LOAD_F32, 64, 128)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

@@ -70,6 +70,15 @@ func dotQ5_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
 //go:noescape
 func dotQ6_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
 
+//go:noescape
+func dotF16AVX512(w *byte, x *uint16, n int) float32
+
+//go:noescape
+func dotBF16AVX512(w *byte, x *uint16, n int) float32
+
+//go:noescape
+func dotF32AVX512(w *byte, x *float32, n int) float32
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -101,6 +110,36 @@ func avx512Kernels() *kernelSet {
 	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, nb := blockArgs(w, a, i, 210)
 		return dotQ6_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
+		x := a.hrow(i)
+		n := len(x) / 32 * 32
+		var s float32
+		if n > 0 {
+			_ = w[2*n-1]
+			s = dotF16AVX512(&w[0], &x[0], n)
+		}
+		return tailF16(s, w, x, n)
+	}
+	ks.dot[BF16] = func(w []byte, a *acts, i int) float32 {
+		x := a.hrow(i)
+		n := len(x) / 32 * 32
+		var s float32
+		if n > 0 {
+			_ = w[2*n-1]
+			s = dotBF16AVX512(&w[0], &x[0], n)
+		}
+		return tailBF16(s, w, x, n)
+	}
+	ks.dot[F32] = func(w []byte, a *acts, i int) float32 {
+		x := a.xrow(i)
+		n := len(x) / 32 * 32
+		var s float32
+		if n > 0 {
+			_ = w[4*n-1]
+			s = dotF32AVX512(&w[0], &x[0], n)
+		}
+		return tailF32(s, w, x, n)
 	}
 	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 34)

@@ -79,6 +79,15 @@ func dotBF16AVX512(w *byte, x *uint16, n int) float32
 //go:noescape
 func dotF32AVX512(w *byte, x *float32, n int) float32
 
+//go:noescape
+func dotQ4_1AVX512(w *byte, y *int8, d *float32, s *float32, nb int) float32
+
+//go:noescape
+func dotQ5_0AVX512(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ5_1AVX512(w *byte, y *int8, d *float32, s *float32, nb int) float32
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -110,6 +119,17 @@ func avx512Kernels() *kernelSet {
 	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, nb := blockArgs(w, a, i, 210)
 		return dotQ6_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[Q4_1] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 20)
+		return dotQ4_1AVX512(pw, py, pd, &a.s[i*nb], nb)
+	}
+	ks.dot[Q5_0] = func(w []byte, a *acts, i int) float32 {
+		return dotQ5_0AVX512(blockArgs(w, a, i, 22))
+	}
+	ks.dot[Q5_1] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 24)
+		return dotQ5_1AVX512(pw, py, pd, &a.s[i*nb], nb)
 	}
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
 		x := a.hrow(i)

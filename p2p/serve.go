@@ -115,7 +115,9 @@ func (n *Node) serveForward(ctx context.Context, s network.Stream, ss *session) 
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		if errors.Is(err, wire.ErrFrame) {
+		if errors.Is(err, wire.ErrFrame) || errors.Is(err, io.ErrUnexpectedEOF) {
+			// Bad lengths, bad protobuf, or the peer stopped sending
+			// mid-frame: tell it why, then end the stream.
 			return &streamError{code: wire.Code_BAD_REQUEST, err: err}
 		}
 		if err != nil {

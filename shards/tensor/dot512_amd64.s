@@ -35,6 +35,90 @@ DATA pair8idx<>+40(SB)/8, $0x0000000100000001
 DATA pair8idx<>+48(SB)/8, $0x0000000100000001
 DATA pair8idx<>+56(SB)/8, $0x0000000100000001
 GLOBL pair8idx<>(SB), RODATA|NOPTR, $64
+DATA q2kshift<>+0(SB)/8, $0x0000000000000000
+DATA q2kshift<>+8(SB)/8, $0x0000000000000000
+DATA q2kshift<>+16(SB)/8, $0x0000000000000000
+DATA q2kshift<>+24(SB)/8, $0x0000000000000000
+DATA q2kshift<>+32(SB)/8, $0x0002000200020002
+DATA q2kshift<>+40(SB)/8, $0x0002000200020002
+DATA q2kshift<>+48(SB)/8, $0x0002000200020002
+DATA q2kshift<>+56(SB)/8, $0x0002000200020002
+DATA q2kshift<>+64(SB)/8, $0x0004000400040004
+DATA q2kshift<>+72(SB)/8, $0x0004000400040004
+DATA q2kshift<>+80(SB)/8, $0x0004000400040004
+DATA q2kshift<>+88(SB)/8, $0x0004000400040004
+DATA q2kshift<>+96(SB)/8, $0x0006000600060006
+DATA q2kshift<>+104(SB)/8, $0x0006000600060006
+DATA q2kshift<>+112(SB)/8, $0x0006000600060006
+DATA q2kshift<>+120(SB)/8, $0x0006000600060006
+DATA q2kshift<>+128(SB)/8, $0x0000000000000000
+DATA q2kshift<>+136(SB)/8, $0x0000000000000000
+DATA q2kshift<>+144(SB)/8, $0x0000000000000000
+DATA q2kshift<>+152(SB)/8, $0x0000000000000000
+DATA q2kshift<>+160(SB)/8, $0x0002000200020002
+DATA q2kshift<>+168(SB)/8, $0x0002000200020002
+DATA q2kshift<>+176(SB)/8, $0x0002000200020002
+DATA q2kshift<>+184(SB)/8, $0x0002000200020002
+DATA q2kshift<>+192(SB)/8, $0x0004000400040004
+DATA q2kshift<>+200(SB)/8, $0x0004000400040004
+DATA q2kshift<>+208(SB)/8, $0x0004000400040004
+DATA q2kshift<>+216(SB)/8, $0x0004000400040004
+DATA q2kshift<>+224(SB)/8, $0x0006000600060006
+DATA q2kshift<>+232(SB)/8, $0x0006000600060006
+DATA q2kshift<>+240(SB)/8, $0x0006000600060006
+DATA q2kshift<>+248(SB)/8, $0x0006000600060006
+GLOBL q2kshift<>(SB), RODATA|NOPTR, $256
+DATA q3kbits<>+0(SB)/8, $0x0101010101010101
+DATA q3kbits<>+8(SB)/8, $0x0101010101010101
+DATA q3kbits<>+16(SB)/8, $0x0101010101010101
+DATA q3kbits<>+24(SB)/8, $0x0101010101010101
+DATA q3kbits<>+32(SB)/8, $0x0202020202020202
+DATA q3kbits<>+40(SB)/8, $0x0202020202020202
+DATA q3kbits<>+48(SB)/8, $0x0202020202020202
+DATA q3kbits<>+56(SB)/8, $0x0202020202020202
+DATA q3kbits<>+64(SB)/8, $0x0404040404040404
+DATA q3kbits<>+72(SB)/8, $0x0404040404040404
+DATA q3kbits<>+80(SB)/8, $0x0404040404040404
+DATA q3kbits<>+88(SB)/8, $0x0404040404040404
+DATA q3kbits<>+96(SB)/8, $0x0808080808080808
+DATA q3kbits<>+104(SB)/8, $0x0808080808080808
+DATA q3kbits<>+112(SB)/8, $0x0808080808080808
+DATA q3kbits<>+120(SB)/8, $0x0808080808080808
+DATA q3kbits<>+128(SB)/8, $0x1010101010101010
+DATA q3kbits<>+136(SB)/8, $0x1010101010101010
+DATA q3kbits<>+144(SB)/8, $0x1010101010101010
+DATA q3kbits<>+152(SB)/8, $0x1010101010101010
+DATA q3kbits<>+160(SB)/8, $0x2020202020202020
+DATA q3kbits<>+168(SB)/8, $0x2020202020202020
+DATA q3kbits<>+176(SB)/8, $0x2020202020202020
+DATA q3kbits<>+184(SB)/8, $0x2020202020202020
+DATA q3kbits<>+192(SB)/8, $0x4040404040404040
+DATA q3kbits<>+200(SB)/8, $0x4040404040404040
+DATA q3kbits<>+208(SB)/8, $0x4040404040404040
+DATA q3kbits<>+216(SB)/8, $0x4040404040404040
+DATA q3kbits<>+224(SB)/8, $0x8080808080808080
+DATA q3kbits<>+232(SB)/8, $0x8080808080808080
+DATA q3kbits<>+240(SB)/8, $0x8080808080808080
+DATA q3kbits<>+248(SB)/8, $0x8080808080808080
+GLOBL q3kbits<>(SB), RODATA|NOPTR, $256
+DATA fours64<>+0(SB)/8, $0x0404040404040404
+DATA fours64<>+8(SB)/8, $0x0404040404040404
+DATA fours64<>+16(SB)/8, $0x0404040404040404
+DATA fours64<>+24(SB)/8, $0x0404040404040404
+DATA fours64<>+32(SB)/8, $0x0404040404040404
+DATA fours64<>+40(SB)/8, $0x0404040404040404
+DATA fours64<>+48(SB)/8, $0x0404040404040404
+DATA fours64<>+56(SB)/8, $0x0404040404040404
+GLOBL fours64<>(SB), RODATA|NOPTR, $64
+DATA q3klo<>+0(SB)/8, $0x0000000000000000
+DATA q3klo<>+8(SB)/8, $0x0000000400000004
+GLOBL q3klo<>(SB), RODATA|NOPTR, $16
+DATA q3khi<>+0(SB)/8, $0x0000000200000000
+DATA q3khi<>+8(SB)/8, $0x0000000600000004
+GLOBL q3khi<>(SB), RODATA|NOPTR, $16
+DATA k20<>+0(SB)/8, $0x2020202020202020
+DATA k20<>+8(SB)/8, $0x2020202020202020
+GLOBL k20<>(SB), RODATA|NOPTR, $16
 DATA bit4x64<>+0(SB)/8, $0x1010101010101010
 DATA bit4x64<>+8(SB)/8, $0x1010101010101010
 DATA bit4x64<>+16(SB)/8, $0x1010101010101010
@@ -768,7 +852,10 @@ q4kx4done:
 // Q6K_POS: one position; weights (6-bit, unsigned) in Z12..Z15, scales in
 // Z20..Z23, the 16 scales as int16 in Y7, d in X2. The bias of 32 is
 // removed with the activation block sums: isum -= 32 * sum(sc * bsums).
-#define Q6K_POS(ya, da, ba, SUM) \
+#define Q6K_POS(ya, da, ba, SUM) BIASK_POS(ya, da, ba, SUM, $5)
+
+// BIASK_POS: Q6K_POS with the bias 2^B removed: isum -= 2^B * sum(sc*bsums).
+#define BIASK_POS(ya, da, ba, SUM, B) \
 	VPMADDUBSW 0 ya, Z12, Z1;    \
 	VPMADDWD   Z20, Z1, Z0;      \
 	VPMADDUBSW 64 ya, Z13, Z1;   \
@@ -778,7 +865,7 @@ q4kx4done:
 	VPMADDUBSW 192 ya, Z15, Z1;  \
 	VPDPWSSD   Z1, Z23, Z0;      \
 	VPMADDWD   0 ba, Y7, Y1;     \
-	VPSLLD     $5, Y1, Y1;       \
+	VPSLLD     B, Y1, Y1;        \
 	VPSUBD     Z1, Z0, Z0;       \
 	HSUMZ;                       \
 	KFLOAT(da, AX, X2, VADDSS, SUM)
@@ -1633,4 +1720,259 @@ q51done:
 	VADDSS    X9, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+40(FP)
+	RET
+
+// Four-position AVX-512 kernels for Q2_K and Q3_K. Chunk k holds elements
+// 64k..64k+63: the 2-bit fields j and j+1 (j = 2(k%2)) of qs[32(k/2):],
+// taken from a doubled copy by per-half word shifts.
+
+// Q2K_CHUNKW(k, Zr): Z28 = [qs_h | qs_h] for h = k/2.
+#define Q2K_CHUNKW(k, Zr) \
+	VPSRLVW q2kshift<>+64*k(SB), Z28, Zr; \
+	VPANDD  Z30, Zr, Zr
+
+// func dotQ2_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+TEXT ·dotQ2_Kx4AVX512(SB), NOSPLIT, $0-72
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ ystride+16(FP), R9
+	MOVQ d+24(FP), DX
+	MOVQ dstride+32(FP), R10
+	MOVQ bsums+40(FP), R8
+	MOVQ bstride+48(FP), R11
+	MOVQ nb+56(FP), CX
+	LEAQ (R9)(R9*2), R12
+	LEAQ (R10)(R10*2), R13
+	LEAQ (R11)(R11*2), R14
+	VXORPS    X8, X8, X8
+	VXORPS    X9, X9, X9
+	VXORPS    X10, X10, X10
+	VXORPS    X11, X11, X11
+	VMOVDQU64 mask03x64<>(SB), Z30
+	VMOVDQU64 q6kperm<>+0(SB), Z24
+	VMOVDQU64 q6kperm<>+64(SB), Z25
+	VMOVDQU64 q6kperm<>+128(SB), Z26
+	VMOVDQU64 q6kperm<>+192(SB), Z27
+q2kx4loop:
+	TESTQ CX, CX
+	JZ    q2kx4done
+	// scales (low nibbles) per 16 as int16 in Y7, mins (high nibbles) in Y6
+	VMOVDQU   (SI), X4
+	VPSRLW    $4, X4, X5
+	VPAND     k0f<>(SB), X4, X4
+	VPAND     k0f<>(SB), X5, X5
+	VPMOVZXBW X4, Y7
+	VPMOVZXBW X5, Y6
+	VPERMW    Z7, Z24, Z20
+	VPERMW    Z7, Z25, Z21
+	VPERMW    Z7, Z26, Z22
+	VPERMW    Z7, Z27, Z23
+	VBROADCASTI64X4 16(SI), Z28
+	Q2K_CHUNKW(0, Z12)
+	Q2K_CHUNKW(1, Z13)
+	VBROADCASTI64X4 48(SI), Z28
+	Q2K_CHUNKW(2, Z14)
+	Q2K_CHUNKW(3, Z15)
+	VMOVD     80(SI), X2
+	VCVTPH2PS X2, X2
+	Q4K_POS((DI), (DX), (R8), X8)
+	Q4K_POS((DI)(R9*1), (DX)(R10*1), (R8)(R11*1), X9)
+	Q4K_POS((DI)(R9*2), (DX)(R10*2), (R8)(R11*2), X10)
+	Q4K_POS((DI)(R12*1), (DX)(R13*1), (R8)(R14*1), X11)
+	ADDQ $84, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q2kx4loop
+q2kx4done:
+	MOVQ  out+64(FP), AX
+	MOVSS X8, (AX)
+	MOVSS X9, 4(AX)
+	MOVSS X10, 8(AX)
+	MOVSS X11, 12(AX)
+	VZEROUPPER
+	RET
+
+// Q3K_CHUNKW(k, Zr): 2-bit fields as Q2_K plus 4 where the hmask bit of
+// the element's field is set (Z29 = [hmask | hmask]), i.e. value + 4.
+#define Q3K_CHUNKW(k, Zr) \
+	VPSRLVW   q2kshift<>+64*k(SB), Z28, Zr; \
+	VPANDD    Z30, Zr, Zr;      \
+	VPTESTMB  q3kbits<>+64*k(SB), Z29, K1; \
+	VPADDB    Z31, Zr, K1, Zr
+
+// func dotQ3_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+TEXT ·dotQ3_Kx4AVX512(SB), NOSPLIT, $0-72
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ ystride+16(FP), R9
+	MOVQ d+24(FP), DX
+	MOVQ dstride+32(FP), R10
+	MOVQ bsums+40(FP), R8
+	MOVQ bstride+48(FP), R11
+	MOVQ nb+56(FP), CX
+	LEAQ (R9)(R9*2), R12
+	LEAQ (R10)(R10*2), R13
+	LEAQ (R11)(R11*2), R14
+	VXORPS    X8, X8, X8
+	VXORPS    X9, X9, X9
+	VXORPS    X10, X10, X10
+	VXORPS    X11, X11, X11
+	VMOVDQU64 mask03x64<>(SB), Z30
+	VMOVDQU64 fours64<>(SB), Z31
+	VMOVDQU64 q6kperm<>+0(SB), Z24
+	VMOVDQU64 q6kperm<>+64(SB), Z25
+	VMOVDQU64 q6kperm<>+128(SB), Z26
+	VMOVDQU64 q6kperm<>+192(SB), Z27
+q3kx4loop:
+	TESTQ CX, CX
+	JZ    q3kx4done
+	// 16 6-bit scales (minus 32) as int16 in Y7
+	VMOVQ      96(SI), X4
+	VPINSRD    $2, 104(SI), X4, X4
+	VPSHUFD    $0x44, X4, X5
+	VPSRLVD    q3klo<>(SB), X5, X5
+	VPAND      k0f<>(SB), X5, X5
+	VPSHUFD    $0xaa, X4, X6
+	VPSRLVD    q3khi<>(SB), X6, X6
+	VPAND      k03<>(SB), X6, X6
+	VPSLLD     $4, X6, X6
+	VPOR       X6, X5, X5
+	VPSUBB     k20<>(SB), X5, X5
+	VPMOVSXBW  X5, Y7
+	VPERMW     Z7, Z24, Z20
+	VPERMW     Z7, Z25, Z21
+	VPERMW     Z7, Z26, Z22
+	VPERMW     Z7, Z27, Z23
+	VBROADCASTI64X4 (SI), Z29
+	VBROADCASTI64X4 32(SI), Z28
+	Q3K_CHUNKW(0, Z12)
+	Q3K_CHUNKW(1, Z13)
+	VBROADCASTI64X4 64(SI), Z28
+	Q3K_CHUNKW(2, Z14)
+	Q3K_CHUNKW(3, Z15)
+	MOVWLZX   108(SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	BIASK_POS((DI), (DX), (R8), X8, $2)
+	BIASK_POS((DI)(R9*1), (DX)(R10*1), (R8)(R11*1), X9, $2)
+	BIASK_POS((DI)(R9*2), (DX)(R10*2), (R8)(R11*2), X10, $2)
+	BIASK_POS((DI)(R12*1), (DX)(R13*1), (R8)(R14*1), X11, $2)
+	ADDQ $110, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q3kx4loop
+q3kx4done:
+	MOVQ  out+64(FP), AX
+	MOVSS X8, (AX)
+	MOVSS X9, 4(AX)
+	MOVSS X10, 8(AX)
+	MOVSS X11, 12(AX)
+	VZEROUPPER
+	RET
+
+// func dotQ2_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ2_Kx1AVX512(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS    X8, X8, X8
+	VMOVDQU64 mask03x64<>(SB), Z30
+	VMOVDQU64 q6kperm<>+0(SB), Z24
+	VMOVDQU64 q6kperm<>+64(SB), Z25
+	VMOVDQU64 q6kperm<>+128(SB), Z26
+	VMOVDQU64 q6kperm<>+192(SB), Z27
+q2kx1loop:
+	TESTQ CX, CX
+	JZ    q2kx1done
+	// scales (low nibbles) per 16 as int16 in Y7, mins (high nibbles) in Y6
+	VMOVDQU   (SI), X4
+	VPSRLW    $4, X4, X5
+	VPAND     k0f<>(SB), X4, X4
+	VPAND     k0f<>(SB), X5, X5
+	VPMOVZXBW X4, Y7
+	VPMOVZXBW X5, Y6
+	VPERMW    Z7, Z24, Z20
+	VPERMW    Z7, Z25, Z21
+	VPERMW    Z7, Z26, Z22
+	VPERMW    Z7, Z27, Z23
+	VBROADCASTI64X4 16(SI), Z28
+	Q2K_CHUNKW(0, Z12)
+	Q2K_CHUNKW(1, Z13)
+	VBROADCASTI64X4 48(SI), Z28
+	Q2K_CHUNKW(2, Z14)
+	Q2K_CHUNKW(3, Z15)
+	VMOVD     80(SI), X2
+	VCVTPH2PS X2, X2
+	Q4K_POS((DI), (DX), (R8), X8)
+	ADDQ $84, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q2kx1loop
+q2kx1done:
+	VZEROUPPER
+	MOVSS X8, ret+40(FP)
+	RET
+
+// func dotQ3_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+TEXT ·dotQ3_Kx1AVX512(SB), NOSPLIT, $0-44
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+16(FP), DX
+	MOVQ bsums+24(FP), R8
+	MOVQ nb+32(FP), CX
+	VXORPS    X8, X8, X8
+	VMOVDQU64 mask03x64<>(SB), Z30
+	VMOVDQU64 fours64<>(SB), Z31
+	VMOVDQU64 q6kperm<>+0(SB), Z24
+	VMOVDQU64 q6kperm<>+64(SB), Z25
+	VMOVDQU64 q6kperm<>+128(SB), Z26
+	VMOVDQU64 q6kperm<>+192(SB), Z27
+q3kx1loop:
+	TESTQ CX, CX
+	JZ    q3kx1done
+	// 16 6-bit scales (minus 32) as int16 in Y7
+	VMOVQ      96(SI), X4
+	VPINSRD    $2, 104(SI), X4, X4
+	VPSHUFD    $0x44, X4, X5
+	VPSRLVD    q3klo<>(SB), X5, X5
+	VPAND      k0f<>(SB), X5, X5
+	VPSHUFD    $0xaa, X4, X6
+	VPSRLVD    q3khi<>(SB), X6, X6
+	VPAND      k03<>(SB), X6, X6
+	VPSLLD     $4, X6, X6
+	VPOR       X6, X5, X5
+	VPSUBB     k20<>(SB), X5, X5
+	VPMOVSXBW  X5, Y7
+	VPERMW     Z7, Z24, Z20
+	VPERMW     Z7, Z25, Z21
+	VPERMW     Z7, Z26, Z22
+	VPERMW     Z7, Z27, Z23
+	VBROADCASTI64X4 (SI), Z29
+	VBROADCASTI64X4 32(SI), Z28
+	Q3K_CHUNKW(0, Z12)
+	Q3K_CHUNKW(1, Z13)
+	VBROADCASTI64X4 64(SI), Z28
+	Q3K_CHUNKW(2, Z14)
+	Q3K_CHUNKW(3, Z15)
+	MOVWLZX   108(SI), AX
+	VMOVD     AX, X2
+	VCVTPH2PS X2, X2
+	BIASK_POS((DI), (DX), (R8), X8, $2)
+	ADDQ $110, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q3kx1loop
+q3kx1done:
+	VZEROUPPER
+	MOVSS X8, ret+40(FP)
 	RET

@@ -88,6 +88,18 @@ func dotQ5_0AVX512(w *byte, y *int8, d *float32, nb int) float32
 //go:noescape
 func dotQ5_1AVX512(w *byte, y *int8, d *float32, s *float32, nb int) float32
 
+//go:noescape
+func dotQ2_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ3_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ2_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ3_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -160,6 +172,24 @@ func avx512Kernels() *kernelSet {
 			s = dotF32AVX512(&w[0], &x[0], n)
 		}
 		return tailF32(s, w, x, n)
+	}
+	ks.dot[Q2_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 84)
+		return dotQ2_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[Q3_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 110)
+		return dotQ3_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot4[Q2_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 84)
+		_ = a.bsums[16*(i+4)*nb-1]
+		dotQ2_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
+	}
+	ks.dot4[Q3_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 110)
+		_ = a.bsums[16*(i+4)*nb-1]
+		dotQ3_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
 	}
 	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 34)

@@ -187,8 +187,18 @@ func (r *Router) Refresh(ctx context.Context) error {
 		}
 	}
 	r.mu.Unlock()
-	for _, id := range missing {
-		if m, lerr := r.ep.Lookup(ctx, id); lerr == nil {
+	looked := make([]*p2p.Member, len(missing))
+	var wg sync.WaitGroup
+	for i, id := range missing {
+		wg.Go(func() {
+			if m, lerr := r.ep.Lookup(ctx, id); lerr == nil {
+				looked[i] = m
+			}
+		})
+	}
+	wg.Wait()
+	for _, m := range looked {
+		if m != nil {
 			ms = append(ms, *m)
 		}
 	}

@@ -97,7 +97,8 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 	for {
 		out, err := c.run(ctx, in)
 		if err == nil {
-			c.history = append(c.history, model.Input{Tokens: slices.Clone(in.Tokens), Logits: in.Logits, OmitLogits: true})
+			// A replay only needs the caches filled, not logits.
+			c.history = append(c.history, model.Input{Tokens: slices.Clone(in.Tokens), Logits: model.LogitsNone})
 			return out, nil
 		}
 		if ctx.Err() != nil || !retryable(err) || c.failovers >= c.r.cfg.MaxFailovers {

@@ -1299,16 +1299,6 @@ TEXT ·dotBF16AVX512(SB), NOSPLIT, $0-28
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotF32AVX512(w *byte, x *float32, n int) float32
-TEXT ·dotF32AVX512(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
-	FLOATX1(LOAD_F32, 64, 128)
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
-
 // One-position AVX-512 kernels for Q4_1, Q5_0 and Q5_1, built like the
 // Q4_0 one: four blocks per iteration, masked loads that stay inside the
 // block pair, VPERMB unpacking, the fifth bits added with a byte-masked add

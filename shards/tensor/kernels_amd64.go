@@ -77,9 +77,6 @@ func dotF16AVX512(w *byte, x *uint16, n int) float32
 func dotBF16AVX512(w *byte, x *uint16, n int) float32
 
 //go:noescape
-func dotF32AVX512(w *byte, x *float32, n int) float32
-
-//go:noescape
 func dotQ4_1AVX512(w *byte, y *int8, d *float32, s *float32, nb int) float32
 
 //go:noescape
@@ -162,16 +159,6 @@ func avx512Kernels() *kernelSet {
 			s = dotBF16AVX512(&w[0], &x[0], n)
 		}
 		return tailBF16(s, w, x, n)
-	}
-	ks.dot[F32] = func(w []byte, a *acts, i int) float32 {
-		x := a.xrow(i)
-		n := len(x) / 32 * 32
-		var s float32
-		if n > 0 {
-			_ = w[4*n-1]
-			s = dotF32AVX512(&w[0], &x[0], n)
-		}
-		return tailF32(s, w, x, n)
 	}
 	ks.dot[Q2_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, nb := blockArgs(w, a, i, 84)

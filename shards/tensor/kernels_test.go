@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -112,26 +113,36 @@ func fixScales(r *rand.Rand, w Matrix) {
 }
 
 // BenchmarkKernels measures each kernel set on one thread with the weights
-// in cache: the compute ceiling of a kernel, free of memory effects.
+// in cache (512x2048, about 1 MB for Q8_0): the compute ceiling of a kernel,
+// free of memory effects. n=1 uses the one-position kernels, n=4 the
+// four-position ones. Run it on an otherwise idle machine.
 //
 //	go test -run x -bench Kernels ./shards/tensor/
 func BenchmarkKernels(b *testing.B) {
 	p := NewPool(1)
 	defer p.Close()
 	r := rand.New(rand.NewPCG(1, 3))
-	for _, typ := range allTypes {
-		w := randomMatrix(r, typ, 1024, 2048)
-		x := randomVec(r, 2048)
-		out := make([]float32, 1024)
-		for _, ks := range kernelSets() {
-			ws := NewWorkspace()
-			b.Run(typ.String()+"/"+ks.name, func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					matMul(ks, p, ws, w, x, 1, out)
+	for _, n := range []int{1, 4} {
+		for _, typ := range allTypes {
+			w := randomMatrix(r, typ, 512, 2048)
+			x := randomVec(r, n*2048)
+			out := make([]float32, n*512)
+			for _, ks := range kernelSets() {
+				if ks == genericKernels && n > 1 {
+					continue
 				}
-				sec := b.Elapsed().Seconds() / float64(b.N)
-				b.ReportMetric(float64(len(w.Data))/sec/1e9, "GB/s")
-			})
+				ws := NewWorkspace()
+				b.Run(fmt.Sprintf("n=%d/%v/%s", n, typ, ks.name), func(b *testing.B) {
+					matMul(ks, p, ws, w, x, n, out)
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						matMul(ks, p, ws, w, x, n, out)
+					}
+					b.StopTimer()
+					bytes := float64(b.N) * float64(len(w.Data))
+					b.ReportMetric(bytes/b.Elapsed().Seconds()/1e9, "GB/s")
+				})
+			}
 		}
 	}
 }

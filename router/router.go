@@ -150,7 +150,7 @@ func (r *Router) Addrs() []string { return r.ep.Addrs() }
 
 func (r *Router) refreshLoop() {
 	defer r.loop.Done()
-	t := time.NewTicker(r.cfg.RefreshInterval)
+	t := time.NewTimer(r.nextRefresh())
 	defer t.Stop()
 	for {
 		select {
@@ -163,7 +163,31 @@ func (r *Router) refreshLoop() {
 			r.log.Warn("refresh swarm view", "err", err)
 		}
 		cancel()
+		t.Reset(r.nextRefresh())
 	}
+}
+
+// minRefresh keeps the refresh loop from spinning on records about to
+// expire.
+const minRefresh = 200 * time.Millisecond
+
+// nextRefresh is RefreshInterval, or sooner when a record in the view
+// would expire before then: records live RecordTTL and nodes renew them
+// every third of it, so a refresh halfway to the earliest expiry finds a
+// newer record of every live node before the old one lapses. Without this,
+// a TTL shorter than the refresh interval plus a node's renewal interval
+// would make live nodes blink out of the view.
+func (r *Router) nextRefresh() time.Duration {
+	wait := r.cfg.RefreshInterval
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range r.nodes {
+		if half := m.Expires.Sub(now) / 2; half < wait {
+			wait = half
+		}
+	}
+	return max(wait, minRefresh)
 }
 
 // Refresh rebuilds the swarm view now. A node missing from this round

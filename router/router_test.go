@@ -477,3 +477,29 @@ func TestCapacityRefusal(t *testing.T) {
 	}
 	waitNoSessions(t, a, b)
 }
+
+// TestShortTTLViewIsSteady: with records that live less than the router's
+// refresh interval plus the nodes' renewal interval, live nodes must not
+// blink out of the view.
+func TestShortTTLViewIsSteady(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	a := startNode(t, ctx, path, 0, 2, nil) // TTL 3 s, renewed every 0.5 s
+	_ = startNode(t, ctx, path, 2, 5, a.Addrs())
+	r, err := New(ctx, Config{Bootstrap: a.Addrs(), RefreshInterval: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	waitState(t, ctx, r, "stories260K", StateServed, 15*time.Second)
+	for end := time.Now().Add(8 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		served := false
+		for _, m := range r.Models(ctx) {
+			served = served || (m.Name == "stories260K" && m.State == StateServed)
+		}
+		if !served {
+			t.Fatalf("model left the view while every node runs: %+v", r.Models(ctx))
+		}
+	}
+}

@@ -30,6 +30,26 @@ DATA f127<>+0(SB)/4, $0x42fe0000
 GLOBL f127<>(SB), RODATA|NOPTR, $4
 DATA f1<>+0(SB)/4, $0x3f800000
 GLOBL f1<>(SB), RODATA|NOPTR, $4
+DATA bfround<>+0(SB)/8, $0x00007fff00007fff
+DATA bfround<>+8(SB)/8, $0x00007fff00007fff
+DATA bfround<>+16(SB)/8, $0x00007fff00007fff
+DATA bfround<>+24(SB)/8, $0x00007fff00007fff
+GLOBL bfround<>(SB), RODATA|NOPTR, $32
+DATA bfone<>+0(SB)/8, $0x0000000100000001
+DATA bfone<>+8(SB)/8, $0x0000000100000001
+DATA bfone<>+16(SB)/8, $0x0000000100000001
+DATA bfone<>+24(SB)/8, $0x0000000100000001
+GLOBL bfone<>(SB), RODATA|NOPTR, $32
+DATA bfinf<>+0(SB)/8, $0x7f8000007f800000
+DATA bfinf<>+8(SB)/8, $0x7f8000007f800000
+DATA bfinf<>+16(SB)/8, $0x7f8000007f800000
+DATA bfinf<>+24(SB)/8, $0x7f8000007f800000
+GLOBL bfinf<>(SB), RODATA|NOPTR, $32
+DATA bfquiet<>+0(SB)/8, $0x0000004000000040
+DATA bfquiet<>+8(SB)/8, $0x0000004000000040
+DATA bfquiet<>+16(SB)/8, $0x0000004000000040
+DATA bfquiet<>+24(SB)/8, $0x0000004000000040
+GLOBL bfquiet<>(SB), RODATA|NOPTR, $32
 
 // ABSMAX32: X4 = max |x| over the 32 floats at (SI) (loaded into Y0..Y3).
 #define ABSMAX32 \
@@ -287,5 +307,54 @@ f16cloop:
 	DECQ CX
 	JMP  f16cloop
 f16cdone:
+	VZEROUPPER
+	RET
+
+// func toBF16AVX2(x *float32, h *uint16, n int)
+// n is a multiple of 16. Round to nearest even by integer arithmetic as
+// FP32ToBF16; NaNs become (bits>>16)|64.
+TEXT ·toBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ h+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+	VMOVDQU absmask<>(SB), Y15
+	VMOVDQU bfround<>(SB), Y14
+	VMOVDQU bfone<>(SB), Y13
+	VMOVDQU bfinf<>(SB), Y12
+	VMOVDQU bfquiet<>(SB), Y11
+bf16cloop:
+	TESTQ CX, CX
+	JZ    bf16cdone
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	// rounded = (b + 0x7fff + ((b >> 16) & 1)) >> 16
+	VPSRLD  $16, Y0, Y2
+	VPAND   Y13, Y2, Y3
+	VPADDD  Y14, Y0, Y4
+	VPADDD  Y3, Y4, Y4
+	VPSRLD  $16, Y4, Y4
+	// NaN: (b & 0x7fffffff) > 0x7f800000 -> (b >> 16) | 64
+	VPAND   Y15, Y0, Y5
+	VPCMPGTD Y12, Y5, Y5
+	VPOR    Y11, Y2, Y2
+	VPBLENDVB Y5, Y2, Y4, Y0
+	VPSRLD  $16, Y1, Y2
+	VPAND   Y13, Y2, Y3
+	VPADDD  Y14, Y1, Y4
+	VPADDD  Y3, Y4, Y4
+	VPSRLD  $16, Y4, Y4
+	VPAND   Y15, Y1, Y5
+	VPCMPGTD Y12, Y5, Y5
+	VPOR    Y11, Y2, Y2
+	VPBLENDVB Y5, Y2, Y4, Y1
+	VPACKUSDW Y1, Y0, Y0
+	VPERMQ  $0xd8, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	DECQ CX
+	JMP  bf16cloop
+bf16cdone:
 	VZEROUPPER
 	RET

@@ -26,10 +26,11 @@ type kernelSet struct {
 	q8_1 func(x []float32, qs []int8, d, s []float32)
 	q8_K func(x []float32, qs []int8, d []float32, bsums []int16)
 	f16  func(x []float32, h []uint16)
+	bf16 func(x []float32, h []uint16)
 }
 
 // genericKernels is the pure-Go set, used where no SIMD kernel exists.
-var genericKernels = &kernelSet{name: "generic", q8_0: quantQ8_0, q8_1: quantQ8_1, q8_K: quantQ8_K, f16: toF16, dot: [BF16 + 1]rowKernel{
+var genericKernels = &kernelSet{name: "generic", q8_0: quantQ8_0, q8_1: quantQ8_1, q8_K: quantQ8_K, f16: toF16, bf16: toBF16, dot: [BF16 + 1]rowKernel{
 	F32:  func(w []byte, a *acts, i int) float32 { return dotF32(w, a.xrow(i)) },
 	F16:  func(w []byte, a *acts, i int) float32 { return dotF16(w, a.hrow(i)) },
 	BF16: func(w []byte, a *acts, i int) float32 { return dotBF16(w, a.hrow(i)) },
@@ -58,6 +59,9 @@ func withFallback(ks *kernelSet) *kernelSet {
 	}
 	if ks.f16 == nil {
 		ks.f16 = toF16
+	}
+	if ks.bf16 == nil {
+		ks.bf16 = toBF16
 	}
 	for t, k := range ks.dot {
 		if k == nil {

@@ -303,6 +303,9 @@ func quantQ8_KAVX2(x *float32, qs *int8, d *float32, bsums *int16, nb int)
 //go:noescape
 func toF16AVX2(x *float32, h *uint16, n int)
 
+//go:noescape
+func toBF16AVX2(x *float32, h *uint16, n int)
+
 func avx2Kernels() *kernelSet {
 	ks := &kernelSet{name: "avx2"}
 	ks.q8_0 = func(x []float32, qs []int8, d []float32) {
@@ -337,6 +340,16 @@ func avx2Kernels() *kernelSet {
 		}
 		for i := n; i < len(x); i++ {
 			h[i] = FP32ToFP16(x[i])
+		}
+	}
+	ks.bf16 = func(x []float32, h []uint16) {
+		n := len(x) / 16 * 16
+		if n > 0 {
+			_ = h[n-1]
+			toBF16AVX2(&x[0], &h[0], n)
+		}
+		for i := n; i < len(x); i++ {
+			h[i] = FP32ToBF16(x[i])
 		}
 	}
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {

@@ -200,6 +200,12 @@ func TestActivationConvertersMatch(t *testing.T) {
 		x[i] = float32(math.Ldexp(r.Float64(), -140)) // subnormal
 	}
 	x[1300] = 3e38
+	x[1301] = float32(math.Inf(-1))
+	x[1302] = math.Float32frombits(0x7f800001) // signalling NaN
+	x[1303] = math.Float32frombits(0xffc12345) // negative NaN with payload
+	x[1304] = math.Float32frombits(0x3f808000) // bf16 tie, rounds to even
+	x[1305] = math.Float32frombits(0x3f818000)
+	x[1306] = math.Float32frombits(0x7f7fffff) // rounds up to Inf in bf16
 	inputs["edge"] = x
 	for _, ks := range kernelSets()[1:] {
 		for name, x := range inputs {
@@ -245,6 +251,13 @@ func TestActivationConvertersMatch(t *testing.T) {
 			for i := range ha {
 				if ha[i] != hb[i] {
 					t.Fatalf("%s %s f16[%d]: %#04x vs %#04x", ks.name, name, i, hb[i], ha[i])
+				}
+			}
+			toBF16(x[:n-3], ha)
+			ks.bf16(x[:n-3], hb)
+			for i := range ha {
+				if ha[i] != hb[i] {
+					t.Fatalf("%s %s bf16[%d]: %#04x vs %#04x", ks.name, name, i, hb[i], ha[i])
 				}
 			}
 		}

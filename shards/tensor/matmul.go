@@ -100,7 +100,7 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int)
 			if t == F16 {
 				ks.f16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
 			} else {
-				toBF16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
+				ks.bf16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
 			}
 		}
 	case Q4_0, Q5_0, Q8_0:

@@ -156,7 +156,10 @@ const (
 // weight type alone, so the result is bit-identical for any thread count,
 // any split of the rows, and any batch size n.
 //
-// MatMul panics if the arguments are inconsistent (see CheckMatMul).
+// p may be nil (everything then runs on the caller); ws must not be shared
+// with a concurrent MatMul; out must not overlap x. Products too small to
+// be worth splitting run on the calling goroutine. MatMul panics if the
+// arguments are inconsistent (see CheckMatMul).
 func MatMul(p *Pool, ws *Workspace, w Matrix, x []float32, n int, out []float32) {
 	matMul(bestKernels, p, ws, w, x, n, out)
 }

@@ -120,8 +120,12 @@ func testMalformed(t *testing.T, ts *testServer) {
 	}
 
 	// Transport-level mistakes.
-	checkError(t, "wrong content type", do(t, "POST", chat, "text/plain", []byte(`{"messages":`+okMsg+`}`)), 415, codeInvalidRequest)
-	checkError(t, "form body", do(t, "POST", comp, "application/x-www-form-urlencoded", []byte(`prompt=hi`)), 415, codeInvalidRequest)
+	checkError(t, "multipart body", do(t, "POST", chat, "multipart/form-data; boundary=x", []byte("--x--")), 415, codeInvalidRequest)
+	checkError(t, "form body", do(t, "POST", comp, "application/x-www-form-urlencoded", []byte(`prompt=hi`)), 400, codeInvalidRequest)
+	// curl -d labels a JSON body as a form: it is read as JSON all the same.
+	if r := do(t, "POST", comp, "application/x-www-form-urlencoded", []byte(`{"prompt":"hi","max_tokens":2}`)); r.Status != 200 {
+		t.Errorf("JSON labelled as a form: %d %s", r.Status, r.Body)
+	}
 	if r := do(t, "POST", comp, "", []byte(`{"prompt":"hi","max_tokens":2}`)); r.Status != 200 {
 		t.Errorf("no Content-Type: %d %s", r.Status, r.Body)
 	}

@@ -35,7 +35,7 @@
 // serves, the digest, name, blocks, total blocks, state (loading, online),
 // measured ms per token, free cache tokens and open sessions. Validator
 // rejects records that are forged, tampered with, stored under another
-// peer's key or expired, and selects the newest. Peer.Members finds the
+// peer's key or expired, and selects the newest. Endpoint.Members finds the
 // providers of SwarmCID and fetches each one's record; since provider records
 // outlive nodes, it is the record's short expiry that makes a dead node vanish.
 // A stopping node overwrites its record with a withdrawn one.

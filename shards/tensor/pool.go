@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Pool is a fixed set of worker goroutines that share out loop ranges. It is
@@ -63,6 +64,13 @@ func NewPool(threads int) *Pool {
 	return p
 }
 
+// spinTime is how long an idle worker keeps polling for the next job
+// before it parks. Decoding issues a matrix product every few tens of
+// microseconds; waking a parked goroutine costs about as much, so a short
+// poll keeps the workers responsive without burning CPU when the pool is
+// idle.
+const spinTime = 50 * time.Microsecond
+
 func (p *Pool) worker() {
 	defer p.wg.Done()
 	for {
@@ -71,6 +79,32 @@ func (p *Pool) worker() {
 			return
 		case j := <-p.work:
 			j.run()
+			if !p.poll() {
+				return
+			}
+		}
+	}
+}
+
+// poll runs jobs that arrive within spinTime of the last one. It returns
+// false when the pool is closing.
+func (p *Pool) poll() bool {
+	deadline := time.Now().Add(spinTime)
+	for spins := 0; ; spins++ {
+		select {
+		case <-p.quit:
+			return false
+		case j := <-p.work:
+			j.run()
+			deadline = time.Now().Add(spinTime)
+			continue
+		default:
+		}
+		if spins%16 == 15 {
+			if time.Now().After(deadline) {
+				return true
+			}
+			runtime.Gosched()
 		}
 	}
 }

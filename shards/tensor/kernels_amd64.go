@@ -97,6 +97,15 @@ func dotQ2_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsu
 //go:noescape
 func dotQ3_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
+//go:noescape
+func dotQ4_1x4AVX512(w *byte, y *int8, ystride int, d *float32, s *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ5_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ5_1x4AVX512(w *byte, y *int8, ystride int, d *float32, s *float32, dstride int, nb int, out *[4]float32)
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -177,6 +186,20 @@ func avx512Kernels() *kernelSet {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 110)
 		_ = a.bsums[16*(i+4)*nb-1]
 		dotQ3_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
+	}
+	ks.dot4[Q4_1] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 20)
+		_ = a.s[(i+4)*nb-1]
+		dotQ4_1x4AVX512(pw, py, ys, pd, &a.s[i*nb], ds, nb, out)
+	}
+	ks.dot4[Q5_0] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 22)
+		dotQ5_0x4AVX512(pw, py, ys, pd, ds, nb, out)
+	}
+	ks.dot4[Q5_1] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 24)
+		_ = a.s[(i+4)*nb-1]
+		dotQ5_1x4AVX512(pw, py, ys, pd, &a.s[i*nb], ds, nb, out)
 	}
 	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 34)

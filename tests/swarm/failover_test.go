@@ -21,13 +21,12 @@ var failoverLine = regexp.MustCompile(`rebuilding the chain`)
 //	A [0,2)   B [2,4)   B' [2,4)   C [4,5)
 //
 // so the node that dies is really in the middle of the chain (it gets and
-// sends hidden states, not tokens). Records live 10 s so that a dead node
-// leaves the view soon, yet a live one never drops out between two of the
-// gateway's 5 s refreshes (see testSteadyView).
+// sends hidden states, not tokens). Records live 6 s, as in the e2e tests,
+// so that a dead node leaves the view soon.
 func testFailover(t *testing.T, bin, model string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	c := newCluster(t, bin, model, 10*time.Second)
+	c := newCluster(t, bin, model, 6*time.Second)
 	a, err := c.node(ctx, "A", "0:2", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -91,7 +91,7 @@ func (ty *tally) record(want answer, got answer, err error, hung bool, took time
 func testSoak(t *testing.T, bin, model string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	c := newCluster(t, bin, model, 10*time.Second)
+	c := newCluster(t, bin, model, 6*time.Second)
 	slots := []*slot{
 		{blocks: "0:3", label: "L1"}, {blocks: "0:3", label: "L2"},
 		{blocks: "3:5", label: "R1"}, {blocks: "3:5", label: "R2"},

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
@@ -179,7 +181,13 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 		}
 	}
 
-	srv, err := server.New(server.Config{Backend: rt, DefaultModel: defaultModel, Logger: o.log})
+	// /metrics shows the API's own metrics and the router's (generations,
+	// failovers, hop latency, sessions open); in-process nodes are counted
+	// by the router's view, and a separate `svc node` has its own --metrics.
+	apiReg := prometheus.NewRegistry()
+	apiReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	srv, err := server.New(server.Config{Backend: rt, DefaultModel: defaultModel, Logger: o.log,
+		Registerer: apiReg, Gatherer: prometheus.Gatherers{apiReg, rt.Registry()}})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -49,7 +49,7 @@ func quantQ8_0(x []float32, qs []int8, d []float32) {
 		}
 		q := qs[32*b : 32*b+32]
 		for j, v := range xb {
-			q[j] = q8(v * id)
+			q[j] = q8(float32(v * id))
 		}
 	}
 }
@@ -69,7 +69,7 @@ func quantQ8_1(x []float32, qs []int8, d, s []float32) {
 		q := qs[32*b : 32*b+32]
 		var sum int32
 		for j, v := range xb {
-			q[j] = q8(v * id)
+			q[j] = q8(float32(v * id))
 			sum += int32(q[j])
 		}
 		s[b] = FP16ToFP32(FP32ToFP16(dd * float32(sum)))
@@ -93,7 +93,7 @@ func quantQ8_K(x []float32, qs []int8, d []float32, bsums []int16) {
 		}
 		iscale := -127 / max
 		for j, v := range xb {
-			q[j] = q8(iscale * v)
+			q[j] = q8(float32(iscale * v))
 		}
 		q8kBsums(q, bs)
 		d[b] = 1 / iscale

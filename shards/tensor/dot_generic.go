@@ -16,16 +16,21 @@ import (
 //     to float32, multiplied by s_b = dx*dy (rounded) and added to
 //     accumulator acc[(b&1)*8+l]. For Q4_1/Q5_1 the offset term m_b*sy_b is
 //     added to ms[b&1]. The result is hsum8(acc[0:8]+acc[8:16]) (+ ms[0]+ms[1]).
-//   - k-quants: per super-block the exact integer total isum (and the min
-//     correction summs) is scaled: sum += d*isum; sum -= dmin*summs, in block
-//     order, with d = dx*dy.
+//   - k-quants: per super-block b the exact integer total isum (and, for
+//     Q2_K/Q4_K/Q5_K, the min correction summs = sum of bsums times the
+//     sub-block mins) is scaled in block order: sum += float32(d*isum), then
+//     sum -= float32(dmin*summs), with d = float32(dx*dy_b) and
+//     dmin = float32(dminx*dy_b).
 //   - F32/F16/BF16: element i of the first len/32*32 goes to acc[i%32]
 //     (products are exact for F16 and BF16), reduced as
 //     v[l] = (acc[l]+acc[16+l]) + (acc[8+l]+acc[24+l]), hsum8(v), then the
 //     tail elements are added one by one.
 //
 // No fused multiply-add is used anywhere: the explicit float32 conversions
-// keep the Go compiler from fusing, and the assembly uses separate mul/add.
+// keep the Go compiler from fusing (it may fuse x*y+z when GOAMD64>=v3), and
+// the assembly uses separate multiplies and adds. The activation side is
+// fixed too: actquant.go defines the quantized activations every kernel set
+// must reproduce.
 
 // hsum8 adds eight lanes in the order of an x86 horizontal reduction:
 // ((v0+v4)+(v2+v6)) + ((v1+v5)+(v3+v7)).

@@ -205,6 +205,73 @@ type killed struct {
 	ended   time.Time
 }
 
+// testFrozenHop freezes (SIGSTOP) the node serving the second hop in the
+// middle of a generation: it neither answers nor closes its connection, as
+// a machine that hangs or drops off the network. The gateway must notice by
+// its step deadline, fail over to the spare and finish with the undisturbed
+// answer; once the frozen node thaws, it must close the abandoned session.
+// Its own swarm, the arrangement of issue 6, with svc node's default record
+// lifetime (30 s: with much shorter ones the whole view is lost while a node
+// is frozen, which testFrozenNodeView shows):
+//
+//	A [0,2)   B [2,5)   B' [2,5)
+func testFrozenHop(t *testing.T, bin, model string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	c := newCluster(t, bin, model, 30*time.Second)
+	a, err := c.node(ctx, "A", "0:2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot := []string{a.addr}
+	var spares []*proc
+	for _, label := range []string{"B", "B'"} {
+		p, err := c.node(ctx, label, "2:5", boot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spares = append(spares, p)
+	}
+	gw, err := c.gateway(ctx, boot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitListed(ctx, gw.api, true, 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	client := newClient(gw.api)
+	long := prompt{system: "You are a storyteller.", user: "Tell me a long story about a dog and a cat.", maxTokens: 300}
+	want, err := reference(ctx, bin, model, long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(gw.grep(failoverLine))
+	r := hitMidStream(t, ctx, gw, client, long.params(true), spares, (*proc).pause)
+	thawed := r.victim
+	defer func() { _ = thawed.resume() }() // the cluster's SIGTERM needs it running
+	took := r.ended.Sub(r.resumed)
+	t.Logf("froze %s after %d content chunks; the stream ended %.2fs after the gateway went on", r.victim.name, r.atChunk, took.Seconds())
+	if r.err != nil {
+		t.Fatalf("stream with a frozen hop: %v (text so far %q)", r.err, r.got.text)
+	}
+	if r.got != want {
+		t.Errorf("stream with a frozen hop gave %s\nundisturbed run gave %s", r.got, want)
+	}
+	if n := len(gw.grep(failoverLine)) - before; n < 1 {
+		t.Errorf("the gateway logged no failover")
+	}
+	// The router's default step deadline is 15 s; allow as much again.
+	if took > 30*time.Second {
+		t.Errorf("the frozen hop was given up after %.1fs, want about the step deadline (15s)", took.Seconds())
+	}
+	if err := r.victim.resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitNoSessions(ctx, []*proc{a, spares[0], spares[1]}, 30*time.Second); err != nil {
+		t.Errorf("after the frozen node thawed: %v", err)
+	}
+}
+
 // killAfter is how many tokens a generation has made when its node is
 // killed: enough that the replacement has a real history to replay.
 const killAfter = 20
@@ -217,6 +284,12 @@ const killAfter = 20
 // where the generation ended before the freeze are retried (at most 3).
 func killMidStream(t *testing.T, ctx context.Context, gw *proc, client openai.Client, q openai.ChatCompletionNewParams, suspects []*proc) killed {
 	t.Helper()
+	return hitMidStream(t, ctx, gw, client, q, suspects, (*proc).kill)
+}
+
+// hitMidStream is killMidStream with another blow than SIGKILL.
+func hitMidStream(t *testing.T, ctx context.Context, gw *proc, client openai.Client, q openai.ChatCompletionNewParams, suspects []*proc, hit func(*proc) error) killed {
+	t.Helper()
 	for attempt := 1; attempt <= 3; attempt++ {
 		var r killed
 		var herr error
@@ -227,7 +300,7 @@ func killMidStream(t *testing.T, ctx context.Context, gw *proc, client openai.Cl
 			}
 			fired = true
 			r.atChunk = n
-			r.victim, herr = freezeAndKill(ctx, gw, suspects)
+			r.victim, herr = freezeAndHit(ctx, gw, suspects, hit)
 			r.resumed = time.Now()
 		})
 		r.ended = time.Now()
@@ -288,7 +361,7 @@ func killMidRequest(t *testing.T, ctx context.Context, gw *proc, p prompt, victi
 			if k == 0 || steps-steps0 < killAfter {
 				continue
 			}
-			if r.victim, err = freezeAndKill(ctx, gw, []*proc{victim}); err != nil {
+			if r.victim, err = freezeAndHit(ctx, gw, []*proc{victim}, (*proc).kill); err != nil {
 				cancel()
 				t.Fatal(err)
 			}
@@ -316,9 +389,10 @@ func killMidRequest(t *testing.T, ctx context.Context, gw *proc, p prompt, victi
 	return killed{}
 }
 
-// freezeAndKill stops the gateway, SIGKILLs the first suspect that has a
-// session open (none: the generation is over) and resumes the gateway.
-func freezeAndKill(ctx context.Context, gw *proc, suspects []*proc) (victim *proc, err error) {
+// freezeAndHit stops the gateway, hits (kills, freezes) the first suspect
+// that has a session open (none: the generation is over) and resumes the
+// gateway.
+func freezeAndHit(ctx context.Context, gw *proc, suspects []*proc, hit func(*proc) error) (victim *proc, err error) {
 	if err := gw.pause(); err != nil {
 		return nil, err
 	}
@@ -336,7 +410,7 @@ func freezeAndKill(ctx context.Context, gw *proc, suspects []*proc) (victim *pro
 			return nil, err
 		}
 		if k > 0 {
-			return s, s.kill()
+			return s, hit(s)
 		}
 	}
 	return nil, nil

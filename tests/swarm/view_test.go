@@ -11,6 +11,10 @@ import (
 // modelStateLine is the gateway's log line when a model changes state.
 var modelStateLine = regexp.MustCompile(`msg="model state"`)
 
+// publishFailedLine is a node's warning when its announcement could not be
+// pushed to the DHT.
+var publishFailedLine = regexp.MustCompile(`msg="publish announcement"`)
+
 // testSteadyView watches a healthy swarm: two nodes that never stop, and a
 // gateway. Short record lifetimes make dead nodes vanish fast (the e2e
 // tests use 6 s, svc node accepts 3 s), but a live node must never drop out

@@ -8,24 +8,34 @@ import "golang.org/x/sys/cpu"
 var bestKernels = detectKernels()
 
 func detectKernels() *kernelSet {
-	x := cpu.X86
 	switch {
-	case x.HasAVX2 && x.HasF16C && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI:
+	case hasAVX512Set():
 		return avx512Kernels()
-	case x.HasAVX2 && x.HasF16C:
+	case hasAVX2Set():
 		return avx2Kernels()
 	}
 	return genericKernels
 }
 
+// hasAVX2Set reports whether the AVX2 kernels can run (they also use F16C
+// for f16 conversions).
+func hasAVX2Set() bool { return cpu.X86.HasAVX2 && cpu.X86.HasF16C }
+
+// hasAVX512Set reports whether the AVX-512 kernels can run: they use the
+// F, BW, VL, VNNI (vpdpbusd, vpdpwssd) and VBMI (vpermb) extensions, on top
+// of the AVX2 set for what they do not replace.
+func hasAVX512Set() bool {
+	x := cpu.X86
+	return hasAVX2Set() && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI && x.HasAVX512VBMI
+}
+
 // kernelSets lists every set this CPU can run, for tests and benchmarks.
 func kernelSets() []*kernelSet {
 	sets := []*kernelSet{genericKernels}
-	x := cpu.X86
-	if x.HasAVX2 && x.HasF16C {
+	if hasAVX2Set() {
 		sets = append(sets, avx2Kernels())
 	}
-	if x.HasAVX2 && x.HasF16C && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI {
+	if hasAVX512Set() {
 		sets = append(sets, avx512Kernels())
 	}
 	return sets

@@ -35,27 +35,30 @@ func (lc *layerCache) store(k, v []float32, pos0, n, kvDim, maxLen int) {
 //	out_h = Σ_j softmax_j(q_h·k_j / √d) v_j
 //
 // with llama.cpp's roundings: the query and the probabilities are rounded
-// to f16 for the products with the f16 cache, scores and the softmax are
-// float32 with the exponential sum in float64. Each (row, head) is summed
-// over positions in increasing order by a single goroutine, so the result
-// does not depend on how positions are batched or on the thread count.
+// to f16 for the products with the f16 cache, the softmax is float32 with
+// ggml's vectorized exponential and a float64 sum, and every sum runs in the
+// order of llama.cpp's decode step for that position (see ggmlmath.go). A
+// (row, head) pair is computed by one goroutine in an order fixed by its
+// position alone, so the result does not depend on how positions are
+// batched or on the thread count.
 func attention(p *tensor.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
 	hd, kvDim := c.HeadDim, c.KVDim()
 	group := c.Heads / c.KVHeads
 	scale := 1 / float32(math.Sqrt(float64(hd)))
 	p.For(n*c.Heads, func(lo, hi int) {
 		q16 := make([]uint16, hd)
-		// Rows are padded to whole vectors with zero probabilities, as
-		// llama.cpp pads its cache view; zeros change no sum.
 		padded := (pos0 + n + lanes - 1) / lanes * lanes
 		probs := make([]float32, padded)
-		pf := make([]float32, padded)
-		var acc [lanes]float32
+		acc := make([]float32, hd*4*lanes)
+		sum := make([]float64, hd)
 		for t := lo; t < hi; t++ {
 			i, h := t/c.Heads, t%c.Heads
 			kvOff := (h / group) * hd
 			toF16(q16, q[i*c.QDim()+h*hd:i*c.QDim()+(h+1)*hd])
 			span := pos0 + i + 1 // causal: positions [0, pos0+i]
+
+			// Scores and softmax. Rows are padded to whole vectors with
+			// zero probabilities, as llama.cpp pads its cache view.
 			mx := float32(math.Inf(-1))
 			for j := 0; j < span; j++ {
 				s := dotF16(q16, lc.k[j*kvDim+kvOff:j*kvDim+kvOff+hd]) * scale
@@ -63,7 +66,7 @@ func attention(p *tensor.Pool, c *Config, lc *layerCache, q []float32, n, pos0 i
 				mx = max(mx, s)
 			}
 			end := (span + lanes - 1) / lanes * lanes
-			var sum float64
+			var total float64
 			for j0 := 0; j0 < end; j0 += lanes {
 				for j := j0; j < j0+lanes; j++ {
 					if j < span {
@@ -72,23 +75,42 @@ func attention(p *tensor.Pool, c *Config, lc *layerCache, q []float32, n, pos0 i
 						probs[j] = 0
 					}
 				}
-				sum += float64(hsum(probs[j0 : j0+lanes]))
+				total += float64(hsum(probs[j0 : j0+lanes]))
 			}
-			inv := float32(1 / sum)
-			for j := 0; j < end; j++ {
-				pf[j] = tensor.FP16ToFP32(tensor.FP32ToFP16(probs[j] * inv))
+			inv := float32(1 / total)
+			for j := 0; j < span; j++ {
+				probs[j] = tensor.FP16ToFP32(tensor.FP32ToFP16(probs[j] * inv))
+			}
+
+			// Weighted sum of values: ggml_vec_dot_f16 over the cache
+			// padded to a multiple of 32 positions, i.e. 64-position
+			// vector steps into lane j%64, the tail in float64.
+			nkv := max(32, (span+31)/32*32)
+			np := min(nkv&^(4*lanes-1), span)
+			clear(acc)
+			clear(sum)
+			for j := 0; j < np; j++ {
+				pj, lane := probs[j], j&(4*lanes-1)
+				vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
+				for d, v := range vj {
+					acc[d*4*lanes+lane] += pj * tensor.FP16ToFP32(v)
+				}
+			}
+			if nkv >= 4*lanes {
+				for d := range sum {
+					sum[d] = float64(fold4(acc[d*4*lanes : (d+1)*4*lanes]))
+				}
+			}
+			for j := np; j < span; j++ {
+				pj := probs[j]
+				vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
+				for d, v := range vj {
+					sum[d] += float64(pj * tensor.FP16ToFP32(v))
+				}
 			}
 			o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
 			for d := range o {
-				// Lane l sums positions l, l+lanes, ... in order.
-				clear(acc[:])
-				for j0 := 0; j0 < end; j0 += lanes {
-					for l := 0; l < lanes && j0+l < span; l++ {
-						j := j0 + l
-						acc[l] += pf[j] * tensor.FP16ToFP32(lc.v[j*kvDim+kvOff+d])
-					}
-				}
-				o[d] = hsum(acc[:])
+				o[d] = float32(sum[d])
 			}
 		}
 	})

@@ -47,7 +47,7 @@ func (sc *scratch) reserve(c *Config, rows int) {
 // for these positions are written to lc.
 func (s *Shard) blockForward(b *blockWeights, lc *layerCache, x []float32, rows, pos0, maxLen int, sc *scratch) {
 	c := &s.cfg
-	mm := func(w tensor.Matrix, in, out []float32) { tensor.MatMul(s.pool, sc.ws, w, in, rows, out) }
+	mm := func(w tensor.Matrix, in, out []float32) { s.matmul(s.pool, sc.ws, w, in, rows, out) }
 
 	// Attention sub-layer.
 	rmsNormRows(sc.xn, x, b.attnNorm, rows, c.Dim, c.Eps)

@@ -7,9 +7,14 @@ import "math"
 // one ulp away from llama.cpp's can round to a different integer and the
 // difference then grows through the layers. The functions here therefore
 // reproduce the exact float32 operation sequences of ggml's x86 kernels
-// (AVX-512 build) for the element-wise steps this package owns: SiLU's
-// vectorized exponential, the softmax sums, and the lane-wise f16 dot
-// products of attention (llamafile's tinyBLAS).
+// (AVX-512 build) for the steps this package owns: RoPE's fused
+// multiply-adds, SiLU's vectorized exponential, the softmax sums, and the
+// f16 dot products of attention. Attention follows llama.cpp's decode path
+// (ggml_vec_dot_f16 over the cache padded to 32 positions) for every
+// position, whatever the batch: llama.cpp itself switches to llamafile's
+// tinyBLAS for batches of two or more, which would make a position's
+// numbers depend on how it was batched. Against the shared references this
+// reproduces llama.cpp bit for bit at almost every step.
 
 // lanes is the SIMD width in float32 lanes of the reference build.
 const lanes = 16
@@ -56,6 +61,16 @@ func siluRow(y, x []float32) {
 		}
 		y[i] = v / (1 + e)
 	}
+}
+
+// fold4 reduces four 16-lane accumulators (acc[16j+l] is lane l of
+// accumulator j) as GGML_F32x16_REDUCE does: (a0+a2)+(a1+a3), then hsum.
+func fold4(acc []float32) float32 {
+	var v [lanes]float32
+	for l := range v {
+		v[l] = (acc[l] + acc[2*lanes+l]) + (acc[lanes+l] + acc[3*lanes+l])
+	}
+	return hsum(v[:])
 }
 
 // hsum adds the lanes of a vector register the way x86 reductions do:

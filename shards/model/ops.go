@@ -108,8 +108,10 @@ func (r *rope) rotate(x []float32, heads, headDim int, cs []float32) {
 				a, b = i/2, i/2+half
 			}
 			x0, x1 := v[a], v[b]
-			v[a] = float32(x0*c) - float32(x1*s)
-			v[b] = float32(x0*s) + float32(x1*c)
+			// The C compiler contracts ggml's x0*cos - x1*sin and
+			// x0*sin + x1*cos into fused multiply-adds; so do we.
+			v[a] = fma32(x0, c, -(x1 * s))
+			v[b] = fma32(x0, s, x1*c)
 		}
 	}
 }
@@ -121,25 +123,26 @@ func toF16(dst []uint16, x []float32) {
 	}
 }
 
-// dotF16 is the dot product of two f16 vectors as llama.cpp computes it:
-// lane-wise float32 sums reduced with hsum when the length is a whole
-// number of vectors (tinyBLAS), else a float64 running sum (ggml's scalar
-// tail). Products of two halves are exact in float32.
+// dotF16 is ggml_vec_dot_f16 of the AVX-512 build: whole steps of 64
+// elements go to four 16-lane accumulators, folded (a0+a2)+(a1+a3) and
+// reduced; the remaining elements are added one by one in float64.
+// Products of two halves are exact in float32.
 func dotF16(a, b []uint16) float32 {
-	if len(a)%lanes != 0 {
-		var s float64
-		for i := range a {
-			s += float64(tensor.FP16ToFP32(a[i]) * tensor.FP16ToFP32(b[i]))
+	np := len(a) &^ (4*lanes - 1)
+	var sum float64
+	if np > 0 {
+		var acc [4 * lanes]float32
+		for i0 := 0; i0 < np; i0 += 4 * lanes {
+			for l := range acc {
+				acc[l] += tensor.FP16ToFP32(a[i0+l]) * tensor.FP16ToFP32(b[i0+l])
+			}
 		}
-		return float32(s)
+		sum = float64(fold4(acc[:]))
 	}
-	var acc [lanes]float32
-	for i0 := 0; i0 < len(a); i0 += lanes {
-		for l := 0; l < lanes; l++ {
-			acc[l] += tensor.FP16ToFP32(a[i0+l]) * tensor.FP16ToFP32(b[i0+l])
-		}
+	for i := np; i < len(a); i++ {
+		sum += float64(tensor.FP16ToFP32(a[i]) * tensor.FP16ToFP32(b[i]))
 	}
-	return hsum(acc[:])
+	return float32(sum)
 }
 
 // argmax returns the index of the largest element (the first on ties).

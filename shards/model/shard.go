@@ -85,6 +85,8 @@ type Shard struct {
 	rope        *rope
 	pool        *tensor.Pool
 	ownPool     bool
+	// matmul is tensor.MatMul; tests may substitute a reference kernel.
+	matmul func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32)
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -118,7 +120,7 @@ func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
 	if o.CacheTokens < 0 {
 		return nil, fmt.Errorf("model: cache tokens %d is negative", o.CacheTokens)
 	}
-	s := &Shard{m: m, cfg: c, first: first, last: last, sessions: map[string]*session{}}
+	s := &Shard{m: m, cfg: c, first: first, last: last, sessions: map[string]*session{}, matmul: tensor.MatMul}
 	s.capacity = o.CacheTokens
 	if s.capacity == 0 {
 		s.capacity = 4 * c.Context
@@ -430,7 +432,7 @@ func (s *Shard) logits(sc *scratch, x []float32, r0, rows, n int, in Input, out 
 	sc.logitsXn = growTo(sc.logitsXn, k*c.Dim)
 	rmsNormRows(sc.logitsXn, x[lo*c.Dim:], s.head.norm, k, c.Dim, c.Eps)
 	lg := make([]float32, k*c.Vocab)
-	tensor.MatMul(s.pool, sc.ws, s.head.out, sc.logitsXn, k, lg)
+	s.matmul(s.pool, sc.ws, s.head.out, sc.logitsXn, k, lg)
 	for i := 0; i < k; i++ {
 		row := lg[i*c.Vocab : (i+1)*c.Vocab]
 		out.Argmax = append(out.Argmax, argmax(row))

@@ -36,7 +36,7 @@ func kernelSets() []*kernelSet {
 		sets = append(sets, avx2Kernels())
 	}
 	if hasAVX512Set() {
-		sets = append(sets, avx512Kernels())
+		sets = append(sets, avx512Kernels(), avx512OnlyKernels())
 	}
 	return sets
 }
@@ -116,6 +116,26 @@ func dotQ5_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb 
 //go:noescape
 func dotQ5_1x4AVX512(w *byte, y *int8, ystride int, d *float32, s *float32, dstride int, nb int, out *[4]float32)
 
+// avx512OnlyKernels is avx512Kernels with the AVX-512 one-position kernels
+// that avx512Kernels passes over (see there); it keeps them tested and
+// measurable on other CPUs.
+func avx512OnlyKernels() *kernelSet {
+	ks := avx512Kernels()
+	ks.name = "avx512only"
+	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
+		return dotQ8_0AVX512(blockArgs(w, a, i, 34))
+	}
+	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 144)
+		return dotQ4_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	ks.dot[Q5_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, nb := blockArgs(w, a, i, 176)
+		return dotQ5_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
+	}
+	return ks
+}
+
 // quadArgs checks the bounds the four-position kernels rely on.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
 	nb := a.nb
@@ -126,23 +146,15 @@ func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32
 }
 
 // avx512Kernels is the AVX2 set with the kernels that gain from 512-bit
-// registers and VNNI replaced.
+// registers and VNNI replaced. For one position, Q8_0, Q4_K, Q5_K and F32
+// keep the AVX2 kernels, which measured as fast or faster here (best-of-15
+// interleaved runs on this EPYC); their AVX-512 one-position kernels are
+// in avx512OnlyKernels.
 func avx512Kernels() *kernelSet {
 	ks := avx2Kernels()
 	ks.name = "avx512vnni"
-	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
-		return dotQ8_0AVX512(blockArgs(w, a, i, 34))
-	}
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX512(blockArgs(w, a, i, 18))
-	}
-	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 144)
-		return dotQ4_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
-	}
-	ks.dot[Q5_K] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 176)
-		return dotQ5_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
 	}
 	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, nb := blockArgs(w, a, i, 210)

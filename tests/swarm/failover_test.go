@@ -75,6 +75,26 @@ func testFailover(t *testing.T, bin, model string) {
 		t.Fatal(err)
 	}
 
+	t.Run("the client goes away mid-stream", func(t *testing.T) {
+		cctx, ccancel := context.WithCancel(ctx)
+		defer ccancel()
+		got, err := streamChat(cctx, client, long.params(true), func(n int) {
+			if n == killAfter {
+				ccancel()
+			}
+		})
+		if err == nil {
+			t.Fatalf("the stream completed although the client left: %s", got)
+		}
+		if !strings.HasPrefix(want.text, got.text) {
+			t.Errorf("text before the client left %q is not a prefix of the answer", got.text)
+		}
+		// The gateway notices the closed connection and closes the chain.
+		if err := waitNoSessions(ctx, []*proc{a, mid[0], mid[1], last}, 15*time.Second); err != nil {
+			t.Error(err)
+		}
+	})
+
 	var survivor *proc
 	t.Run("SIGKILL the middle hop, a replacement exists", func(t *testing.T) {
 		before := len(gw.grep(failoverLine))
@@ -190,6 +210,9 @@ func testFailover(t *testing.T, bin, model string) {
 		if err := waitNoSessions(ctx, []*proc{a, survivor}, 15*time.Second); err != nil {
 			t.Error(err)
 		}
+		if err := waitGatewayIdle(ctx, gw, 10*time.Second); err != nil {
+			t.Error(err)
+		}
 	})
 }
 
@@ -269,6 +292,9 @@ func testFrozenHop(t *testing.T, bin, model string) {
 	}
 	if err := waitNoSessions(ctx, []*proc{a, spares[0], spares[1]}, 30*time.Second); err != nil {
 		t.Errorf("after the frozen node thawed: %v", err)
+	}
+	if err := waitGatewayIdle(ctx, gw, 10*time.Second); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -455,6 +455,36 @@ func waitNoSessions(ctx context.Context, nodes []*proc, limit time.Duration) err
 	}
 }
 
+// waitGatewayIdle polls the gateway's /metrics until it holds no session on
+// any node (svc_router_sessions_open) and runs no request
+// (svc_api_requests_in_flight).
+func waitGatewayIdle(ctx context.Context, gw *proc, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		page, err := scrape(ctx, gw.api+"/metrics")
+		if err == nil {
+			sessions, ok1 := metricSum(page, "svc_router_sessions_open")
+			inFlight, ok2 := metricSum(page, "svc_api_requests_in_flight")
+			switch {
+			case !ok1 || !ok2:
+				err = fmt.Errorf("the gateway's /metrics lacks svc_router_sessions_open (%v) or svc_api_requests_in_flight (%v)", ok1, ok2)
+			case sessions == 0 && inFlight == 0:
+				return nil
+			default:
+				err = fmt.Errorf("the gateway holds %v sessions and runs %v requests", sessions, inFlight)
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("after %s: %w", limit, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the gateway to be idle: %w", ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 // rssBytes reads a process's resident set size from /proc.
 func rssBytes(pid int) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))

@@ -305,10 +305,12 @@ func testSoak(t *testing.T, bin, model string) {
 	if err := waitNoSessions(ctx, liveNodes(), 20*time.Second); err != nil {
 		t.Error(err)
 	}
-	if page, err := scrape(ctx, gw.api+"/metrics"); err != nil {
+	if err := waitGatewayIdle(ctx, gw, 10*time.Second); err != nil {
 		t.Error(err)
-	} else if v, ok := metricSum(page, "svc_api_requests_in_flight"); !ok || v != 0 {
-		t.Errorf("gateway svc_api_requests_in_flight = %v (present %v), want 0", v, ok)
+	}
+	if page, err := scrape(ctx, gw.api+"/metrics"); err == nil {
+		f, _ := metricSum(page, "svc_router_failovers_total")
+		t.Logf("gateway svc_router_failovers_total %v", f)
 	}
 
 	// Memory stays flat.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"sync"
 
 	"svc/shards/tensor"
 )
@@ -29,6 +30,25 @@ func (lc *layerCache) store(k, v []float32, pos0, n, kvDim, maxLen int) {
 	toF16(lc.v[pos0*kvDim:need], v[:n*kvDim])
 }
 
+// attnBuffers is one worker's scratch memory for attention, recycled
+// through the shard's pool so that decoding does not allocate per step.
+type attnBuffers struct {
+	q16   []uint16
+	probs []float32
+	acc   []float32
+	sum   []float64
+}
+
+func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []float64) {
+	if cap(b.q16) < hd {
+		b.q16, b.acc, b.sum = make([]uint16, hd), make([]float32, hd*4*lanes), make([]float64, hd)
+	}
+	if cap(b.probs) < positions {
+		b.probs = make([]float32, positions)
+	}
+	return b.q16[:hd], b.probs[:positions], b.acc[:hd*4*lanes], b.sum[:hd]
+}
+
 // attention computes causal grouped-query attention for n query rows whose
 // first position is pos0, against the cache positions [0, pos0+n):
 //
@@ -41,16 +61,18 @@ func (lc *layerCache) store(k, v []float32, pos0, n, kvDim, maxLen int) {
 // (row, head) pair is computed by one goroutine in an order fixed by its
 // position alone, so the result does not depend on how positions are
 // batched or on the thread count.
-func attention(p *tensor.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
+func attention(p *tensor.Pool, bufs *sync.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
 	hd, kvDim := c.HeadDim, c.KVDim()
 	group := c.Heads / c.KVHeads
 	scale := 1 / float32(math.Sqrt(float64(hd)))
 	p.For(n*c.Heads, func(lo, hi int) {
-		q16 := make([]uint16, hd)
+		b, _ := bufs.Get().(*attnBuffers)
+		if b == nil {
+			b = &attnBuffers{}
+		}
+		defer bufs.Put(b)
 		padded := (pos0 + n + lanes - 1) / lanes * lanes
-		probs := make([]float32, padded)
-		acc := make([]float32, hd*4*lanes)
-		sum := make([]float64, hd)
+		q16, probs, acc, sum := b.get(hd, padded)
 		for t := lo; t < hi; t++ {
 			i, h := t/c.Heads, t%c.Heads
 			kvOff := (h / group) * hd

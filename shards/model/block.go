@@ -63,7 +63,7 @@ func (s *Shard) blockForward(b *blockWeights, lc *layerCache, x []float32, rows,
 		s.rope.rotate(sc.k[i*c.KVDim():(i+1)*c.KVDim()], c.KVHeads, c.HeadDim, sc.ropeCS)
 	}
 	lc.store(sc.k, sc.v, pos0, rows, c.KVDim(), maxLen)
-	attention(s.pool, c, lc, sc.q, rows, pos0, sc.att)
+	attention(s.pool, &s.attnBufs, c, lc, sc.q, rows, pos0, sc.att)
 	mm(b.wo, sc.att, sc.o)
 	addBias(sc.o, b.bo, rows)
 	addInto(x[:rows*c.Dim], sc.o)

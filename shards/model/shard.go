@@ -85,6 +85,7 @@ type Shard struct {
 	rope        *rope
 	pool        *tensor.Pool
 	ownPool     bool
+	attnBufs    sync.Pool // *attnBuffers
 	// matmul is tensor.MatMul; tests may substitute a reference kernel.
 	matmul func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32)
 

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +31,7 @@ func newBenchEngineCmd() *cobra.Command {
 		asJSON   bool
 		bwMiB    int64
 		bwPasses int
+		cpuProf  string
 	)
 	cmd := &cobra.Command{
 		Use:   "engine --model FILE [--threads N] [--prompt 128] [--gen 64] [--json]",
@@ -65,6 +68,13 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 				}
 				_ = bar.Add(1)
 			}
+			if cpuProf != "" {
+				stop, err := startCPUProfile(cpuProf)
+				if err != nil {
+					return err
+				}
+				defer stop()
+			}
 			res, err := bench.RunEngine(cmd.Context(), o)
 			_ = bar.Finish()
 			if err != nil {
@@ -87,7 +97,24 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 	f.Int64Var(&bwMiB, "bandwidth-mib", 1024, "buffer size of the bandwidth measurement, MiB")
 	f.IntVar(&bwPasses, "bandwidth-runs", 7, "passes of the bandwidth measurement; the best counts")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	f.StringVar(&cpuProf, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
 	return cmd
+}
+
+// startCPUProfile profiles the process into path until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 func newBenchLoadCmd() *cobra.Command {

@@ -237,3 +237,18 @@ func TestDequantizeModelFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestParseType(t *testing.T) {
+	for _, typ := range allTypes {
+		got, err := ParseType(typ.String())
+		if err != nil || got != typ {
+			t.Errorf("ParseType(%q) = %v, %v", typ.String(), got, err)
+		}
+	}
+	if got, err := ParseType("q4_k"); err != nil || got != Q4_K {
+		t.Errorf("ParseType(q4_k) = %v, %v", got, err)
+	}
+	if _, err := ParseType("Q4_K_M"); err == nil {
+		t.Error("a file type mix parsed as a tensor type")
+	}
+}

@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Type is a ggml tensor type id as stored in GGUF files.
 type Type uint32
@@ -111,4 +114,15 @@ func RowBytes(t Type, n int) (int, error) {
 		return 0, fmt.Errorf("tensor: %d elements is not a multiple of the %v block size %d", n, t, bs)
 	}
 	return n / bs * t.BlockBytes(), nil
+}
+
+// ParseType returns the type named s ("Q4_K", "q4_k", "F16", "bf16", ...),
+// as printed by String.
+func ParseType(s string) (Type, error) {
+	for _, t := range []Type{F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q8_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, Q8_K} {
+		if strings.EqualFold(s, t.String()) {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("tensor: unknown type %q", s)
 }

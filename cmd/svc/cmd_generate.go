@@ -214,7 +214,7 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 	f.IntVar(&logprobs, "logprobs", 0, "report the top-K log-probabilities at every generated position")
 	f.StringVar(&forceArg, "force", "", "teacher forcing: the continuation, as comma-separated token ids")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of streaming text")
-	f.IntVar(&threads, "threads", 0, "worker threads per shard (0: one per CPU)")
+	f.IntVar(&threads, "threads", 0, "worker threads, shared by the shards (0: one per CPU)")
 	return cmd
 }
 

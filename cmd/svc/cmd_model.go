@@ -17,7 +17,7 @@ import (
 func newModelCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "model",
-		Short: "Inspect GGUF model files",
+		Short: "Inspect GGUF model files, or write synthetic and quantized ones",
 	}
 	cmd.AddCommand(newModelInspectCmd())
 	cmd.AddCommand(newModelSynthCmd(), newModelQuantizeCmd())

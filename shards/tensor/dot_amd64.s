@@ -141,25 +141,23 @@ GLOBL fours<>(SB), RODATA|NOPTR, $32
 	VMULSS       doff(DX), X2, X2; \
 	VBROADCASTSS X2, Y2
 
-// SIGNED_LANES: Y3 holds 32 signed weights, y at yoff(DI); adds
-// float(lane sums of 4 products) * Y2 into ACC.
+// SIGNED_LANES: Y3 holds 32 signed weights, y at yoff(DI); ACC = fma(Y2,
+// float(lane sums of 4 products), ACC).
 #define SIGNED_LANES(yoff, ACC) \
-	VMOVDQU    yoff(DI), Y4; \
-	VPSIGNB    Y3, Y3, Y5;   \
-	VPSIGNB    Y3, Y4, Y6;   \
-	VPMADDUBSW Y6, Y5, Y7;   \
-	VPMADDWD   Y15, Y7, Y7;  \
-	VCVTDQ2PS  Y7, Y7;       \
-	VMULPS     Y2, Y7, Y7;   \
-	VADDPS     Y7, ACC, ACC
+	VMOVDQU     yoff(DI), Y4; \
+	VPSIGNB     Y3, Y3, Y5;   \
+	VPSIGNB     Y3, Y4, Y6;   \
+	VPMADDUBSW  Y6, Y5, Y7;   \
+	VPMADDWD    Y15, Y7, Y7;  \
+	VCVTDQ2PS   Y7, Y7;       \
+	VFMADD231PS Y7, Y2, ACC
 
 // UNSIGNED_LANES: as SIGNED_LANES for unsigned weights in Y3.
 #define UNSIGNED_LANES(yoff, ACC) \
-	VPMADDUBSW yoff(DI), Y3, Y7; \
-	VPMADDWD   Y15, Y7, Y7;  \
-	VCVTDQ2PS  Y7, Y7;       \
-	VMULPS     Y2, Y7, Y7;   \
-	VADDPS     Y7, ACC, ACC
+	VPMADDUBSW  yoff(DI), Y3, Y7; \
+	VPMADDWD    Y15, Y7, Y7;  \
+	VCVTDQ2PS   Y7, Y7;       \
+	VFMADD231PS Y7, Y2, ACC
 
 // NIBBLES loads 16 bytes at off(SI) and spreads them into Y3: low nibbles in
 // the low 128 bits (elements 0..15), high nibbles in the high 128 bits.
@@ -194,7 +192,7 @@ q80loop:
 	CMPQ CX, $2
 	JLT  q80tail
 	Q8_0_BLOCK(0, 0, 0, Y0)
-	Q8_0_BLOCK(34, 32, 4, Y8)
+	Q8_0_BLOCK(34, 32, 4, Y0)
 	ADDQ $68, SI
 	ADDQ $64, DI
 	ADDQ $8, DX
@@ -205,17 +203,25 @@ q80tail:
 	JZ    q80done
 	Q8_0_BLOCK(0, 0, 0, Y0)
 q80done:
-	VADDPS Y8, Y0, Y0
 	HSUM8
 	VZEROUPPER
 	MOVSS X0, ret+32(FP)
 	RET
 
-#define Q4_0_BLOCK(woff, yoff, doff, ACC) \
-	SCALE32(woff, doff); \
-	NIBBLES(woff+2);     \
-	VPSUBB Y13, Y3, Y3;  \
-	SIGNED_LANES(yoff, ACC)
+// Q4_0_BLOCK: X0 = fma(float(sum of the 32 products), dx*dy, X0), the
+// order of llama.cpp's repacked Q4_0 kernel.
+#define Q4_0_BLOCK(woff, yoff, doff) \
+	SCALE32(woff, doff);        \
+	NIBBLES(woff+2);            \
+	VPSUBB      Y13, Y3, Y3;    \
+	VMOVDQU     yoff(DI), Y4;   \
+	VPSIGNB     Y3, Y3, Y5;     \
+	VPSIGNB     Y3, Y4, Y6;     \
+	VPMADDUBSW  Y6, Y5, Y7;     \
+	VPMADDWD    Y15, Y7, Y7;    \
+	HSUMI32(Y7, X7, X8);        \
+	VCVTDQ2PS   X7, X7;         \
+	VFMADD231SS X2, X7, X0
 
 // func dotQ4_0AVX2(w *byte, y *int8, d *float32, nb int) float32
 TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-36
@@ -231,8 +237,8 @@ TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-36
 q40loop:
 	CMPQ CX, $2
 	JLT  q40tail
-	Q4_0_BLOCK(0, 0, 0, Y0)
-	Q4_0_BLOCK(18, 32, 4, Y8)
+	Q4_0_BLOCK(0, 0, 0)
+	Q4_0_BLOCK(18, 32, 4)
 	ADDQ $36, SI
 	ADDQ $64, DI
 	ADDQ $8, DX
@@ -241,10 +247,8 @@ q40loop:
 q40tail:
 	TESTQ CX, CX
 	JZ    q40done
-	Q4_0_BLOCK(0, 0, 0, Y0)
+	Q4_0_BLOCK(0, 0, 0)
 q40done:
-	VADDPS Y8, Y0, Y0
-	HSUM8
 	VZEROUPPER
 	MOVSS X0, ret+32(FP)
 	RET
@@ -275,7 +279,7 @@ q50loop:
 	CMPQ CX, $2
 	JLT  q50tail
 	Q5_0_BLOCK(0, 0, 0, Y0)
-	Q5_0_BLOCK(22, 32, 4, Y8)
+	Q5_0_BLOCK(22, 32, 4, Y0)
 	ADDQ $44, SI
 	ADDQ $64, DI
 	ADDQ $8, DX
@@ -286,19 +290,17 @@ q50tail:
 	JZ    q50done
 	Q5_0_BLOCK(0, 0, 0, Y0)
 q50done:
-	VADDPS Y8, Y0, Y0
 	HSUM8
 	VZEROUPPER
 	MOVSS X0, ret+32(FP)
 	RET
 
-// MINTERM adds float32(f16(w[woff]) * s[soff]) into scalar accumulator MS.
+// MINTERM: MS = fma(f16(w[woff]), s[soff], MS).
 #define MINTERM(woff, soff, MS) \
-	MOVWLZX   woff(SI), AX; \
-	VMOVD     AX, X6;       \
-	VCVTPH2PS X6, X6;       \
-	VMULSS    soff(R8), X6, X6; \
-	VADDSS    X6, MS, MS
+	MOVWLZX     woff(SI), AX; \
+	VMOVD       AX, X6;       \
+	VCVTPH2PS   X6, X6;       \
+	VFMADD231SS soff(R8), X6, MS
 
 #define Q4_1_BLOCK(woff, yoff, doff, ACC, MS) \
 	SCALE32(woff, doff);      \
@@ -316,14 +318,13 @@ TEXT ·dotQ4_1AVX2(SB), NOSPLIT, $0-44
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y8, Y8, Y8
 	VXORPS  X9, X9, X9
-	VXORPS  X10, X10, X10
 	VMOVDQU ones16<>(SB), Y15
 	VMOVDQU nibmask<>(SB), Y14
 q41loop:
 	CMPQ CX, $2
 	JLT  q41tail
 	Q4_1_BLOCK(0, 0, 0, Y0, X9)
-	Q4_1_BLOCK(20, 32, 4, Y8, X10)
+	Q4_1_BLOCK(20, 32, 4, Y0, X9)
 	ADDQ $40, SI
 	ADDQ $64, DI
 	ADDQ $8, DX
@@ -335,9 +336,7 @@ q41tail:
 	JZ    q41done
 	Q4_1_BLOCK(0, 0, 0, Y0, X9)
 q41done:
-	VADDPS Y8, Y0, Y0
 	HSUM8
-	VADDSS X10, X9, X9
 	VADDSS X9, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+40(FP)
@@ -362,7 +361,6 @@ TEXT ·dotQ5_1AVX2(SB), NOSPLIT, $0-44
 	VPXOR    Y0, Y0, Y0
 	VPXOR    Y8, Y8, Y8
 	VXORPS   X9, X9, X9
-	VXORPS   X1, X1, X1
 	VMOVDQU  ones16<>(SB), Y15
 	VMOVDQU  nibmask<>(SB), Y14
 	VMOVDQU  bit4<>(SB), Y13
@@ -373,7 +371,7 @@ q51loop:
 	CMPQ CX, $2
 	JLT  q51tail
 	Q5_1_BLOCK(0, 0, 0, Y0, X9)
-	Q5_1_BLOCK(24, 32, 4, Y8, X1)
+	Q5_1_BLOCK(24, 32, 4, Y0, X9)
 	ADDQ $48, SI
 	ADDQ $64, DI
 	ADDQ $8, DX
@@ -385,10 +383,7 @@ q51tail:
 	JZ    q51done
 	Q5_1_BLOCK(0, 0, 0, Y0, X9)
 q51done:
-	VMOVAPS X1, X10
-	VADDPS  Y8, Y0, Y0
 	HSUM8
-	VADDSS  X10, X9, X9
 	VADDSS  X9, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+40(FP)
@@ -507,16 +502,19 @@ bf16done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// KSCALE adds float32(f16(w[woff]) * d[0]) * float32(R) into (OP = VADDSS)
-// or out of (OP = VSUBSS) the running sum X0.
-#define KSCALE(woff, R, OP) \
+// DSCALE(woff, X): X = float32(f16(w[woff]) * d[0]) (scalar).
+#define DSCALE(woff, Xr) \
 	MOVWLZX    woff(SI), R10; \
-	VMOVD      R10, X1;       \
-	VCVTPH2PS  X1, X1;        \
-	VMULSS     (DX), X1, X1;  \
-	VCVTSI2SSL R, X2, X2;     \
-	VMULSS     X2, X1, X1;    \
-	OP         X1, X0, X0
+	VMOVD      R10, Xr;       \
+	VCVTPH2PS  Xr, Xr;        \
+	VMULSS     (DX), Xr, Xr
+
+// LANES_FMA(woff): Y0 = fma(dx*dy, float(Y8 int32 lanes), Y0), dx at woff.
+#define LANES_FMA(woff) \
+	VCVTDQ2PS    Y8, Y8;   \
+	DSCALE(woff, X5);      \
+	VBROADCASTSS X5, Y5;   \
+	VFMADD231PS  Y8, Y5, Y0
 
 // Q4K_CHUNK: 64 elements (c = chunk 0..3): low nibbles with scale 2c, high
 // nibbles with scale 2c+1, accumulated as int32 into Y8.
@@ -541,7 +539,10 @@ TEXT ·dotQ4_KAVX2(SB), NOSPLIT, $0-44
 	MOVQ d+16(FP), DX
 	MOVQ bsums+24(FP), R8
 	MOVQ nb+32(FP), CX
-	VXORPS  X0, X0, X0
+	VXORPS  Y0, Y0, Y0
+	VXORPS  X10, X10, X10
+	VPCMPEQD X12, X12, X12
+	VPSLLD  $31, X12, X12
 	VMOVDQU nibmask<>(SB), Y14
 	LEAQ    q4kshuf<>(SB), R9
 q4kloop:
@@ -583,20 +584,18 @@ q4kloop:
 	VMOVDQU  16(R8), X5
 	VPHADDW  X5, X4, X4
 	VPMADDWD X6, X4, X4
-	VPSHUFD  $0x4e, X4, X5
-	VPADDD   X5, X4, X4
-	VPSHUFD  $0xb1, X4, X5
-	VPADDD   X5, X4, X4
-	VMOVD    X4, BX
+	// accm = fma(-dy*dminx, float(products), accm), four lanes
+	VCVTDQ2PS X4, X4
+	DSCALE(2, X5)
+	VXORPS       X12, X5, X5
+	VBROADCASTSS X5, X5
+	VFMADD231PS  X4, X5, X10
 	VPXOR    Y8, Y8, Y8
 	Q4K_CHUNK(0)
 	Q4K_CHUNK(1)
 	Q4K_CHUNK(2)
 	Q4K_CHUNK(3)
-	HSUMI32(Y8, X8, X9)
-	VMOVD X8, AX
-	KSCALE(0, AX, VADDSS)
-	KSCALE(2, BX, VSUBSS)
+	LANES_FMA(0)
 	ADDQ $144, SI
 	ADDQ $256, DI
 	ADDQ $4, DX
@@ -604,6 +603,12 @@ q4kloop:
 	DECQ CX
 	JMP  q4kloop
 q4kdone:
+	HSUM8
+	VMOVHLPS X10, X10, X11
+	VADDPS   X11, X10, X10
+	VMOVSHDUP X10, X11
+	VADDSS   X11, X10, X10
+	VADDSS   X10, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+40(FP)
 	RET
@@ -653,7 +658,7 @@ TEXT ·dotQ6_KAVX2(SB), NOSPLIT, $0-36
 	MOVQ y+8(FP), DI
 	MOVQ d+16(FP), DX
 	MOVQ nb+24(FP), CX
-	VXORPS  X0, X0, X0
+	VXORPS  Y0, Y0, Y0
 	VMOVDQU nibmask<>(SB), Y14
 	VMOVDQU mask03<>(SB), Y13
 	VMOVDQU mask30<>(SB), Y12
@@ -666,15 +671,14 @@ q6kloop:
 	VPXOR   Y8, Y8, Y8
 	Q6K_HALF(0)
 	Q6K_HALF(1)
-	HSUMI32(Y8, X8, X9)
-	VMOVD X8, AX
-	KSCALE(208, AX, VADDSS)
+	LANES_FMA(208)
 	ADDQ $210, SI
 	ADDQ $256, DI
 	ADDQ $4, DX
 	DECQ CX
 	JMP  q6kloop
 q6kdone:
+	HSUM8
 	VZEROUPPER
 	MOVSS X0, ret+32(FP)
 	RET
@@ -756,7 +760,10 @@ TEXT ·dotQ5_KAVX2(SB), NOSPLIT, $0-44
 	MOVQ d+16(FP), DX
 	MOVQ bsums+24(FP), R8
 	MOVQ nb+32(FP), CX
-	VXORPS  X0, X0, X0
+	VXORPS  Y0, Y0, Y0
+	VXORPS  X10, X10, X10
+	VPCMPEQD X12, X12, X12
+	VPSLLD  $31, X12, X12
 	VMOVDQU nibmask<>(SB), Y14
 	VMOVDQU bit4<>(SB), Y13
 	LEAQ    q4kshuf<>(SB), R9
@@ -765,16 +772,18 @@ q5kloop:
 	JZ    q5kdone
 	KSCALES_MINS
 	KSUMMS
+	// summs = fma(-dy*dminx, float(total of the min products), summs)
+	VCVTSI2SSL  BX, X11, X11
+	DSCALE(2, X5)
+	VXORPS      X12, X5, X5
+	VFMADD231SS X11, X5, X10
 	VMOVDQU 16(SI), Y9
 	VPXOR   Y8, Y8, Y8
 	Q5K_CHUNK(0, VPSLLW, $4, VPSLLW, $3)
 	Q5K_CHUNK(1, VPSLLW, $2, VPSLLW, $1)
 	Q5K_CHUNK(2, VPSRLW, $0, VPSRLW, $1)
 	Q5K_CHUNK(3, VPSRLW, $2, VPSRLW, $3)
-	HSUMI32(Y8, X8, X10)
-	VMOVD X8, AX
-	KSCALE(0, AX, VADDSS)
-	KSCALE(2, BX, VSUBSS)
+	LANES_FMA(0)
 	ADDQ $176, SI
 	ADDQ $256, DI
 	ADDQ $4, DX
@@ -782,6 +791,8 @@ q5kloop:
 	DECQ CX
 	JMP  q5kloop
 q5kdone:
+	HSUM8
+	VADDSS X10, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+40(FP)
 	RET
@@ -810,7 +821,7 @@ TEXT ·dotQ3_KAVX2(SB), NOSPLIT, $0-36
 	MOVQ y+8(FP), DI
 	MOVQ d+16(FP), DX
 	MOVQ nb+24(FP), CX
-	VXORPS  X0, X0, X0
+	VXORPS  Y0, Y0, Y0
 	VMOVDQU mask03<>(SB), Y13
 	VMOVDQU fours<>(SB), Y12
 	VMOVDQU thirtytwo<>(SB), Y11
@@ -868,15 +879,14 @@ q3kloop:
 	Q3K_GROUP(VPSRLW, $2, VPSRLW, $3, 160, 80)
 	Q3K_GROUP(VPSRLW, $4, VPSRLW, $4, 192, 96)
 	Q3K_GROUP(VPSRLW, $6, VPSRLW, $5, 224, 112)
-	HSUMI32(Y8, X8, X9)
-	VMOVD X8, AX
-	KSCALE(108, AX, VADDSS)
+	LANES_FMA(108)
 	ADDQ $110, SI
 	ADDQ $256, DI
 	ADDQ $4, DX
 	DECQ CX
 	JMP  q3kloop
 q3kdone:
+	HSUM8
 	VZEROUPPER
 	MOVSS X0, ret+32(FP)
 	RET
@@ -899,7 +909,9 @@ TEXT ·dotQ2_KAVX2(SB), NOSPLIT, $0-44
 	MOVQ d+16(FP), DX
 	MOVQ bsums+24(FP), R8
 	MOVQ nb+32(FP), CX
-	VXORPS  X0, X0, X0
+	VXORPS  Y0, Y0, Y0
+	VPCMPEQD X12, X12, X12
+	VPSLLD  $31, X12, X12
 	VMOVDQU mask03<>(SB), Y13
 	VMOVDQU nibmask<>(SB), Y14
 	LEAQ    q6kshuf<>(SB), R9
@@ -913,8 +925,12 @@ q2kloop:
 	// summs = sum of bsums[j] * (scales[j] >> 4)
 	VPMOVZXBW X11, Y11
 	VPMADDWD  (R8), Y11, Y11
-	HSUMI32(Y11, X11, X9)
-	VMOVD     X11, BX
+	// first acc = fma(-dy*dminx, float(min products), acc)
+	VCVTDQ2PS    Y11, Y11
+	DSCALE(82, X5)
+	VXORPS       X12, X5, X5
+	VBROADCASTSS X5, Y5
+	VFMADD231PS  Y11, Y5, Y0
 	VPXOR     Y8, Y8, Y8
 	VMOVDQU   16(SI), Y1
 	Q2K_GROUP($0, 0, 0)
@@ -926,10 +942,7 @@ q2kloop:
 	Q2K_GROUP($2, 160, 80)
 	Q2K_GROUP($4, 192, 96)
 	Q2K_GROUP($6, 224, 112)
-	HSUMI32(Y8, X8, X9)
-	VMOVD X8, AX
-	KSCALE(80, AX, VADDSS)
-	KSCALE(82, BX, VSUBSS)
+	LANES_FMA(80)
 	ADDQ $84, SI
 	ADDQ $256, DI
 	ADDQ $4, DX
@@ -937,6 +950,7 @@ q2kloop:
 	DECQ CX
 	JMP  q2kloop
 q2kdone:
+	HSUM8
 	VZEROUPPER
 	MOVSS X0, ret+40(FP)
 	RET

@@ -17,17 +17,13 @@ func detectKernels() *kernelSet {
 	return genericKernels
 }
 
-// hasAVX2Set reports whether the AVX2 kernels can run (they also use F16C
-// for f16 conversions).
-func hasAVX2Set() bool { return cpu.X86.HasAVX2 && cpu.X86.HasF16C }
+// hasAVX2Set reports whether the AVX2 kernels can run (they also use FMA
+// and F16C).
+func hasAVX2Set() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C }
 
-// hasAVX512Set reports whether the AVX-512 kernels can run: they use the
-// F, BW, VL, VNNI (vpdpbusd, vpdpwssd) and VBMI (vpermb) extensions, on top
-// of the AVX2 set for what they do not replace.
-func hasAVX512Set() bool {
-	x := cpu.X86
-	return hasAVX2Set() && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI && x.HasAVX512VBMI
-}
+// hasAVX512Set reports whether the AVX-512 kernels can run (AVX512F and DQ, on top
+// of the AVX2 set for what they do not replace).
+func hasAVX512Set() bool { return hasAVX2Set() && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ }
 
 // kernelSets lists every set this CPU can run, for tests and benchmarks.
 func kernelSets() []*kernelSet {
@@ -36,31 +32,16 @@ func kernelSets() []*kernelSet {
 		sets = append(sets, avx2Kernels())
 	}
 	if hasAVX512Set() {
-		sets = append(sets, avx512Kernels(), avx512OnlyKernels())
+		sets = append(sets, avx512Kernels())
 	}
 	return sets
 }
 
 //go:noescape
-func dotQ8_0AVX512(w *byte, y *int8, d *float32, nb int) float32
+func dotF16AVX512(w *byte, x *uint16, n int) float32
 
 //go:noescape
-func dotQ4_0AVX512(w *byte, y *int8, d *float32, nb int) float32
-
-//go:noescape
-func dotQ8_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ4_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ4_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ5_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ6_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+func dotBF16AVX512(w *byte, x *uint16, n int) float32
 
 //go:noescape
 func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
@@ -71,106 +52,13 @@ func dotBF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
 //go:noescape
 func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
 
-//go:noescape
-func dotQ4_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
-
-//go:noescape
-func dotQ5_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
-
-//go:noescape
-func dotQ6_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
-
-//go:noescape
-func dotF16AVX512(w *byte, x *uint16, n int) float32
-
-//go:noescape
-func dotBF16AVX512(w *byte, x *uint16, n int) float32
-
-//go:noescape
-func dotQ4_1AVX512(w *byte, y *int8, d *float32, s *float32, nb int) float32
-
-//go:noescape
-func dotQ5_0AVX512(w *byte, y *int8, d *float32, nb int) float32
-
-//go:noescape
-func dotQ5_1AVX512(w *byte, y *int8, d *float32, s *float32, nb int) float32
-
-//go:noescape
-func dotQ2_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
-
-//go:noescape
-func dotQ3_Kx1AVX512(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
-
-//go:noescape
-func dotQ2_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ3_Kx4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ4_1x4AVX512(w *byte, y *int8, ystride int, d *float32, s *float32, dstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ5_0x4AVX512(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
-
-//go:noescape
-func dotQ5_1x4AVX512(w *byte, y *int8, ystride int, d *float32, s *float32, dstride int, nb int, out *[4]float32)
-
-// avx512OnlyKernels is avx512Kernels with the AVX-512 one-position kernels
-// that avx512Kernels passes over (see there); it keeps them tested and
-// measurable on other CPUs.
-func avx512OnlyKernels() *kernelSet {
-	ks := avx512Kernels()
-	ks.name = "avx512only"
-	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
-		return dotQ8_0AVX512(blockArgs(w, a, i, 34))
-	}
-	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 144)
-		return dotQ4_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
-	}
-	ks.dot[Q5_K] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 176)
-		return dotQ5_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
-	}
-	return ks
-}
-
-// quadArgs checks the bounds the four-position kernels rely on.
-func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, int, *float32, int, int) {
-	nb := a.nb
-	_ = w[nb*blockBytes-1]
-	_ = a.qs[(i+4)*a.cols-1]
-	_ = a.d[(i+4)*nb-1]
-	return &w[0], &a.qs[i*a.cols], a.cols, &a.d[i*nb], 4 * nb, nb
-}
-
-// avx512Kernels is the AVX2 set with the kernels that gain from 512-bit
-// registers and VNNI replaced. For one position, Q8_0, Q4_K, Q5_K and F32
-// keep the AVX2 kernels, which measured as fast or faster here (best-of-15
-// interleaved runs on this EPYC); their AVX-512 one-position kernels are
-// in avx512OnlyKernels.
+// avx512Kernels is the AVX2 set with 512-bit kernels for the float weight
+// types. The quantized types keep the AVX2 kernels: they follow llama.cpp's
+// order (one 8-lane accumulator with fused multiply-adds), which 512-bit
+// registers do not speed up without changing it.
 func avx512Kernels() *kernelSet {
 	ks := avx2Kernels()
-	ks.name = "avx512vnni"
-	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
-		return dotQ4_0AVX512(blockArgs(w, a, i, 18))
-	}
-	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 210)
-		return dotQ6_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
-	}
-	ks.dot[Q4_1] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 20)
-		return dotQ4_1AVX512(pw, py, pd, &a.s[i*nb], nb)
-	}
-	ks.dot[Q5_0] = func(w []byte, a *acts, i int) float32 {
-		return dotQ5_0AVX512(blockArgs(w, a, i, 22))
-	}
-	ks.dot[Q5_1] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 24)
-		return dotQ5_1AVX512(pw, py, pd, &a.s[i*nb], nb)
-	}
+	ks.name = "avx512"
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
 		x := a.hrow(i)
 		n := len(x) / 32 * 32
@@ -190,61 +78,6 @@ func avx512Kernels() *kernelSet {
 			s = dotBF16AVX512(&w[0], &x[0], n)
 		}
 		return tailBF16(s, w, x, n)
-	}
-	ks.dot[Q2_K] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 84)
-		return dotQ2_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
-	}
-	ks.dot[Q3_K] = func(w []byte, a *acts, i int) float32 {
-		pw, py, pd, nb := blockArgs(w, a, i, 110)
-		return dotQ3_Kx1AVX512(pw, py, pd, &a.bsums[16*i*nb], nb)
-	}
-	ks.dot4[Q2_K] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 84)
-		_ = a.bsums[16*(i+4)*nb-1]
-		dotQ2_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
-	}
-	ks.dot4[Q3_K] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 110)
-		_ = a.bsums[16*(i+4)*nb-1]
-		dotQ3_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
-	}
-	ks.dot4[Q4_1] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 20)
-		_ = a.s[(i+4)*nb-1]
-		dotQ4_1x4AVX512(pw, py, ys, pd, &a.s[i*nb], ds, nb, out)
-	}
-	ks.dot4[Q5_0] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 22)
-		dotQ5_0x4AVX512(pw, py, ys, pd, ds, nb, out)
-	}
-	ks.dot4[Q5_1] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 24)
-		_ = a.s[(i+4)*nb-1]
-		dotQ5_1x4AVX512(pw, py, ys, pd, &a.s[i*nb], ds, nb, out)
-	}
-	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 34)
-		dotQ8_0x4AVX512(pw, py, ys, pd, ds, nb, out)
-	}
-	ks.dot4[Q4_0] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 18)
-		dotQ4_0x4AVX512(pw, py, ys, pd, ds, nb, out)
-	}
-	ks.dot4[Q4_K] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 144)
-		_ = a.bsums[16*(i+4)*nb-1]
-		dotQ4_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
-	}
-	ks.dot4[Q5_K] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 176)
-		_ = a.bsums[16*(i+4)*nb-1]
-		dotQ5_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
-	}
-	ks.dot4[Q6_K] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, ys, pd, ds, nb := quadArgs(w, a, i, 210)
-		_ = a.bsums[16*(i+4)*nb-1]
-		dotQ6_Kx4AVX512(pw, py, ys, pd, ds, &a.bsums[16*i*nb], 32*nb, nb, out)
 	}
 	ks.dot4[F16] = func(w []byte, a *acts, i int, out *[4]float32) {
 		n := a.cols / 32 * 32

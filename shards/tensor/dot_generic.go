@@ -259,9 +259,9 @@ func dotQ3_K(w []byte, qs []int8, d []float32) float32 {
 	return hsum8(&acc)
 }
 
-// kMinProducts returns, for a Q4_K/Q5_K block, the four products
-// m[2k]*s[2k] + m[2k+1]*s[2k+1] (s: sums of 32 activations) and adds the
-// scaled quants to lanes.
+// kMinProducts returns, for a Q4_K/Q5_K block with scales field s, the
+// four products m[2k]*s[2k] + m[2k+1]*s[2k+1] of the sub-block mins m and
+// the sums of their 32 activations (from the Q8_K bsums bs).
 func kMinProducts(s []byte, bs []int16) (prod [4]int32) {
 	for k := 0; k < 4; k++ {
 		_, m0 := kScaleMin(s, 2*k)

@@ -296,6 +296,26 @@ func testFrozenHop(t *testing.T, bin, model string) {
 	if err := waitGatewayIdle(ctx, gw, 10*time.Second); err != nil {
 		t.Error(err)
 	}
+
+	t.Run("SIGKILL the gateway mid-stream", func(t *testing.T) {
+		// The nodes lose the router's connection: every session it held
+		// must close at once, not after the nodes' idle timeout (minutes).
+		var kerr error
+		got, err := streamChat(ctx, client, long.params(true), func(n int) {
+			if n == killAfter {
+				kerr = gw.kill()
+			}
+		})
+		if kerr != nil {
+			t.Fatal(kerr)
+		}
+		if err == nil {
+			t.Fatalf("the stream completed although the gateway was killed: %s", got)
+		}
+		if err := waitNoSessions(ctx, []*proc{a, spares[0], spares[1]}, 15*time.Second); err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 // killAfter is how many tokens a generation has made when its node is

@@ -15,9 +15,12 @@
 //     session stays open anywhere.
 //   - frozen hop: a node that stops answering (SIGSTOP) mid-generation is
 //     given up at the router's step deadline and the generation completes
-//     on the spare; once thawed, the node closes the abandoned session.
+//     on the spare; once thawed, the node closes the abandoned session; a
+//     gateway SIGKILLed mid-stream leaves no session open on the nodes.
 //   - swarm view while a node is frozen: the model stays listed and
 //     servable through the other holder.
+//   - capacity: while one generation fills the only node's cache, another
+//     request gets 503 route_unavailable at once, and is served later.
 //   - steady view with short record TTL: a healthy swarm never blinks out
 //     of /v1/models with 3 s or 6 s records.
 //   - soak (bounded: 75 s of churn, about 80 s in all): concurrent streamed
@@ -26,6 +29,6 @@
 //     table, nothing hangs, the gateway's memory stays flat, nothing is
 //     left open.
 //
-// The package has no non-test code. The whole run takes about 2.5 minutes
+// The package has no non-test code. The whole run takes about 2.5 to 3 minutes
 // on 2 cores; -short skips it.
 package swarm

@@ -294,15 +294,17 @@ func (c *cluster) shutdown() {
 	}
 }
 
-// node starts `svc node` for blocks (A:B) and waits until it is online:
-// it logs its metrics URL, then prints its multiaddr on stdout.
-func (c *cluster) node(ctx context.Context, label, blocks string, boot []string) (*proc, error) {
+// node starts `svc node` for blocks (A:B), with extra flags, and waits
+// until it is online: it logs its metrics URL, then prints its multiaddr on
+// stdout.
+func (c *cluster) node(ctx context.Context, label, blocks string, boot []string, extra ...string) (*proc, error) {
 	args := []string{"node", "--model", c.model, "--blocks", blocks,
 		"--listen", "/ip4/127.0.0.1/tcp/0", "--metrics", "127.0.0.1:0", "--threads", "1",
 		"--record-ttl", c.ttl.String()}
 	for _, b := range boot {
 		args = append(args, "--bootstrap", b)
 	}
+	args = append(args, extra...)
 	c.mu.Lock()
 	c.seq++
 	name := fmt.Sprintf("node %s#%d [%s]", label, c.seq, blocks)

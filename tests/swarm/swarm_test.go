@@ -30,6 +30,7 @@ func TestSwarm(t *testing.T) {
 	run("failover", testFailover)
 	run("frozen hop", testFrozenHop)
 	run("swarm view while a node is frozen", testFrozenNodeView)
+	run("capacity", testCapacity)
 	run("steady view with short record TTL", testSteadyView)
 	run("soak", testSoak)
 }

@@ -954,3 +954,90 @@ q2kdone:
 	VZEROUPPER
 	MOVSS X0, ret+40(FP)
 	RET
+
+// Q40ROW(src, V): V = the eight int32 lanes of sum(u*y) for one Q4_0 block
+// (u: unsigned nibbles at src, y in Y4). Clobbers Y2, Y7.
+#define Q40ROW(src, V) \
+	VMOVDQU     src, X7;        \
+	VPSRLW      $4, X7, X2;     \
+	VINSERTI128 $1, X2, Y7, Y7; \
+	VPAND       Y14, Y7, Y7;    \
+	VPMADDUBSW  Y4, Y7, Y7;     \
+	VPMADDWD    Y15, Y7, V
+
+// func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
+// Eight consecutive rows (rb bytes apart) with one activation row, each in
+// the canonical Q4_0 order: per block acc_r = fma(float(sum_r), dx_r*dy,
+// acc_r). The eight rows' block sums are reduced together (lane r = row r)
+// so that one vector fma serves all of them.
+TEXT ·dotQ4_0x8rowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ w+0(FP), SI
+	MOVQ rb+8(FP), R9
+	MOVQ y+16(FP), DI
+	MOVQ d+24(FP), DX
+	MOVQ nb+32(FP), CX
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	MOVQ R9, R12
+	SHLQ $3, R12
+	SUBQ R9, R12
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU eights<>(SB), Y13
+	VMOVDQU nibmask<>(SB), Y14
+	VMOVDQU ones16<>(SB), Y15
+q40r8loop:
+	TESTQ CX, CX
+	JZ    q40r8done
+	// 8*sum(y) of the block, in every lane
+	VMOVDQU    (DI), Y4
+	VPMADDUBSW Y4, Y13, Y5
+	VPMADDWD   Y15, Y5, Y5
+	VPERM2I128 $1, Y5, Y5, Y6
+	VPADDD     Y6, Y5, Y5
+	VPSHUFD    $0x4e, Y5, Y6
+	VPADDD     Y6, Y5, Y5
+	VPSHUFD    $0xb1, Y5, Y6
+	VPADDD     Y6, Y5, Y5
+	Q40ROW(2(SI), Y1)
+	Q40ROW(2(SI)(R9*1), Y3)
+	VPHADDD    Y3, Y1, Y1
+	Q40ROW(2(SI)(R9*2), Y3)
+	Q40ROW(2(SI)(R10*1), Y6)
+	VPHADDD    Y6, Y3, Y3
+	VPHADDD    Y3, Y1, Y1
+	Q40ROW(2(SI)(R9*4), Y3)
+	Q40ROW(2(SI)(R11*1), Y6)
+	VPHADDD    Y6, Y3, Y3
+	Q40ROW(2(SI)(R10*2), Y6)
+	Q40ROW(2(SI)(R12*1), Y8)
+	VPHADDD    Y8, Y6, Y6
+	VPHADDD    Y6, Y3, Y3
+	VPERM2I128 $0x20, Y3, Y1, Y6
+	VPERM2I128 $0x31, Y3, Y1, Y7
+	VPADDD     Y7, Y6, Y6
+	VPSUBD     Y5, Y6, Y6
+	VCVTDQ2PS  Y6, Y6
+	// dx of the eight rows
+	MOVWLZX    (SI), AX
+	VMOVD      AX, X9
+	VPINSRW    $1, (SI)(R9*1), X9, X9
+	VPINSRW    $2, (SI)(R9*2), X9, X9
+	VPINSRW    $3, (SI)(R10*1), X9, X9
+	VPINSRW    $4, (SI)(R9*4), X9, X9
+	VPINSRW    $5, (SI)(R11*1), X9, X9
+	VPINSRW    $6, (SI)(R10*2), X9, X9
+	VPINSRW    $7, (SI)(R12*1), X9, X9
+	VCVTPH2PS  X9, Y9
+	VBROADCASTSS (DX), Y10
+	VMULPS     Y10, Y9, Y9
+	VFMADD231PS Y6, Y9, Y0
+	ADDQ $18, SI
+	ADDQ $32, DI
+	ADDQ $4, DX
+	DECQ CX
+	JMP  q40r8loop
+q40r8done:
+	MOVQ    out+40(FP), AX
+	VMOVUPS Y0, (AX)
+	VZEROUPPER
+	RET

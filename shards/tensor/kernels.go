@@ -14,13 +14,19 @@ type rowKernel func(w []byte, a *acts, i int) float32
 // unpacking of the weights among the four positions.
 type quadKernel func(w []byte, a *acts, i int, out *[4]float32)
 
+// rows8Kernel computes the dot products of eight consecutive weight rows
+// (rb bytes apart, starting at w) with activation row i, each exactly as
+// rowKernel would.
+type rows8Kernel func(w []byte, rb int, a *acts, i int, out *[8]float32)
+
 // kernelSet is one implementation of the per-type dot products. All sets
 // give bit-identical results (see dot_generic.go); they differ in speed.
-// dot4 entries are optional.
+// dot4 and dot8 entries are optional.
 type kernelSet struct {
 	name string
 	dot  [BF16 + 1]rowKernel
 	dot4 [BF16 + 1]quadKernel
+	dot8 [BF16 + 1]rows8Kernel
 	// Activation converters; every implementation gives the same bits.
 	q8_0 func(x []float32, qs []int8, d []float32)
 	q8_1 func(x []float32, qs []int8, d, s []float32)

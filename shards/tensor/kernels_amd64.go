@@ -160,6 +160,9 @@ func dotF16AVX2(w *byte, x *uint16, n int) float32
 //go:noescape
 func dotBF16AVX2(w *byte, x *uint16, n int) float32
 
+//go:noescape
+func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
+
 // The wrappers check the lengths the assembly relies on (a mismatch would be
 // a bug in MatMul, so they panic like an index error would).
 
@@ -235,6 +238,11 @@ func avx2Kernels() *kernelSet {
 	}
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX2(blockArgs(w, a, i, 18))
+	}
+	ks.dot8[Q4_0] = func(w []byte, rb int, a *acts, i int, out *[8]float32) {
+		_ = w[7*rb+18*a.nb-1]
+		pw, py, pd, nb := blockArgs(w, a, i, 18)
+		dotQ4_0x8rowsAVX2(pw, rb, py, pd, nb, out)
 	}
 	ks.dot[Q5_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ5_0AVX2(blockArgs(w, a, i, 22))

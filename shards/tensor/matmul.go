@@ -175,7 +175,7 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 		clear(out[:n*w.Rows])
 		return
 	}
-	dot, dot4 := ks.dot[w.Type], ks.dot4[w.Type]
+	dot, dot4, dot8 := ks.dot[w.Type], ks.dot4[w.Type], ks.dot8[w.Type]
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols)
 	rb, _ := RowBytes(w.Type, w.Cols)
@@ -189,6 +189,14 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 		r0, r1 := lo*rowTile, min(hi*rowTile, w.Rows)
 		for i0 := 0; i0 < n; i0 += posTile {
 			i1 := min(i0+posTile, n)
+			if dot8 != nil && r1-r0 == 8 {
+				var q [8]float32
+				for i := i0; i < i1; i++ {
+					dot8(w.Data[r0*rb:], rb, a, i, &q)
+					copy(out[i*w.Rows+r0:i*w.Rows+r0+8], q[:])
+				}
+				continue
+			}
 			for r := r0; r < r1; r++ {
 				row := w.Data[r*rb : (r+1)*rb]
 				i := i0

@@ -176,6 +176,15 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 		return
 	}
 	dot, dot4, dot8 := ks.dot[w.Type], ks.dot4[w.Type], ks.dot8[w.Type]
+	if w.Type == BF16 {
+		// The order depends on n, as in llama.cpp (see bf16order.go).
+		order := dotBF16Step
+		if n > 1 {
+			order = dotBF16Batch
+		}
+		dot = func(row []byte, a *acts, i int) float32 { return order(row, a.hrow(i)) }
+		dot4, dot8 = nil, nil
+	}
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols)
 	rb, _ := RowBytes(w.Type, w.Cols)

@@ -201,6 +201,11 @@ func TestMatMulDeterminism(t *testing.T) {
 				if d := firstDiff(ref, out); d >= 0 {
 					t.Fatalf("threads=%d n=%d differs at %d: %x vs %x", pi+1, n, d, math.Float32bits(ref[d]), math.Float32bits(out[d]))
 				}
+				if typ == BF16 {
+					// BF16's order depends on n by design (bf16order.go):
+					// TestBF16OrderByBatch covers it.
+					continue
+				}
 				// Each position alone.
 				one := make([]float32, rows)
 				for i := 0; i < n; i++ {
@@ -302,5 +307,41 @@ func TestValidateOverflow(t *testing.T) {
 	w = Matrix{Type: F32, Rows: 1, Cols: 1, Data: make([]byte, 4)}
 	if err := CheckMatMul(w, nil, math.MaxInt/2+1, nil); err == nil {
 		t.Error("absurd n accepted")
+	}
+}
+
+// TestBF16OrderByBatch checks that BF16 products use llama.cpp's order for
+// one position (ggml_vec_dot_bf16) and for several (tinyBLAS), whatever the
+// thread count or the position's index in the batch.
+func TestBF16OrderByBatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	p := NewPool(2)
+	defer p.Close()
+	for _, cols := range []int{64, 96, 256, 40} {
+		rows := 37
+		w := randomMatrix(r, BF16, rows, cols)
+		rb, _ := RowBytes(BF16, cols)
+		const n = 6
+		x := randomVec(r, n*cols)
+		xb := make([]uint16, n*cols)
+		for i, v := range x {
+			xb[i] = FP32ToBF16(v)
+		}
+		batch := make([]float32, n*rows)
+		MatMul(p, NewWorkspace(), w, x, n, batch)
+		one := make([]float32, rows)
+		for i := 0; i < n; i++ {
+			MatMul(p, NewWorkspace(), w, x[i*cols:(i+1)*cols], 1, one)
+			for row := 0; row < rows; row++ {
+				wr := w.Data[row*rb : (row+1)*rb]
+				xr := xb[i*cols : (i+1)*cols]
+				if got, want := batch[i*rows+row], dotBF16Batch(wr, xr); math.Float32bits(got) != math.Float32bits(want) {
+					t.Fatalf("cols %d: batch position %d row %d: %v, want tinyBLAS order %v", cols, i, row, got, want)
+				}
+				if got, want := one[row], dotBF16Step(wr, xr); math.Float32bits(got) != math.Float32bits(want) {
+					t.Fatalf("cols %d: single position %d row %d: %v, want vec_dot order %v", cols, i, row, got, want)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,71 @@
+package tensor
+
+// BF16 weights follow llama.cpp's CPU build on x86 with AVX512_BF16, whose
+// summation order depends on how many positions a product covers:
+//
+//   - one position (a decode step): ggml_vec_dot_bf16, two 16-lane
+//     accumulators over 64-element steps (elements [0,32) of a step into
+//     the first, [32,64) into the second), each lane taking a pair of
+//     elements as VDPBF16PS does (odd element first, then even, each
+//     addition rounded), the two accumulators reduced separately and summed
+//     in float64 with the leftover elements;
+//   - two or more positions (a prompt): llamafile's tinyBLAS, one 16-lane
+//     accumulator per output over 32-element steps with the same pairing,
+//     reduced once.
+//
+// Matching both is what makes a BF16 model's log-probabilities equal
+// llama.cpp's; a batch of n ≥ 2 therefore gives other last bits than n
+// single steps, exactly as it does in llama.cpp. Products of two bf16
+// values are exact in float32, so only the order of additions matters.
+
+// reduce16 sums 16 lanes in the order _mm512_reduce_add_ps uses.
+func reduce16(acc *[16]float32) float32 {
+	var t [8]float32
+	for i := range t {
+		t[i] = acc[i+8] + acc[i]
+	}
+	u0, u1, u2, u3 := t[4]+t[0], t[5]+t[1], t[6]+t[2], t[7]+t[3]
+	return (u0 + u2) + (u1 + u3)
+}
+
+// dpbf16 is one VDPBF16PS over 32 elements: lane i adds the products of
+// elements 2i+1 and 2i, in that order.
+func dpbf16(acc *[16]float32, w []byte, x []uint16) {
+	w, x = w[:64], x[:32]
+	for i := 0; i < 16; i++ {
+		hi := BF16ToFP32(le16(w[4*i+2:])) * BF16ToFP32(x[2*i+1])
+		lo := BF16ToFP32(le16(w[4*i:])) * BF16ToFP32(x[2*i])
+		acc[i] = float32(acc[i] + hi)
+		acc[i] = float32(acc[i] + lo)
+	}
+}
+
+// dotBF16Step is the one-position order (ggml_vec_dot_bf16).
+func dotBF16Step(w []byte, x []uint16) float32 {
+	var c1, c2 [16]float32
+	n := len(x) / 64 * 64
+	for l := 0; l < n; l += 64 {
+		dpbf16(&c1, w[2*l:], x[l:])
+		dpbf16(&c2, w[2*l+64:], x[l+32:])
+	}
+	s := float64(reduce16(&c1))
+	s += float64(reduce16(&c2))
+	for i := n; i < len(x); i++ {
+		s += float64(BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i]))
+	}
+	return float32(s)
+}
+
+// dotBF16Batch is the order of a product over several positions (tinyBLAS);
+// tinyBLAS declines rows whose length is not a multiple of 32, and ggml then
+// uses the one-position order.
+func dotBF16Batch(w []byte, x []uint16) float32 {
+	if len(x)%32 != 0 {
+		return dotBF16Step(w, x)
+	}
+	var acc [16]float32
+	for l := 0; l < len(x); l += 32 {
+		dpbf16(&acc, w[2*l:], x[l:])
+	}
+	return reduce16(&acc)
+}

@@ -28,6 +28,10 @@ type EngineOptions struct {
 	// Bandwidth tunes the read-bandwidth measurement; its Threads is
 	// always the engine's thread count.
 	Bandwidth BandwidthOptions
+	// FixedBandwidthGBps, when positive, replaces the measurement: on a
+	// machine shared with other work a reference figure gives comparable
+	// efficiencies from run to run.
+	FixedBandwidthGBps float64
 	// Progress, if set, is told each stage as it starts ("load",
 	// "bandwidth 1/2", "warm-up", "prefill 1/2", "decode 1/2", "bandwidth
 	// 2/2") and each decode
@@ -41,13 +45,15 @@ type EngineResult struct {
 	Model   string `json:"model"`
 	Threads int    `json:"threads"`
 	// Type is the model's weight type mix (general.file_type's name).
-	Type                      string  `json:"type"`
-	PromptTokens              int     `json:"prompt_tokens"`
-	GenTokens                 int     `json:"gen_tokens"`
-	PrefillTokensPerS         float64 `json:"prefill_tokens_per_s"`
-	DecodeTokensPerS          float64 `json:"decode_tokens_per_s"`
-	WeightsBytesPerToken      int64   `json:"weights_bytes_per_token"`
-	ReadBandwidthGBps         float64 `json:"read_bandwidth_gb_s"`
+	Type                 string  `json:"type"`
+	PromptTokens         int     `json:"prompt_tokens"`
+	GenTokens            int     `json:"gen_tokens"`
+	PrefillTokensPerS    float64 `json:"prefill_tokens_per_s"`
+	DecodeTokensPerS     float64 `json:"decode_tokens_per_s"`
+	WeightsBytesPerToken int64   `json:"weights_bytes_per_token"`
+	ReadBandwidthGBps    float64 `json:"read_bandwidth_gb_s"`
+	// BandwidthMeasured is false when the bandwidth was given, not measured.
+	BandwidthMeasured         bool    `json:"bandwidth_measured"`
 	DecodeBandwidthEfficiency float64 `json:"decode_bandwidth_efficiency"`
 	// DecodeAllocsPerToken is the Go heap allocations per decode step,
 	// counted in the warm-up run (which reports no progress, so nothing
@@ -63,8 +69,8 @@ type EngineResult struct {
 // argmax), and the bandwidth again (the better reading counts). Efficiency is decode tokens/s × weight bytes per token ÷
 // bandwidth: the fraction of the memory-bound limit that decoding reaches.
 func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
-	if o.Prompt < 0 || o.Gen < 0 || o.Repeat < 0 {
-		return nil, errors.New("bench: prompt, gen and repeat must not be negative")
+	if o.Prompt < 0 || o.Gen < 0 || o.Repeat < 0 || o.FixedBandwidthGBps < 0 {
+		return nil, errors.New("bench: prompt, gen, repeat and bandwidth must not be negative")
 	}
 	if o.Prompt == 0 {
 		o.Prompt = 128
@@ -117,7 +123,7 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 
 	// Bandwidth is measured before and after the model runs and the best
 	// counts: on a shared machine a neighbour's burst lowers one reading.
-	if err := measureBandwidth(ctx, o.Bandwidth, threads, "bandwidth 1/2", progress, res); err != nil {
+	if err := measureBandwidth(ctx, o, threads, "bandwidth 1/2", progress, res); err != nil {
 		return nil, err
 	}
 
@@ -140,15 +146,21 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 		res.DecodeTokensPerS = max(res.DecodeTokensPerS, float64(o.Gen)/t.decode.Seconds())
 	}
 
-	if err := measureBandwidth(ctx, o.Bandwidth, threads, "bandwidth 2/2", progress, res); err != nil {
+	if err := measureBandwidth(ctx, o, threads, "bandwidth 2/2", progress, res); err != nil {
 		return nil, err
 	}
 	res.DecodeBandwidthEfficiency = res.DecodeTokensPerS * float64(res.WeightsBytesPerToken) / (res.ReadBandwidthGBps * 1e9)
 	return res, nil
 }
 
-func measureBandwidth(ctx context.Context, bo BandwidthOptions, threads int, stage string, progress func(string, int, int), res *EngineResult) error {
+func measureBandwidth(ctx context.Context, o EngineOptions, threads int, stage string, progress func(string, int, int), res *EngineResult) error {
 	progress(stage, 0, 0)
+	if o.FixedBandwidthGBps > 0 {
+		res.ReadBandwidthGBps = o.FixedBandwidthGBps
+		return nil
+	}
+	res.BandwidthMeasured = true
+	bo := o.Bandwidth
 	bo.Threads = threads
 	bw, err := ReadBandwidth(ctx, bo)
 	if err != nil {
@@ -260,13 +272,17 @@ func fileTypeName(f *gguf.File) string {
 // WriteTable prints the result for people.
 func (r *EngineResult) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	given := ""
+	if !r.BandwidthMeasured {
+		given = " (given, not measured)"
+	}
 	rows := [][2]string{
 		{"model", fmt.Sprintf("%s (%s)", r.Model, r.Type)},
 		{"threads", fmt.Sprint(r.Threads)},
 		{"prefill", fmt.Sprintf("%.1f tokens/s (%d tokens in one batch)", r.PrefillTokensPerS, r.PromptTokens)},
 		{"decode", fmt.Sprintf("%.2f tokens/s (%d steps)", r.DecodeTokensPerS, r.GenTokens)},
 		{"weights per token", fmt.Sprintf("%.1f MB", float64(r.WeightsBytesPerToken)/1e6)},
-		{"read bandwidth", fmt.Sprintf("%.1f GB/s", r.ReadBandwidthGBps)},
+		{"read bandwidth", fmt.Sprintf("%.1f GB/s%s", r.ReadBandwidthGBps, given)},
 		{"decode bandwidth efficiency", fmt.Sprintf("%.3f", r.DecodeBandwidthEfficiency)},
 		{"decode allocations", fmt.Sprintf("%.0f per token", r.DecodeAllocsPerToken)},
 	}

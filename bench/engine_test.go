@@ -51,7 +51,7 @@ func TestRunEngineOnFixture(t *testing.T) {
 	if res.WeightsBytesPerToken != want || want == 0 {
 		t.Errorf("weights bytes per token %d, want %d", res.WeightsBytesPerToken, want)
 	}
-	if res.Model != "mini-llama-q4_0.gguf" || res.Threads != 2 || res.Type != "Q4_0" || res.PromptTokens != 16 || res.GenTokens != 5 {
+	if res.Model != "mini-llama-q4_0.gguf" || !res.BandwidthMeasured || res.Threads != 2 || res.Type != "Q4_0" || res.PromptTokens != 16 || res.GenTokens != 5 {
 		t.Errorf("result header %+v", res)
 	}
 	if res.DecodeAllocsPerToken < 0 || res.DecodeAllocsPerToken > 1e6 {
@@ -94,6 +94,17 @@ func TestRunEngineRejects(t *testing.T) {
 	}
 	if _, err := RunEngine(ctx, EngineOptions{Model: path, Gen: -1}); err == nil {
 		t.Error("negative gen accepted")
+	}
+	// A given bandwidth replaces the measurement.
+	res, err := RunEngine(ctx, EngineOptions{Model: path, Prompt: 4, Gen: 2, FixedBandwidthGBps: 61})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ReadBandwidthGBps != 61 || res.BandwidthMeasured {
+		t.Errorf("fixed bandwidth: %+v", res)
+	}
+	if want := res.DecodeTokensPerS * float64(res.WeightsBytesPerToken) / 61e9; res.DecodeBandwidthEfficiency != want {
+		t.Errorf("efficiency %v, want %v", res.DecodeBandwidthEfficiency, want)
 	}
 	// The smallest run still has room for the warm-up.
 	if _, err := RunEngine(ctx, EngineOptions{Model: path, Prompt: 1, Gen: 1, Bandwidth: BandwidthOptions{Bytes: 1 << 20, Runs: 1}}); err != nil {

@@ -50,8 +50,8 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 			if o.Model == "" {
 				return usagef("bench engine: --model is required")
 			}
-			if o.Prompt <= 0 || o.Gen <= 0 || o.Repeat <= 0 || o.Threads < 0 || bwMiB <= 0 || bwPasses <= 0 {
-				return usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads not negative")
+			if o.Prompt <= 0 || o.Gen <= 0 || o.Repeat <= 0 || o.Threads < 0 || bwMiB <= 0 || bwPasses <= 0 || o.FixedBandwidthGBps < 0 {
+				return usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads and --bandwidth-gbs not negative")
 			}
 			o.Bandwidth = bench.BandwidthOptions{Bytes: bwMiB << 20, Runs: bwPasses}
 			steps := 4 + o.Repeat*(1+o.Gen)
@@ -96,6 +96,7 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 	f.IntVar(&o.Repeat, "repeat", 1, "measurement runs; the best counts")
 	f.Int64Var(&bwMiB, "bandwidth-mib", 1024, "buffer size of the bandwidth measurement, MiB")
 	f.IntVar(&bwPasses, "bandwidth-runs", 7, "passes of the bandwidth measurement; the best counts")
+	f.Float64Var(&o.FixedBandwidthGBps, "bandwidth-gbs", 0, "use this read bandwidth (GB/s) instead of measuring it")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVar(&cpuProf, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
 	return cmd

@@ -56,15 +56,22 @@ func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []
 //
 // with llama.cpp's roundings: the query and the probabilities are rounded
 // to f16 for the products with the f16 cache, the softmax is float32 with
-// ggml's vectorized exponential and a float64 sum, and every sum runs in the
-// order of llama.cpp's decode step for that position (see ggmlmath.go). A
+// ggml's vectorized exponential and a float64 sum. The two dot products run
+// in the order llama.cpp uses for a batch of this shape (see ggmlmath.go):
+// tinyBLAS's for n >= 2, ggml_vec_dot_f16's for a single position. A
 // (row, head) pair is computed by one goroutine in an order fixed by its
-// position alone, so the result does not depend on how positions are
-// batched or on the thread count.
+// position and the batch size alone, so the result does not depend on the
+// thread count or on how the blocks are split into shards.
 func attention(p *tensor.Pool, bufs *sync.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
 	hd, kvDim := c.HeadDim, c.KVDim()
 	group := c.Heads / c.KVHeads
 	scale := 1 / float32(math.Sqrt(float64(hd)))
+	// llamafile_sgemm takes batches of two or more positions when the
+	// shapes fit its tiles (inner size a multiple of 16, rows of 4); the
+	// inner size of the value product is the cache length, which llama.cpp
+	// pads to a multiple of 32.
+	tinyKQ := n >= 2 && hd%lanes == 0
+	tinyKQV := n >= 2 && hd%4 == 0
 	p.For(n*c.Heads, func(lo, hi int) {
 		b, _ := bufs.Get().(*attnBuffers)
 		if b == nil {
@@ -83,7 +90,14 @@ func attention(p *tensor.Pool, bufs *sync.Pool, c *Config, lc *layerCache, q []f
 			// zero probabilities, as llama.cpp pads its cache view.
 			mx := float32(math.Inf(-1))
 			for j := 0; j < span; j++ {
-				s := dotF16(q16, lc.k[j*kvDim+kvOff:j*kvDim+kvOff+hd]) * scale
+				kj := lc.k[j*kvDim+kvOff : j*kvDim+kvOff+hd]
+				var s float32
+				if tinyKQ {
+					s = dotF16Tiny(q16, kj)
+				} else {
+					s = dotF16(q16, kj)
+				}
+				s *= scale
 				probs[j] = s
 				mx = max(mx, s)
 			}
@@ -102,6 +116,26 @@ func attention(p *tensor.Pool, bufs *sync.Pool, c *Config, lc *layerCache, q []f
 			inv := float32(1 / total)
 			for j := 0; j < span; j++ {
 				probs[j] = tensor.FP16ToFP32(tensor.FP32ToFP16(probs[j] * inv))
+			}
+
+			o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
+			if tinyKQV {
+				// tinyBLAS: per output one 16-lane accumulator, position j
+				// in lane j%16, positions in order. Masked and padding
+				// positions have probability exactly 0 and add nothing.
+				ta := acc[:hd*lanes]
+				clear(ta)
+				for j := 0; j < span; j++ {
+					pj, lane := probs[j], j&(lanes-1)
+					vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
+					for d, v := range vj {
+						ta[d*lanes+lane] += pj * tensor.FP16ToFP32(v)
+					}
+				}
+				for d := range o {
+					o[d] = hsum(ta[d*lanes : (d+1)*lanes])
+				}
+				continue
 			}
 
 			// Weighted sum of values: ggml_vec_dot_f16 over the cache
@@ -130,7 +164,6 @@ func attention(p *tensor.Pool, bufs *sync.Pool, c *Config, lc *layerCache, q []f
 					sum[d] += float64(pj * tensor.FP16ToFP32(v))
 				}
 			}
-			o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
 			for d := range o {
 				o[d] = float32(sum[d])
 			}

@@ -5,10 +5,21 @@
 // checked for every tensor and shape before anything is computed. A Shard
 // holds blocks [first,last) of a model (plus the token embedding when it is
 // the first shard and the output norm and head when it is the last) and runs
-// sessions, each with its own f16 KV cache. Chains of shards give logits
-// bit-identical to one shard holding every block, and a position's numbers
-// never depend on how positions were batched. Generate drives a greedy
-// decode through any chain of Hops, local or remote.
+// sessions, each with its own f16 KV cache. Generate drives a greedy decode
+// through any chain of Hops, local or remote.
+//
+// Numbers depend on how positions are batched, exactly as in llama.cpp:
+// a Forward of two or more positions computes attention in the order of
+// llamafile's tinyBLAS (llama.cpp's prompt path), a Forward of one position
+// in the order of ggml_vec_dot_f16 (its decode path), and package tensor's
+// matrix products follow llama.cpp's kernel for the batch size wherever
+// llama.cpp's does depend on it. So a prompt sent as
+// one batch and then decoded token by token reproduces llama.cpp's
+// log-probabilities, while the same tokens sent in other batches may differ
+// in the last bits. What never changes the numbers: how the blocks are split
+// into shards, the thread count, and other sessions. A chain and a replay of
+// it (failover re-sends the past steps batch for batch) use the same batches
+// and so give the same bits.
 //
 // The transformer block itself is in block.go and reads like the math.
 package model

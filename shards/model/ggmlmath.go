@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"math"
+
+	"svc/shards/tensor"
+)
 
 // Bit-level agreement with llama.cpp matters more than it seems: activations
 // are quantized to 8 bits before every quantized matrix product, so a value
@@ -9,12 +13,15 @@ import "math"
 // reproduce the exact float32 operation sequences of ggml's x86 kernels
 // (AVX-512 build) for the steps this package owns: RoPE's fused
 // multiply-adds, SiLU's vectorized exponential, the softmax sums, and the
-// f16 dot products of attention. Attention follows llama.cpp's decode path
-// (ggml_vec_dot_f16 over the cache padded to 32 positions) for every
-// position, whatever the batch: llama.cpp itself switches to llamafile's
-// tinyBLAS for batches of two or more, which would make a position's
-// numbers depend on how it was batched. Against the shared references this
-// reproduces llama.cpp bit for bit at almost every step.
+// f16 dot products of attention.
+//
+// Like llama.cpp, the attention products depend on the batch shape: for a
+// batch of two or more positions ggml hands them to llamafile's tinyBLAS
+// (one 16-lane accumulator per output over the whole inner dimension, then
+// _mm512_reduce_add_ps), for a single position to ggml_vec_dot_f16 (four
+// 16-lane accumulators, 64-element steps, a float64 tail). A position's
+// numbers therefore depend on how it was batched, exactly as in llama.cpp,
+// and the same sequence of batch shapes always gives the same bits.
 
 // lanes is the SIMD width in float32 lanes of the reference build.
 const lanes = 16
@@ -85,4 +92,19 @@ func hsum(v []float32) float32 {
 		}
 	}
 	return (t[0] + t[2]) + (t[1] + t[3])
+}
+
+// dotF16Tiny is llamafile's tinyBLAS f16 dot product (AVX-512 build,
+// tinyBLAS<16, __m512, __m512, ggml_fp16_t, ggml_fp16_t, float>): one 16-lane
+// accumulator, element l into lane l%16 with a fused multiply-add, then
+// _mm512_reduce_add_ps. len(a) must be a multiple of 16. The product of two
+// f16 values is exact in float32, so the fused multiply-add is a plain add.
+func dotF16Tiny(a, b []uint16) float32 {
+	var acc [lanes]float32
+	for i0 := 0; i0 < len(a); i0 += lanes {
+		for l := range acc {
+			acc[l] += tensor.FP16ToFP32(a[i0+l]) * tensor.FP16ToFP32(b[i0+l])
+		}
+	}
+	return hsum(acc[:])
 }

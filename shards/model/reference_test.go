@@ -52,9 +52,40 @@ func tolerance(model string) float64 {
 	return 0.1
 }
 
-// TestReferenceTeacherForced feeds llama.cpp's prompt and completion and
-// compares, at every generated position, the log-probabilities of
-// llama.cpp's top-5 tokens.
+// teacherForced runs a reference case the way llama-server produced it:
+// the prompt as one batch (logits for its last position), then each
+// completion token one position at a time. It returns the logits row of
+// every completion step: row s predicts completion token s.
+func teacherForced(t *testing.T, sh *Shard, c refCase) [][]float32 {
+	t.Helper()
+	const id = "ref"
+	ctx := context.Background()
+	if err := sh.OpenSession(id, len(c.PromptTokens)+len(c.CompletionTokens)); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := sh.CloseSession(id); err != nil {
+			t.Error(err)
+		}
+	}()
+	rows := make([][]float32, 0, len(c.CompletionTokens))
+	out, err := sh.Forward(ctx, id, Input{Tokens: c.PromptTokens, Logits: LogitsLast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = append(rows, out.Logits)
+	for _, tok := range c.CompletionTokens[:len(c.CompletionTokens)-1] {
+		if out, err = sh.Forward(ctx, id, Input{Tokens: []int32{tok}, Logits: LogitsLast}); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, out.Logits)
+	}
+	return rows
+}
+
+// TestReferenceTeacherForced feeds llama.cpp's prompt and completion, batched
+// as llama.cpp batched them, and compares, at every generated position, the
+// log-probabilities of llama.cpp's top-5 tokens.
 func TestReferenceTeacherForced(t *testing.T) {
 	refs, err := filepath.Glob(filepath.Join(testenv.SharedDir(t), "reference", "*.json"))
 	if err != nil || len(refs) == 0 {
@@ -78,22 +109,10 @@ func TestReferenceTeacherForced(t *testing.T) {
 			var maxDev float64
 			for ci, c := range ref.Cases {
 				steps := alignSteps(t, ci, c)
-				id := "ref"
-				seq := append(append([]int32{}, c.PromptTokens...), c.CompletionTokens...)
-				if err := sh.OpenSession(id, len(seq)); err != nil {
-					t.Fatal(err)
-				}
-				out, err := sh.Forward(context.Background(), id, Input{Tokens: seq[:len(seq)-1], Logits: LogitsAll})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := sh.CloseSession(id); err != nil {
-					t.Fatal(err)
-				}
-				V := m.Config().Vocab
+				rows := teacherForced(t, sh, c)
 				for j, want := range c.TopLogprobs {
 					step := steps[j]
-					row := out.Logits[(len(c.PromptTokens)-1+step)*V:][:V]
+					row := rows[step]
 					lse := logSumExp(row)
 					for _, w := range want {
 						got := float64(row[w.ID]) - lse

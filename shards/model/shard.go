@@ -70,8 +70,10 @@ type ShardOptions struct {
 }
 
 // maxBatch bounds the rows processed at once so that a long prompt's
-// working memory stays bounded; positions never depend on batching, so
-// splitting changes no number.
+// working memory stays bounded, as llama.cpp's micro-batches do. The split
+// is fixed by the Forward's size, so a replay of the same Forward calls
+// gives the same bits; a last chunk of one row takes the decode order (see
+// attention).
 const maxBatch = 256
 
 // Shard computes blocks [First, Last) of a model for many sessions.

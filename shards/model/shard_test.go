@@ -66,10 +66,16 @@ func sameBits(t *testing.T, what string, a, b []float32) {
 	}
 }
 
-// TestSplitAndBatchBitIdentical checks, for every shared model, that chains
-// of shards, other thread counts and other batchings give exactly the
-// logits of one shard processing a prefill then single tokens.
-func TestSplitAndBatchBitIdentical(t *testing.T) {
+// batchPlans are sequences of Forward batch sizes over 11 tokens: a prompt
+// then decode steps (what Generate does), decode only, and uneven batches
+// mixed with single steps.
+var batchPlans = [][]int{{10, 1}, {6, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {3, 5, 1, 2}, {11}}
+
+// TestSplitBitIdentical checks, for every shared model and several batch
+// plans, that chains of shards give exactly the logits of one shard fed the
+// same batches, that another thread count changes nothing, and that running
+// the same batches again (a replay after failover) reproduces every bit.
+func TestSplitBitIdentical(t *testing.T) {
 	for _, path := range testenv.Models(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".gguf"), func(t *testing.T) {
 			m, err := Open(path, Options{})
@@ -80,27 +86,68 @@ func TestSplitAndBatchBitIdentical(t *testing.T) {
 			L := m.Config().Blocks
 			tokens := testTokens(11, m.Config().Vocab)
 			whole := [][2]int{{0, L}}
-			base := runChainSteps(t, m, whole, 1, tokens, []int{10, 1})
 			three, err := EvenSplit(L, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameBits(t, "split into 3", base, runChainSteps(t, m, three, 2, tokens, []int{10, 1}))
 			perBlock := make([][2]int, L)
 			for i := range perBlock {
 				perBlock[i] = [2]int{i, i + 1}
 			}
-			sameBits(t, "one shard per block", base, runChainSteps(t, m, perBlock, 1, tokens, []int{10, 1}))
-			sameBits(t, "prefill of 11", base, runChainSteps(t, m, whole, 2, tokens, []int{11}))
-			sameBits(t, "one by one", base, runChainSteps(t, m, whole, 2, tokens, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}))
-			sameBits(t, "uneven batches, split", base, runChainSteps(t, m, three, 2, tokens, []int{3, 5, 1, 2}))
+			for _, plan := range batchPlans {
+				what := fmt.Sprintf("batches %v", plan)
+				base := runChainSteps(t, m, whole, 1, tokens, plan)
+				sameBits(t, what+", 2 threads", base, runChainSteps(t, m, whole, 2, tokens, plan))
+				sameBits(t, what+", split into 3", base, runChainSteps(t, m, three, 2, tokens, plan))
+				sameBits(t, what+", one shard per block", base, runChainSteps(t, m, perBlock, 1, tokens, plan))
+				sameBits(t, what+", replayed", base, runChainSteps(t, m, whole, 1, tokens, plan))
+			}
 		})
 	}
 }
 
+// TestReplaySameShard replays a session's batches on a shard that has
+// served other sessions meanwhile (recycled scratch and attention buffers)
+// and must give the same bits.
+func TestReplaySameShard(t *testing.T) {
+	m, err := Open(testenv.Path(t, "models", "mini-qwen2-q4_k_m.gguf"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ch, err := m.NewChain([][2]int{{0, m.Config().Blocks}}, ShardOptions{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ch.Close()
+	tokens := testTokens(23, m.Config().Vocab)
+	run := func(id string, plan []int) []float32 {
+		hops, err := ch.Open(id, len(tokens))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ch.CloseSession(id)
+		var logits []float32
+		pos := 0
+		for _, b := range plan {
+			out, err := hops[0].Forward(context.Background(), Input{Tokens: tokens[pos : pos+b], Logits: LogitsAll})
+			if err != nil {
+				t.Fatal(err)
+			}
+			logits = append(logits, out.Logits...)
+			pos += b
+		}
+		return logits
+	}
+	plan := []int{17, 1, 1, 4}
+	first := run("a", plan)
+	run("other", []int{1, 22})
+	sameBits(t, "replay after another session", first, run("b", plan))
+}
+
 func TestLongPrefillChunked(t *testing.T) {
-	// A prompt longer than maxBatch is processed in chunks; positions must
-	// not notice.
+	// A prompt longer than maxBatch is processed in chunks of maxBatch
+	// positions: exactly as if the caller had sent those batches.
 	m, err := Open(testenv.Path(t, "models", "stories260K.gguf"), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +157,7 @@ func TestLongPrefillChunked(t *testing.T) {
 	tokens := testTokens(n, m.Config().Vocab)
 	whole := [][2]int{{0, m.Config().Blocks}}
 	a := runChainSteps(t, m, whole, 2, tokens, []int{n})
-	b := runChainSteps(t, m, whole, 2, tokens, []int{100, 150, 1, n - 251})
+	b := runChainSteps(t, m, whole, 2, tokens, []int{maxBatch, 37})
 	sameBits(t, "chunked prefill", a, b)
 }
 
@@ -316,7 +363,8 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 	defer sh.Close()
 	tokens := testTokens(9, m.Config().Vocab)
-	want := runChainSteps(t, m, [][2]int{{0, m.Config().Blocks}}, 1, tokens, []int{9})
+	plan := []int{4, 1, 1, 3}
+	want := runChainSteps(t, m, [][2]int{{0, m.Config().Blocks}}, 1, tokens, plan)
 	errs := make(chan error, 4)
 	for g := 0; g < 4; g++ {
 		go func(g int) {
@@ -327,13 +375,15 @@ func TestConcurrentSessions(t *testing.T) {
 			}
 			defer sh.CloseSession(id)
 			var got []float32
-			for i := range tokens {
-				out, err := sh.Forward(context.Background(), id, Input{Tokens: tokens[i : i+1], Logits: LogitsAll})
+			pos := 0
+			for _, b := range plan {
+				out, err := sh.Forward(context.Background(), id, Input{Tokens: tokens[pos : pos+b], Logits: LogitsAll})
 				if err != nil {
 					errs <- err
 					return
 				}
 				got = append(got, out.Logits...)
+				pos += b
 			}
 			for i := range got {
 				if got[i] != want[i] {

@@ -80,7 +80,7 @@ func Quantize(ctx context.Context, in *gguf.File, w io.Writer, o QuantizeOptions
 		ti := &in.Tensors[i]
 		data := in.Data(ti)
 		st, dt := tensor.Type(ti.Type), tensor.Type(specs[i].Type)
-		if st == dt {
+		if st == dt || ti.Elements() == 0 {
 			return rw.copyRaw(w, data)
 		}
 		cols := int(ti.Dims[0])

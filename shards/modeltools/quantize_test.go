@@ -259,3 +259,20 @@ func TestQuantizeOfSynthF32MatchesDirectSynth(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantizeTiedQwen2Types: a tied-embedding model (no output.weight)
+// gets llama.cpp's types: token_embd as the head (Q6_K in Q4_K_M), biases
+// kept in F32. The fixture pair was made by llama-quantize from one source,
+// so only the types are comparable here.
+func TestQuantizeTiedQwen2Types(t *testing.T) {
+	src := openFixture(t, "models", "mini-qwen2-q8_0.gguf")
+	ref := openFixture(t, "models", "mini-qwen2-q4_k_m.gguf")
+	got := quantizeBytes(t, src, "Q4_K_M", 2)
+	for i := range ref.Tensors {
+		r := &ref.Tensors[i]
+		g, ok := got.Tensor(r.Name)
+		if !ok || g.Type != r.Type {
+			t.Errorf("%s: got %v, llama.cpp chose %v", r.Name, g.Type, r.Type)
+		}
+	}
+}

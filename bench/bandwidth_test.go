@@ -34,6 +34,9 @@ func TestReadSumMatchesPlainLoop(t *testing.T) {
 			if got := readSum(b); got != want {
 				t.Errorf("readSum(len %d, offset %d) = %#x, want %#x", n, off, got, want)
 			}
+			if got := readSum4(b); got != want {
+				t.Errorf("readSum4(len %d, offset %d) = %#x, want %#x", n, off, got, want)
+			}
 			if got := readSumGo(b); got != want {
 				t.Errorf("readSumGo(len %d, offset %d) = %#x, want %#x", n, off, got, want)
 			}
@@ -47,6 +50,9 @@ func TestReadSumMatchesPlainLoop(t *testing.T) {
 	if got, want := readSum(ones), plainSum(ones); got != want {
 		t.Errorf("wrapping sum = %#x, want %#x", got, want)
 	}
+	if got, want := readSum4(ones), plainSum(ones); got != want {
+		t.Errorf("wrapping four-stream sum = %#x, want %#x", got, want)
+	}
 }
 
 func TestReadBandwidthSmall(t *testing.T) {
@@ -54,7 +60,7 @@ func TestReadBandwidthSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.GBps <= 0 || r.Threads != 2 || r.Bytes != 64<<20 {
+	if r.GBps <= 0 || r.MultiStreamGBps <= 0 || r.Threads != 2 || r.Bytes != 64<<20 {
 		t.Fatalf("unexpected result %+v", r)
 	}
 	if _, err := ReadBandwidth(context.Background(), BandwidthOptions{Threads: 4, Bytes: 100}); err == nil {
@@ -82,4 +88,5 @@ func benchmarkRead(b *testing.B, fn func([]byte) uint64) {
 }
 
 func BenchmarkReadSum(b *testing.B)   { benchmarkRead(b, readSum) }
+func BenchmarkReadSum4(b *testing.B)  { benchmarkRead(b, readSum4) }
 func BenchmarkReadSumGo(b *testing.B) { benchmarkRead(b, readSumGo) }

@@ -51,7 +51,12 @@ type EngineResult struct {
 	PrefillTokensPerS    float64 `json:"prefill_tokens_per_s"`
 	DecodeTokensPerS     float64 `json:"decode_tokens_per_s"`
 	WeightsBytesPerToken int64   `json:"weights_bytes_per_token"`
-	ReadBandwidthGBps    float64 `json:"read_bandwidth_gb_s"`
+	// ReadBandwidthGBps is read with one sequential stream per thread, the
+	// way decoding reads weights, and is the efficiency's denominator;
+	// MultiStreamGBps is read with four streams per thread, the memory
+	// system's peak (0 when the bandwidth was given, not measured).
+	ReadBandwidthGBps float64 `json:"read_bandwidth_gb_s"`
+	MultiStreamGBps   float64 `json:"read_bandwidth_multistream_gb_s"`
 	// BandwidthMeasured is false when the bandwidth was given, not measured.
 	BandwidthMeasured         bool    `json:"bandwidth_measured"`
 	DecodeBandwidthEfficiency float64 `json:"decode_bandwidth_efficiency"`
@@ -167,6 +172,7 @@ func measureBandwidth(ctx context.Context, o EngineOptions, threads int, stage s
 		return err
 	}
 	res.ReadBandwidthGBps = max(res.ReadBandwidthGBps, bw.GBps)
+	res.MultiStreamGBps = max(res.MultiStreamGBps, bw.MultiStreamGBps)
 	return nil
 }
 
@@ -283,6 +289,7 @@ func (r *EngineResult) WriteTable(w io.Writer) error {
 		{"decode", fmt.Sprintf("%.2f tokens/s (%d steps)", r.DecodeTokensPerS, r.GenTokens)},
 		{"weights per token", fmt.Sprintf("%.1f MB", float64(r.WeightsBytesPerToken)/1e6)},
 		{"read bandwidth", fmt.Sprintf("%.1f GB/s%s", r.ReadBandwidthGBps, given)},
+		{"read bandwidth, 4 streams/thread", fmt.Sprintf("%.1f GB/s", r.MultiStreamGBps)},
 		{"decode bandwidth efficiency", fmt.Sprintf("%.3f", r.DecodeBandwidthEfficiency)},
 		{"decode allocations", fmt.Sprintf("%.0f per token", r.DecodeAllocsPerToken)},
 	}

@@ -39,8 +39,10 @@ func newBenchEngineCmd() *cobra.Command {
 		Long: `Load the whole model as one shard and measure, in one run:
   prefill tokens/s   one batched forward of --prompt tokens
   decode tokens/s    --gen single-token steps, each feeding back the argmax
-  read bandwidth     memory read speed with the same number of threads
-                     (measured before and after; the better reading counts)
+  read bandwidth     memory read speed with the same number of threads, each
+                     reading one sequential stream as decoding does (also
+                     shown: four streams per thread, the memory's peak);
+                     measured before and after, the better reading counts
 and report the weight bytes each decoded token reads and the decode bandwidth
 efficiency (decode tokens/s × bytes per token ÷ bandwidth). A warm-up run
 pages in every weight first. --repeat keeps the best of several runs.

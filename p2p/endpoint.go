@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ipfs/go-cid"
@@ -19,6 +21,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
+	"github.com/libp2p/go-libp2p/core/protocol"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	ma "github.com/multiformats/go-multiaddr"
 	mh "github.com/multiformats/go-multihash"
@@ -69,6 +72,10 @@ type Endpoint struct {
 	DHT  *dht.IpfsDHT
 	Key  crypto.PrivKey
 	log  *slog.Logger
+
+	// record is the last signed announcement this host published, served
+	// on wire.RecordProtocol.
+	record atomic.Pointer[[]byte]
 }
 
 // NewEndpoint starts a host, connects to the bootstrap peers (at least one
@@ -122,6 +129,7 @@ func NewEndpoint(ctx context.Context, cfg EndpointConfig) (*Endpoint, error) {
 		return nil, fmt.Errorf("p2p: start DHT: %w", err)
 	}
 	e := &Endpoint{Host: h, DHT: d, Key: key, log: log}
+	h.SetStreamHandler(protocol.ID(wire.RecordProtocol), e.handleRecord)
 	if len(boot) > 0 {
 		if err := e.connect(ctx, boot); err != nil {
 			_ = e.Close()
@@ -225,10 +233,17 @@ type Member struct {
 // each one's record; nodes whose records are missing, invalid or
 // expired are left out; withdrawn ones are returned with Withdrawn set.
 // Their addresses go to the peerstore.
+//
+// A frozen peer never answers and would hold every DHT query open until the
+// caller's deadline, so each phase gets a share of the time left and keeps
+// what it found when its share runs out: one stuck node must not empty the
+// view of the healthy ones.
 func (e *Endpoint) Members(ctx context.Context) ([]Member, error) {
 	var ids []peer.ID
 	seen := map[peer.ID]bool{}
-	for ai := range e.DHT.FindProvidersAsync(ctx, SwarmCID(), 0) {
+	findCtx, cancelFind := context.WithTimeout(ctx, min(share(ctx, 0.4), findBudget))
+	defer cancelFind()
+	for ai := range e.DHT.FindProvidersAsync(findCtx, SwarmCID(), 0) {
 		if seen[ai.ID] {
 			continue
 		}
@@ -241,6 +256,8 @@ func (e *Endpoint) Members(ctx context.Context) ([]Member, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("p2p: find swarm members: %w", err)
 	}
+	lookCtx, cancelLook := context.WithTimeout(ctx, min(share(ctx, 0.6), lookupBudget))
+	defer cancelLook()
 	out := make([]*Member, len(ids))
 	sem := make(chan struct{}, 16)
 	var wg sync.WaitGroup
@@ -248,11 +265,11 @@ func (e *Endpoint) Members(ctx context.Context) ([]Member, error) {
 		wg.Go(func() {
 			select {
 			case sem <- struct{}{}:
-			case <-ctx.Done():
+			case <-lookCtx.Done():
 				return
 			}
 			defer func() { <-sem }()
-			m, err := e.Lookup(ctx, id)
+			m, err := e.Lookup(lookCtx, id)
 			if err != nil {
 				e.log.Debug("no usable record", "peer", id, "err", err)
 				return
@@ -273,8 +290,20 @@ func (e *Endpoint) Members(ctx context.Context) ([]Member, error) {
 // Lookup fetches and checks one node's record (withdrawn ones included).
 func (e *Endpoint) Lookup(ctx context.Context, id peer.ID) (*Member, error) {
 	key := RecordKey(id)
-	v, err := e.DHT.GetValue(ctx, key)
-	if err != nil {
+	// The node itself has its newest record and answers at once unless it
+	// is stuck; the DHT's copies are the fallback for a node we cannot
+	// reach directly.
+	if m, err := e.LookupDirect(ctx, id); err == nil {
+		return m, nil
+	} else {
+		e.log.Debug("record not fetched from the node", "peer", id, "err", err)
+	}
+	gctx, cancel := context.WithTimeout(ctx, lookupBudget)
+	defer cancel()
+	v, err := e.DHT.GetValue(gctx, key)
+	// At the deadline the DHT returns the best record it got so far (a
+	// frozen peer may never answer); a valid one is good enough.
+	if err != nil && (v == nil || !errors.Is(err, context.DeadlineExceeded)) {
 		return nil, fmt.Errorf("get record of %s: %w", id, err)
 	}
 	a, _, err := OpenRecord(key, v, time.Now(), DefaultMaxRecordTTL)
@@ -304,6 +333,7 @@ func (e *Endpoint) Publish(ctx context.Context, a *wire.Announcement) error {
 	if err != nil {
 		return err
 	}
+	e.record.Store(&v)
 	if err := e.DHT.PutValue(ctx, RecordKey(e.Host.ID()), v); err != nil {
 		if e.DHT.RoutingTable().Size() == 0 {
 			// Stored locally; no peer to push to yet.
@@ -349,4 +379,75 @@ func resourceManager() (network.ResourceManager, error) {
 		return nil, fmt.Errorf("p2p: resource manager: %w", err)
 	}
 	return rm, nil
+}
+
+// lookupFallback bounds a phase when the caller's context has no deadline.
+const lookupFallback = 10 * time.Second
+
+// share returns a fraction of the time ctx has left (of lookupFallback when
+// it has no deadline).
+func share(ctx context.Context, frac float64) time.Duration {
+	left := lookupFallback
+	if dl, ok := ctx.Deadline(); ok {
+		left = time.Until(dl)
+	}
+	return time.Duration(float64(left) * frac)
+}
+
+// Time budgets of one view refresh. They must stay well inside the shortest
+// record lifetime (a few seconds in tests, 30 s by default): a healthy peer
+// answers in milliseconds, and a stuck one must not hold the refresh while
+// the records of healthy nodes expire. Providers not found in one round are
+// found in the next; nodes already in the view are looked up directly.
+const (
+	findBudget    = 1500 * time.Millisecond
+	lookupBudget  = 2500 * time.Millisecond
+	directTimeout = 1 * time.Second
+)
+
+func (e *Endpoint) handleRecord(s network.Stream) {
+	defer s.Close()
+	v := e.record.Load()
+	if v == nil {
+		_ = s.Reset()
+		return
+	}
+	_ = s.SetWriteDeadline(time.Now().Add(directTimeout))
+	if _, err := s.Write(*v); err != nil {
+		_ = s.Reset()
+	}
+}
+
+// LookupDirect asks the node for its current record and checks it as the
+// DHT's validator would. It fails fast (directTimeout) when the node does
+// not answer.
+func (e *Endpoint) LookupDirect(ctx context.Context, id peer.ID) (*Member, error) {
+	if id == e.Host.ID() {
+		return nil, errors.New("own record")
+	}
+	ctx, cancel := context.WithTimeout(ctx, directTimeout)
+	defer cancel()
+	s, err := e.Host.NewStream(ctx, id, protocol.ID(wire.RecordProtocol))
+	if err != nil {
+		return nil, fmt.Errorf("open record stream: %w", err)
+	}
+	defer s.Close()
+	dl, _ := ctx.Deadline()
+	_ = s.SetReadDeadline(dl)
+	v, err := io.ReadAll(io.LimitReader(s, maxRecordBytes+1))
+	if err != nil {
+		_ = s.Reset()
+		return nil, fmt.Errorf("read record: %w", err)
+	}
+	if len(v) > maxRecordBytes {
+		_ = s.Reset()
+		return nil, fmt.Errorf("record larger than %d bytes", maxRecordBytes)
+	}
+	key := RecordKey(id)
+	a, _, err := OpenRecord(key, v, time.Now(), DefaultMaxRecordTTL)
+	if err != nil {
+		return nil, err
+	}
+	m := &Member{ID: id, Record: a, Expires: time.UnixMilli(a.ExpiresUnixMs), Withdrawn: a.Withdrawn}
+	return m, nil
 }

@@ -125,8 +125,9 @@ func New(ctx context.Context, cfg Config) (*Router, error) {
 		}
 		cancel()
 	}
-	r.loop.Add(1)
+	r.loop.Add(2)
 	go r.refreshLoop()
+	go r.discoverLoop()
 	return r, nil
 }
 
@@ -148,6 +149,8 @@ func (r *Router) Registry() *prometheus.Registry { return r.reg }
 // Addrs are the router's own multiaddrs.
 func (r *Router) Addrs() []string { return r.ep.Addrs() }
 
+// refreshLoop renews the records of the nodes in the view, asking each node
+// directly, as often as their lifetimes require.
 func (r *Router) refreshLoop() {
 	defer r.loop.Done()
 	t := time.NewTimer(r.nextRefresh())
@@ -158,14 +161,39 @@ func (r *Router) refreshLoop() {
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(r.ctx, 2*r.cfg.RefreshInterval)
-		if err := r.Refresh(ctx); err != nil && r.ctx.Err() == nil {
-			r.log.Warn("refresh swarm view", "err", err)
-		}
+		ctx, cancel := context.WithTimeout(r.ctx, renewTimeout)
+		r.renew(ctx)
 		cancel()
+		r.sweep(time.Now())
 		t.Reset(r.nextRefresh())
 	}
 }
+
+// discoverLoop looks for nodes through the DHT every RefreshInterval. It
+// runs apart from refreshLoop because a DHT query can wait on a stuck peer
+// for seconds, and renewals must not wait with it.
+func (r *Router) discoverLoop() {
+	defer r.loop.Done()
+	t := time.NewTicker(r.cfg.RefreshInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(r.ctx, 2*r.cfg.RefreshInterval)
+		if err := r.discover(ctx); err != nil && r.ctx.Err() == nil {
+			r.log.Warn("refresh swarm view", "err", err)
+		}
+		cancel()
+		r.sweep(time.Now())
+	}
+}
+
+// renewTimeout bounds one round of renewals: a healthy node answers in
+// milliseconds.
+const renewTimeout = 2 * time.Second
 
 // minRefresh keeps the refresh loop from spinning on records about to
 // expire.
@@ -190,15 +218,44 @@ func (r *Router) nextRefresh() time.Duration {
 	return max(wait, minRefresh)
 }
 
-// Refresh rebuilds the swarm view now. A node missing from this round
-// (lookup failed) stays until its record expires; a node that withdrew
-// leaves at once.
+// Refresh rebuilds the swarm view now: it renews the nodes already in
+// the view, then searches the DHT for nodes. A node that no round reaches
+// stays until its record expires; a node that withdrew leaves at once.
 func (r *Router) Refresh(ctx context.Context) error {
+	r.renew(ctx)
+	err := r.discover(ctx)
+	r.sweep(time.Now())
+	return err
+}
+
+// renew asks every node in the view for its current record, straight from
+// the node, and applies each answer as it arrives, so a stuck node delays
+// nobody else's renewal.
+func (r *Router) renew(ctx context.Context) {
+	r.mu.Lock()
+	known := make([]peer.ID, 0, len(r.nodes))
+	for id := range r.nodes {
+		known = append(known, id)
+	}
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, id := range known {
+		wg.Go(func() {
+			if m, err := r.ep.LookupDirect(ctx, id); err == nil {
+				r.apply([]p2p.Member{*m}, time.Now())
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// discover finds the swarm's members through the DHT and applies them.
+// Nodes in the view that the provider search missed (a stopped node is no
+// longer returned as a provider) are looked up in the DHT too, so that a
+// withdrawn record is seen within a round even when the node is gone.
+func (r *Router) discover(ctx context.Context) error {
 	t0 := time.Now()
 	ms, err := r.ep.Members(ctx)
-	// Nodes in the view that the provider search missed (a stopped node
-	// is no longer returned as a provider) are looked up directly, so that
-	// a withdrawn record is seen at once.
 	found := map[peer.ID]bool{}
 	for _, m := range ms {
 		found[m.ID] = true
@@ -211,23 +268,42 @@ func (r *Router) Refresh(ctx context.Context) error {
 		}
 	}
 	r.mu.Unlock()
-	looked := make([]*p2p.Member, len(missing))
 	var wg sync.WaitGroup
-	for i, id := range missing {
+	for _, id := range missing {
 		wg.Go(func() {
 			if m, lerr := r.ep.Lookup(ctx, id); lerr == nil {
-				looked[i] = m
+				r.apply([]p2p.Member{*m}, time.Now())
 			}
 		})
 	}
 	wg.Wait()
-	for _, m := range looked {
-		if m != nil {
-			ms = append(ms, *m)
+	r.log.Debug("swarm view", "members", len(ms), "missed", len(missing), "took", time.Since(t0), "err", err)
+	r.apply(ms, time.Now())
+	if err != nil {
+		return fmt.Errorf("router: %w", err)
+	}
+	return nil
+}
+
+// sweep drops expired records and finished backoffs.
+func (r *Router) sweep(now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, m := range r.nodes {
+		if !m.Expires.After(now) {
+			delete(r.nodes, id)
 		}
 	}
-	now := time.Now()
-	r.log.Debug("swarm view", "members", len(ms), "took", now.Sub(t0), "err", err)
+	for id, until := range r.backoff {
+		if !until.After(now) {
+			delete(r.backoff, id)
+		}
+	}
+}
+
+// apply merges members into the view: newer records replace older ones,
+// withdrawn nodes leave.
+func (r *Router) apply(ms []p2p.Member, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, m := range ms {
@@ -246,20 +322,6 @@ func (r *Router) Refresh(ctx context.Context) error {
 			}
 		}
 	}
-	for id, m := range r.nodes {
-		if !m.Expires.After(now) {
-			delete(r.nodes, id)
-		}
-	}
-	for id, until := range r.backoff {
-		if !until.After(now) {
-			delete(r.backoff, id)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("router: %w", err)
-	}
-	return nil
 }
 
 // holding is one node's announcement of one model.

@@ -15,6 +15,9 @@ import (
 const (
 	ForwardProtocol = "/svc/forward/1.0.0"
 	MetaProtocol    = "/svc/meta/1.0.0"
+	// RecordProtocol returns the node's current signed announcement, the
+	// same bytes it puts in the DHT, straight from the node.
+	RecordProtocol = "/svc/record/1.0.0"
 )
 
 // MaxControl bounds the protobuf part of a frame.

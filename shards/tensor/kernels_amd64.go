@@ -29,7 +29,7 @@ func hasAVX512Set() bool { return hasAVX2Set() && cpu.X86.HasAVX512F && cpu.X86.
 func kernelSets() []*kernelSet {
 	sets := []*kernelSet{genericKernels}
 	if hasAVX2Set() {
-		sets = append(sets, avx2Kernels())
+		sets = append(sets, avx2Kernels(), withQuadKernels(avx2Kernels(), "avx2+x4"))
 	}
 	if hasAVX512Set() {
 		sets = append(sets, avx512Kernels())
@@ -163,6 +163,19 @@ func dotBF16AVX2(w *byte, x *uint16, n int) float32
 //go:noescape
 func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
 
+//go:noescape
+func dotQ8_0x4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+// quadArgs checks the lengths the four-position kernels rely on and returns
+// the pointers to the weights, the first position's activations and scales.
+func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, int) {
+	nb := a.nb
+	_ = w[nb*blockBytes-1]
+	_ = a.qs[(i+4)*a.cols-1]
+	_ = a.d[(i+4)*nb-1]
+	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
+}
+
 // The wrappers check the lengths the assembly relies on (a mismatch would be
 // a bug in MatMul, so they panic like an index error would).
 
@@ -186,6 +199,21 @@ func toF16AVX2(x *float32, h *uint16, n int)
 
 //go:noescape
 func toBF16AVX2(x *float32, h *uint16, n int)
+
+// withQuadKernels adds the AVX2 four-position kernels for quantized weights
+// to ks and renames it. They are not in the production sets yet: MatMul's
+// tile loop heap-allocates its [4]float32 result buffer whenever a dot4
+// kernel exists (it escapes through the func value), which would add an
+// allocation to every decode-step product. Until that is fixed there, the
+// tests and benchmarks run them through this separate set.
+func withQuadKernels(ks *kernelSet, name string) *kernelSet {
+	ks.name = name
+	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, pd, nb := quadArgs(w, a, i, 34)
+		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
+	}
+	return ks
+}
 
 func avx2Kernels() *kernelSet {
 	ks := &kernelSet{name: "avx2"}

@@ -1111,3 +1111,275 @@ q80x4done:
 	MOVSS   X0, 12(BX)
 	VZEROUPPER
 	RET
+
+// Q4KX4_SUMMS: the min term of one Q4_K block for one position (bsums at
+// BS, activation scale at DA, accm in memory at M): as the one-position
+// kernel, with the mins in X6 and the sign mask in X12.
+#define Q4KX4_SUMMS(BS, BS16, DA, M) \
+	VMOVDQU      BS, X4;     \
+	VMOVDQU      BS16, X5;   \
+	VPHADDW      X5, X4, X4; \
+	VPMADDWD     X6, X4, X4; \
+	VCVTDQ2PS    X4, X4;     \
+	MOVWLZX      2(SI), AX;  \
+	VMOVD        AX, X5;     \
+	VCVTPH2PS    X5, X5;     \
+	VMULSS       DA, X5, X5; \
+	VXORPS       X12, X5, X5; \
+	VBROADCASTSS X5, X5;     \
+	VMOVUPS      M, X3;      \
+	VFMADD231PS  X4, X5, X3; \
+	VMOVUPS      X3, M
+
+// Q4KX4_CHUNK: 64 elements of chunk c for the four positions (rows DI,
+// DI+R12, DI+2*R12, R13), int32 lanes into Y8..Y11.
+#define Q4KX4_POS(c, YA, YB, ACC) \
+	VPMADDUBSW YA, Y3, Y12; \
+	VPMADDWD   Y5, Y12, Y12; \
+	VPADDD     Y12, ACC, ACC; \
+	VPMADDUBSW YB, Y4, Y12; \
+	VPMADDWD   Y6, Y12, Y12; \
+	VPADDD     Y12, ACC, ACC
+
+#define Q4KX4_CHUNK(c) \
+	VMOVDQU    16+32*c(SI), Y3;  \
+	VPSRLW     $4, Y3, Y4;       \
+	VPAND      Y14, Y4, Y4;      \
+	VPAND      Y14, Y3, Y3;      \
+	VPSHUFB    64*c(R9), Y7, Y5; \
+	VPSHUFB    64*c+32(R9), Y7, Y6; \
+	Q4KX4_POS(c, 64*c(DI), 64*c+32(DI), Y8); \
+	Q4KX4_POS(c, 64*c(DI)(R12*1), 64*c+32(DI)(R12*1), Y9); \
+	Q4KX4_POS(c, 64*c(DI)(R12*2), 64*c+32(DI)(R12*2), Y10); \
+	Q4KX4_POS(c, 64*c(R13), 64*c+32(R13), Y11)
+
+// KX4_FMA: FACC = fma(f16(w[woff])*d, float(ACC), FACC), scratch Y3.
+#define KX4_FMA(woff, DA, ACC, FACC) \
+	VCVTDQ2PS    ACC, ACC;       \
+	MOVWLZX      woff(SI), AX;   \
+	VMOVD        AX, X3;         \
+	VCVTPH2PS    X3, X3;         \
+	VMULSS       DA, X3, X3;     \
+	VBROADCASTSS X3, Y3;         \
+	VFMADD231PS  ACC, Y3, FACC
+
+// KX4_OUT: out[p] = hsum8(FACC) + hsum4(accm at M), as the one-position
+// Q4_K kernel ends.
+#define KX4_OUT(FACC, M, off) \
+	VMOVAPS   FACC, Y0;  \
+	HSUM8;               \
+	VMOVUPS   M, X10;    \
+	VMOVHLPS  X10, X10, X11; \
+	VADDPS    X11, X10, X10; \
+	VMOVSHDUP X10, X11;  \
+	VADDSS    X11, X10, X10; \
+	VADDSS    X10, X0, X0; \
+	MOVSS     X0, off(BX)
+
+// func dotQ4_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+TEXT ·dotQ4_Kx4AVX2(SB), NOSPLIT, $64-72
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ d+24(FP), DX
+	MOVQ bsums+40(FP), R8
+	MOVQ nb+56(FP), CX
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y13, Y13, Y13
+	VXORPS  Y15, Y15, Y15
+	VMOVUPS Y1, m0-64(SP)
+	VMOVUPS Y1, m2-32(SP)
+	VMOVDQU nibmask<>(SB), Y14
+	LEAQ    q4kshuf<>(SB), R9
+q4kx4loop:
+	TESTQ CX, CX
+	JZ    q4kx4done
+	MOVL  4(SI), AX
+	MOVL  8(SI), BX
+	MOVL  12(SI), R10
+	MOVL  AX, R11
+	ANDL  $0x3f3f3f3f, R11
+	MOVL  AX, R13
+	SHRL  $6, R13
+	ANDL  $0x03030303, R13
+	SHLL  $4, R13
+	MOVL  R10, R12
+	ANDL  $0x0f0f0f0f, R12
+	ORL   R13, R12
+	VMOVD       R11, X7
+	VPINSRD     $1, R12, X7, X7
+	VPMOVZXBW   X7, X7
+	VINSERTI128 $1, X7, Y7, Y7
+	MOVL  BX, R11
+	ANDL  $0x3f3f3f3f, R11
+	MOVL  BX, R13
+	SHRL  $6, R13
+	ANDL  $0x03030303, R13
+	SHLL  $4, R13
+	MOVL  R10, R12
+	SHRL  $4, R12
+	ANDL  $0x0f0f0f0f, R12
+	ORL   R13, R12
+	VMOVD     R11, X6
+	VPINSRD   $1, R12, X6, X6
+	VPMOVZXBW X6, X6
+	VPCMPEQD X12, X12, X12
+	VPSLLD   $31, X12, X12
+	MOVQ bstride+48(FP), R10
+	MOVQ dstride+32(FP), R11
+	LEAQ (R8)(R10*2), R12
+	ADDQ R10, R12
+	LEAQ (DX)(R11*2), R13
+	ADDQ R11, R13
+	Q4KX4_SUMMS((R8), 16(R8), (DX), m0-64(SP))
+	Q4KX4_SUMMS((R8)(R10*1), 16(R8)(R10*1), (DX)(R11*1), m1-48(SP))
+	Q4KX4_SUMMS((R8)(R10*2), 16(R8)(R10*2), (DX)(R11*2), m2-32(SP))
+	Q4KX4_SUMMS((R12), 16(R12), (R13), m3-16(SP))
+	MOVQ ystride+16(FP), R12
+	LEAQ (DI)(R12*2), R13
+	ADDQ R12, R13
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	Q4KX4_CHUNK(0)
+	Q4KX4_CHUNK(1)
+	Q4KX4_CHUNK(2)
+	Q4KX4_CHUNK(3)
+	MOVQ dstride+32(FP), R11
+	LEAQ (DX)(R11*2), R13
+	ADDQ R11, R13
+	KX4_FMA(0, (DX), Y8, Y1)
+	KX4_FMA(0, (DX)(R11*1), Y9, Y2)
+	KX4_FMA(0, (DX)(R11*2), Y10, Y13)
+	KX4_FMA(0, (R13), Y11, Y15)
+	ADDQ $144, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JMP  q4kx4loop
+q4kx4done:
+	MOVQ out+64(FP), BX
+	KX4_OUT(Y1, m0-64(SP), 0)
+	KX4_OUT(Y2, m1-48(SP), 4)
+	KX4_OUT(Y13, m2-32(SP), 8)
+	KX4_OUT(Y15, m3-16(SP), 12)
+	VZEROUPPER
+	RET
+
+// Q6KX4_GROUP: the one-position Q6K_GROUP for the four positions (rows DI,
+// DI+R12, DI+2*R12, R13; int32 lanes into Y0, Y8, Y9, Y15), with the
+// sub-block scale words picked once into Y7.
+#define Q6KX4_POS(Q, YA, ACC) \
+	VPMADDUBSW YA, Q, Y5;   \
+	VPMADDUBSW YA, Y11, Y6; \
+	VPSUBW     Y6, Y5, Y5;  \
+	VPMADDWD   Y7, Y5, Y5;  \
+	VPADDD     Y5, ACC, ACC
+
+#define Q6KX4_GROUP(Q, yoff, soff) \
+	VPSHUFB    soff(R9), X10, X7; \
+	VPMOVSXBW  X7, Y7;            \
+	Q6KX4_POS(Q, yoff(DI), Y0);   \
+	Q6KX4_POS(Q, yoff(DI)(R12*1), Y8); \
+	Q6KX4_POS(Q, yoff(DI)(R12*2), Y9); \
+	Q6KX4_POS(Q, yoff(R13), Y15)
+
+#define Q6KX4_HALF(h) \
+	VMOVDQU 64*h(SI), Y1;      \
+	VMOVDQU 64*h+32(SI), Y2;   \
+	VMOVDQU 128+32*h(SI), Y3;  \
+	VPAND   Y14, Y1, Y4;       \
+	VPAND   Y13, Y3, Y5;       \
+	VPSLLW  $4, Y5, Y5;        \
+	VPOR    Y5, Y4, Y4;        \
+	Q6KX4_GROUP(Y4, 128*h, 64*h); \
+	VPAND   Y14, Y2, Y4;       \
+	VPSLLW  $2, Y3, Y5;        \
+	VPAND   Y12, Y5, Y5;       \
+	VPOR    Y5, Y4, Y4;        \
+	Q6KX4_GROUP(Y4, 128*h+32, 64*h+16); \
+	VPSRLW  $4, Y1, Y4;        \
+	VPAND   Y14, Y4, Y4;       \
+	VPAND   Y12, Y3, Y5;       \
+	VPOR    Y5, Y4, Y4;        \
+	Q6KX4_GROUP(Y4, 128*h+64, 64*h+32); \
+	VPSRLW  $4, Y2, Y4;        \
+	VPAND   Y14, Y4, Y4;       \
+	VPSRLW  $2, Y3, Y5;        \
+	VPAND   Y12, Y5, Y5;       \
+	VPOR    Y5, Y4, Y4;        \
+	Q6KX4_GROUP(Y4, 128*h+96, 64*h+48)
+
+// Q6KX4_FMA: the float accumulator at M += f16(w[208])*d * float(ACC).
+#define Q6KX4_FMA(DA, ACC, M) \
+	VCVTDQ2PS    ACC, ACC;       \
+	MOVWLZX      208(SI), AX;    \
+	VMOVD        AX, X3;         \
+	VCVTPH2PS    X3, X3;         \
+	VMULSS       DA, X3, X3;     \
+	VBROADCASTSS X3, Y3;         \
+	VMOVUPS      M, Y4;          \
+	VFMADD231PS  ACC, Y3, Y4;    \
+	VMOVUPS      Y4, M
+
+// func dotQ6_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+TEXT ·dotQ6_Kx4AVX2(SB), NOSPLIT, $128-56
+	MOVQ w+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ ystride+16(FP), R12
+	MOVQ d+24(FP), DX
+	MOVQ dstride+32(FP), R11
+	MOVQ nb+40(FP), CX
+	LEAQ (DI)(R12*2), R13
+	ADDQ R12, R13
+	LEAQ (DX)(R11*2), R10
+	ADDQ R11, R10
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS Y0, f0-128(SP)
+	VMOVUPS Y0, f1-96(SP)
+	VMOVUPS Y0, f2-64(SP)
+	VMOVUPS Y0, f3-32(SP)
+	VMOVDQU nibmask<>(SB), Y14
+	VMOVDQU mask03<>(SB), Y13
+	VMOVDQU mask30<>(SB), Y12
+	VMOVDQU thirtytwo<>(SB), Y11
+	LEAQ    q6kshuf<>(SB), R9
+q6kx4loop:
+	TESTQ CX, CX
+	JZ    q6kx4done
+	VMOVDQU 192(SI), X10
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y15, Y15, Y15
+	Q6KX4_HALF(0)
+	Q6KX4_HALF(1)
+	Q6KX4_FMA((DX), Y0, f0-128(SP))
+	Q6KX4_FMA((DX)(R11*1), Y8, f1-96(SP))
+	Q6KX4_FMA((DX)(R11*2), Y9, f2-64(SP))
+	Q6KX4_FMA((R10), Y15, f3-32(SP))
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $256, R13
+	ADDQ $4, DX
+	ADDQ $4, R10
+	DECQ CX
+	JMP  q6kx4loop
+q6kx4done:
+	MOVQ out+48(FP), BX
+	VMOVUPS f0-128(SP), Y0
+	HSUM8
+	MOVSS   X0, 0(BX)
+	VMOVUPS f1-96(SP), Y0
+	HSUM8
+	MOVSS   X0, 4(BX)
+	VMOVUPS f2-64(SP), Y0
+	HSUM8
+	MOVSS   X0, 8(BX)
+	VMOVUPS f3-32(SP), Y0
+	HSUM8
+	MOVSS   X0, 12(BX)
+	VZEROUPPER
+	RET

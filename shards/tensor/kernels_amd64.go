@@ -166,6 +166,12 @@ func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]flo
 //go:noescape
 func dotQ8_0x4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
+//go:noescape
+func dotQ4_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ6_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
 // quadArgs checks the lengths the four-position kernels rely on and returns
 // the pointers to the weights, the first position's activations and scales.
 func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, int) {
@@ -211,6 +217,15 @@ func withQuadKernels(ks *kernelSet, name string) *kernelSet {
 	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, pd, nb := quadArgs(w, a, i, 34)
 		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
+	}
+	ks.dot4[Q4_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, pd, nb := quadArgs(w, a, i, 144)
+		_ = a.bsums[16*(i+4)*nb-1]
+		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, &a.bsums[16*i*nb], 32*nb, nb, out)
+	}
+	ks.dot4[Q6_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, pd, nb := quadArgs(w, a, i, 210)
+		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
 	}
 	return ks
 }

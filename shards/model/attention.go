@@ -62,7 +62,30 @@ func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []
 // (row, head) pair is computed by one goroutine in an order fixed by its
 // position and the batch size alone, so the result does not depend on the
 // thread count or on how the blocks are split into shards.
-func attention(p *tensor.Pool, bufs *sync.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
+func attention(p *tensor.Pool, t *attnTask, bufs *sync.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
+	if t.fn == nil {
+		t.fn = t.heads
+	}
+	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
+	p.For(n*c.Heads, t.fn)
+	// Drop the references to the caller's memory until the next call.
+	*t = attnTask{fn: t.fn}
+}
+
+// attnTask is one attention call in progress, kept in the session's scratch
+// so that handing it to the pool does not allocate: heads computes the
+// (row, head) pairs [lo, hi).
+type attnTask struct {
+	bufs    *sync.Pool
+	c       *Config
+	lc      *layerCache
+	q, out  []float32
+	n, pos0 int
+	fn      func(lo, hi int) // t.heads, bound once
+}
+
+func (t *attnTask) heads(lo, hi int) {
+	bufs, c, lc, q, n, pos0, out := t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out
 	hd, kvDim := c.HeadDim, c.KVDim()
 	group := c.Heads / c.KVHeads
 	scale := 1 / float32(math.Sqrt(float64(hd)))
@@ -72,101 +95,99 @@ func attention(p *tensor.Pool, bufs *sync.Pool, c *Config, lc *layerCache, q []f
 	// pads to a multiple of 32.
 	tinyKQ := n >= 2 && hd%lanes == 0
 	tinyKQV := n >= 2 && hd%4 == 0
-	p.For(n*c.Heads, func(lo, hi int) {
-		b, _ := bufs.Get().(*attnBuffers)
-		if b == nil {
-			b = &attnBuffers{}
+	b, _ := bufs.Get().(*attnBuffers)
+	if b == nil {
+		b = &attnBuffers{}
+	}
+	defer bufs.Put(b)
+	padded := (pos0 + n + lanes - 1) / lanes * lanes
+	q16, probs, acc, sum := b.get(hd, padded)
+	for t := lo; t < hi; t++ {
+		i, h := t/c.Heads, t%c.Heads
+		kvOff := (h / group) * hd
+		toF16(q16, q[i*c.QDim()+h*hd:i*c.QDim()+(h+1)*hd])
+		span := pos0 + i + 1 // causal: positions [0, pos0+i]
+
+		// Scores and softmax. Rows are padded to whole vectors with
+		// zero probabilities, as llama.cpp pads its cache view.
+		mx := float32(math.Inf(-1))
+		for j := 0; j < span; j++ {
+			kj := lc.k[j*kvDim+kvOff : j*kvDim+kvOff+hd]
+			var s float32
+			if tinyKQ {
+				s = dotF16Tiny(q16, kj)
+			} else {
+				s = dotF16(q16, kj)
+			}
+			s *= scale
+			probs[j] = s
+			mx = max(mx, s)
 		}
-		defer bufs.Put(b)
-		padded := (pos0 + n + lanes - 1) / lanes * lanes
-		q16, probs, acc, sum := b.get(hd, padded)
-		for t := lo; t < hi; t++ {
-			i, h := t/c.Heads, t%c.Heads
-			kvOff := (h / group) * hd
-			toF16(q16, q[i*c.QDim()+h*hd:i*c.QDim()+(h+1)*hd])
-			span := pos0 + i + 1 // causal: positions [0, pos0+i]
-
-			// Scores and softmax. Rows are padded to whole vectors with
-			// zero probabilities, as llama.cpp pads its cache view.
-			mx := float32(math.Inf(-1))
-			for j := 0; j < span; j++ {
-				kj := lc.k[j*kvDim+kvOff : j*kvDim+kvOff+hd]
-				var s float32
-				if tinyKQ {
-					s = dotF16Tiny(q16, kj)
+		end := (span + lanes - 1) / lanes * lanes
+		var total float64
+		for j0 := 0; j0 < end; j0 += lanes {
+			for j := j0; j < j0+lanes; j++ {
+				if j < span {
+					probs[j] = vexpf(probs[j] - mx)
 				} else {
-					s = dotF16(q16, kj)
+					probs[j] = 0
 				}
-				s *= scale
-				probs[j] = s
-				mx = max(mx, s)
 			}
-			end := (span + lanes - 1) / lanes * lanes
-			var total float64
-			for j0 := 0; j0 < end; j0 += lanes {
-				for j := j0; j < j0+lanes; j++ {
-					if j < span {
-						probs[j] = vexpf(probs[j] - mx)
-					} else {
-						probs[j] = 0
-					}
-				}
-				total += float64(hsum(probs[j0 : j0+lanes]))
-			}
-			inv := float32(1 / total)
+			total += float64(hsum(probs[j0 : j0+lanes]))
+		}
+		inv := float32(1 / total)
+		for j := 0; j < span; j++ {
+			probs[j] = tensor.FP16ToFP32(tensor.FP32ToFP16(probs[j] * inv))
+		}
+
+		o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
+		if tinyKQV {
+			// tinyBLAS: per output one 16-lane accumulator, position j
+			// in lane j%16, positions in order. Masked and padding
+			// positions have probability exactly 0 and add nothing.
+			ta := acc[:hd*lanes]
+			clear(ta)
 			for j := 0; j < span; j++ {
-				probs[j] = tensor.FP16ToFP32(tensor.FP32ToFP16(probs[j] * inv))
-			}
-
-			o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
-			if tinyKQV {
-				// tinyBLAS: per output one 16-lane accumulator, position j
-				// in lane j%16, positions in order. Masked and padding
-				// positions have probability exactly 0 and add nothing.
-				ta := acc[:hd*lanes]
-				clear(ta)
-				for j := 0; j < span; j++ {
-					pj, lane := probs[j], j&(lanes-1)
-					vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
-					for d, v := range vj {
-						ta[d*lanes+lane] += pj * tensor.FP16ToFP32(v)
-					}
-				}
-				for d := range o {
-					o[d] = hsum(ta[d*lanes : (d+1)*lanes])
-				}
-				continue
-			}
-
-			// Weighted sum of values: ggml_vec_dot_f16 over the cache
-			// padded to a multiple of 32 positions, i.e. 64-position
-			// vector steps into lane j%64, the tail in float64.
-			nkv := max(32, (span+31)/32*32)
-			np := min(nkv&^(4*lanes-1), span)
-			clear(acc)
-			clear(sum)
-			for j := 0; j < np; j++ {
-				pj, lane := probs[j], j&(4*lanes-1)
+				pj, lane := probs[j], j&(lanes-1)
 				vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
 				for d, v := range vj {
-					acc[d*4*lanes+lane] += pj * tensor.FP16ToFP32(v)
-				}
-			}
-			if nkv >= 4*lanes {
-				for d := range sum {
-					sum[d] = float64(fold4(acc[d*4*lanes : (d+1)*4*lanes]))
-				}
-			}
-			for j := np; j < span; j++ {
-				pj := probs[j]
-				vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
-				for d, v := range vj {
-					sum[d] += float64(pj * tensor.FP16ToFP32(v))
+					ta[d*lanes+lane] += pj * tensor.FP16ToFP32(v)
 				}
 			}
 			for d := range o {
-				o[d] = float32(sum[d])
+				o[d] = hsum(ta[d*lanes : (d+1)*lanes])
+			}
+			continue
+		}
+
+		// Weighted sum of values: ggml_vec_dot_f16 over the cache
+		// padded to a multiple of 32 positions, i.e. 64-position
+		// vector steps into lane j%64, the tail in float64.
+		nkv := max(32, (span+31)/32*32)
+		np := min(nkv&^(4*lanes-1), span)
+		clear(acc)
+		clear(sum)
+		for j := 0; j < np; j++ {
+			pj, lane := probs[j], j&(4*lanes-1)
+			vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
+			for d, v := range vj {
+				acc[d*4*lanes+lane] += pj * tensor.FP16ToFP32(v)
 			}
 		}
-	})
+		if nkv >= 4*lanes {
+			for d := range sum {
+				sum[d] = float64(fold4(acc[d*4*lanes : (d+1)*4*lanes]))
+			}
+		}
+		for j := np; j < span; j++ {
+			pj := probs[j]
+			vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
+			for d, v := range vj {
+				sum[d] += float64(pj * tensor.FP16ToFP32(v))
+			}
+		}
+		for d := range o {
+			o[d] = float32(sum[d])
+		}
+	}
 }

@@ -21,6 +21,9 @@ type scratch struct {
 	gate, up []float32 // rows × FFN
 	ropeCS   []float32 // RopeDims cos/sin pairs
 	logitsXn []float32 // final-normed rows for the head
+	logits   []float32 // head output when the caller does not take it
+	x        []float32 // residual stream when it is not returned (last shard)
+	attn     attnTask
 }
 
 func growTo(s []float32, n int) []float32 {
@@ -63,7 +66,7 @@ func (s *Shard) blockForward(b *blockWeights, lc *layerCache, x []float32, rows,
 		s.rope.rotate(sc.k[i*c.KVDim():(i+1)*c.KVDim()], c.KVHeads, c.HeadDim, sc.ropeCS)
 	}
 	lc.store(sc.k, sc.v, pos0, rows, c.KVDim(), maxLen)
-	attention(s.pool, &s.attnBufs, c, lc, sc.q, rows, pos0, sc.att)
+	attention(s.pool, &sc.attn, &s.attnBufs, c, lc, sc.q, rows, pos0, sc.att)
 	mm(b.wo, sc.att, sc.o)
 	addBias(sc.o, b.bo, rows)
 	addInto(x[:rows*c.Dim], sc.o)

@@ -384,7 +384,15 @@ func (s *Shard) Forward(ctx context.Context, id string, in Input) (*Output, erro
 		return nil, fmt.Errorf("model: session %q: %w: %d cached + %d new positions exceed its maximum length %d", id, ErrTooLong, ss.n, n, ss.maxLen)
 	}
 
-	x := make([]float32, n*c.Dim)
+	// The hidden states a middle shard returns belong to the caller; the
+	// last shard's stay internal and reuse the session's scratch.
+	var x []float32
+	if s.IsLast() {
+		ss.sc.x = growTo(ss.sc.x, n*c.Dim)
+		x = ss.sc.x
+	} else {
+		x = make([]float32, n*c.Dim)
+	}
 	if s.IsFirst() {
 		for i, t := range in.Tokens {
 			if err := tensor.Row(*s.embd, int(t), x[i*c.Dim:(i+1)*c.Dim]); err != nil {
@@ -434,7 +442,14 @@ func (s *Shard) logits(sc *scratch, x []float32, r0, rows, n int, in Input, out 
 	k := rows - lo
 	sc.logitsXn = growTo(sc.logitsXn, k*c.Dim)
 	rmsNormRows(sc.logitsXn, x[lo*c.Dim:], s.head.norm, k, c.Dim, c.Eps)
-	lg := make([]float32, k*c.Vocab)
+	// Logits the caller keeps are fresh memory; otherwise reuse scratch.
+	var lg []float32
+	if in.OmitLogits {
+		sc.logits = growTo(sc.logits, k*c.Vocab)
+		lg = sc.logits
+	} else {
+		lg = make([]float32, k*c.Vocab)
+	}
 	s.matmul(s.pool, sc.ws, s.head.out, sc.logitsXn, k, lg)
 	for i := 0; i < k; i++ {
 		row := lg[i*c.Vocab : (i+1)*c.Vocab]

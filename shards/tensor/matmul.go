@@ -55,15 +55,35 @@ func CheckMatMul(w Matrix, x []float32, n int, out []float32) error {
 	return nil
 }
 
-// Workspace holds the quantized copy of the activations between calls so
-// that MatMul does not allocate once it has grown. One per goroutine that
-// calls MatMul.
+// Workspace holds the quantized copy of the activations and the state of
+// the current product between calls so that MatMul does not allocate once
+// it has grown. One per goroutine that calls MatMul.
 type Workspace struct {
 	act acts
+	mm  mmTask
+	// Method values bound once: passing them to Pool.For costs nothing,
+	// where a fresh closure per call would be a heap allocation.
+	tilesFn, convFn func(lo, hi int)
+	// Result buffers of the four- and eight-output kernels, one per row
+	// tile: a chunk of tiles [lo, hi) uses the one at lo, so concurrent
+	// chunks never share one. They live here because a buffer declared in
+	// the loop escapes through the kernel's func value and would be a heap
+	// allocation per tile.
+	quad [][4]float32
+	oct  [][8]float32
 }
 
 // NewWorkspace returns an empty workspace; it grows on demand.
 func NewWorkspace() *Workspace { return &Workspace{} }
+
+// bind creates the workspace's method values on first use (a zero
+// Workspace is valid too).
+func (ws *Workspace) bind() {
+	if ws.tilesFn == nil {
+		ws.tilesFn = ws.mm.tiles
+		ws.convFn = ws.act.convRange
+	}
+}
 
 // acts is the activation matrix converted to the weight type's vec_dot
 // format: n rows of cols elements each.
@@ -71,6 +91,7 @@ type acts struct {
 	t     Type // weight type the activations were prepared for
 	cols  int
 	nb    int // activation blocks per row
+	ks    *kernelSet
 	x     []float32
 	qs    []int8
 	d     []float32
@@ -86,53 +107,51 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// prepare converts x (n rows of cols) for weights of type t.
-func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int) {
-	a.t, a.cols = t, cols
+// prepare converts x (n rows of cols) for weights of type t; convFn is
+// a.convRange bound once by the caller's workspace.
+func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int, convFn func(lo, hi int)) {
+	a.t, a.cols, a.ks = t, cols, ks
 	a.x = x[:n*cols]
-	var conv func(i int)
 	switch t {
 	case F32:
 		return
 	case F16, BF16:
 		a.h = grow(a.h, n*cols)
-		conv = func(i int) {
-			if t == F16 {
-				ks.f16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
-			} else {
-				ks.bf16(a.x[i*cols:(i+1)*cols], a.h[i*cols:(i+1)*cols])
-			}
-		}
 	case Q4_0, Q5_0, Q8_0:
 		a.nb = cols / 32
 		a.qs, a.d = grow(a.qs, n*cols), grow(a.d, n*a.nb)
-		conv = func(i int) {
-			ks.q8_0(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb])
-		}
 	case Q4_1, Q5_1:
 		a.nb = cols / 32
 		a.qs, a.d, a.s = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.s, n*a.nb)
-		conv = func(i int) {
-			ks.q8_1(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.s[i*a.nb:(i+1)*a.nb])
-		}
 	default: // k-quants
 		a.nb = cols / qkK
 		a.qs, a.d, a.bsums = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.bsums, n*a.nb*16)
-		conv = func(i int) {
-			ks.q8_K(a.x[i*cols:(i+1)*cols], a.qs[i*cols:(i+1)*cols], a.d[i*a.nb:(i+1)*a.nb], a.bsums[i*a.nb*16:(i+1)*a.nb*16])
-		}
 	}
 	if n == 1 || n*cols < 1<<14 {
-		for i := 0; i < n; i++ {
-			conv(i)
-		}
+		a.convRange(0, n)
 		return
 	}
-	p.For(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			conv(i)
+	p.For(n, convFn)
+}
+
+// convRange converts activation rows [lo, hi) for the type set by prepare.
+func (a *acts) convRange(lo, hi int) {
+	ks, cols, nb := a.ks, a.cols, a.nb
+	for i := lo; i < hi; i++ {
+		x := a.x[i*cols : (i+1)*cols]
+		switch a.t {
+		case F16:
+			ks.f16(x, a.h[i*cols:(i+1)*cols])
+		case BF16:
+			ks.bf16(x, a.h[i*cols:(i+1)*cols])
+		case Q4_0, Q5_0, Q8_0:
+			ks.q8_0(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb])
+		case Q4_1, Q5_1:
+			ks.q8_1(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])
+		default: // k-quants
+			ks.q8_K(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb], a.bsums[i*nb*16:(i+1)*nb*16])
 		}
-	})
+	}
 }
 
 const (
@@ -175,54 +194,91 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 		clear(out[:n*w.Rows])
 		return
 	}
-	dot, dot4, dot8 := ks.dot[w.Type], ks.dot4[w.Type], ks.dot8[w.Type]
+	ws.bind()
+	a := &ws.act
+	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
+	rb, _ := RowBytes(w.Type, w.Cols)
+	t := &ws.mm
+	*t = mmTask{w: w, a: a, out: out, n: n, rb: rb,
+		dot: ks.dot[w.Type], dot4: ks.dot4[w.Type], dot8: ks.dot8[w.Type]}
 	if w.Type == BF16 {
 		// The order depends on n, as in llama.cpp (see bf16order.go).
-		order := dotBF16Step
+		t.bf16 = dotBF16Step
 		if n > 1 {
-			order = dotBF16Batch
+			t.bf16 = dotBF16Batch
 		}
-		dot = func(row []byte, a *acts, i int) float32 { return order(row, a.hrow(i)) }
-		dot4, dot8 = nil, nil
+		t.dot, t.dot4, t.dot8 = nil, nil, nil
 	}
-	a := &ws.act
-	a.prepare(ks, p, w.Type, x, n, w.Cols)
-	rb, _ := RowBytes(w.Type, w.Cols)
 	tiles := (w.Rows + rowTile - 1) / rowTile
-	run := p.For
+	if t.dot4 != nil {
+		ws.quad = grow(ws.quad, tiles)
+		t.quad = ws.quad
+	}
+	if t.dot8 != nil {
+		ws.oct = grow(ws.oct, tiles)
+		t.oct = ws.oct
+	}
 	if rb*w.Rows*n < serialBytes {
 		// Too little work to be worth waking other workers.
-		run = func(n int, fn func(lo, hi int)) { fn(0, n) }
+		t.tiles(0, tiles)
+	} else {
+		p.For(tiles, ws.tilesFn)
 	}
-	run(tiles, func(lo, hi int) {
-		r0, r1 := lo*rowTile, min(hi*rowTile, w.Rows)
-		for i0 := 0; i0 < n; i0 += posTile {
-			i1 := min(i0+posTile, n)
-			if dot8 != nil && r1-r0 == 8 {
-				var q [8]float32
-				for i := i0; i < i1; i++ {
-					dot8(w.Data[r0*rb:], rb, a, i, &q)
-					copy(out[i*w.Rows+r0:i*w.Rows+r0+8], q[:])
+	// Drop the references to the caller's slices until the next call.
+	*t = mmTask{}
+	a.x = nil
+}
+
+// mmTask is one MatMul in progress: tiles computes row tiles [lo, hi).
+type mmTask struct {
+	w     Matrix
+	a     *acts
+	out   []float32
+	n, rb int
+	dot   rowKernel
+	dot4  quadKernel
+	dot8  rows8Kernel
+	bf16  func(w []byte, x []uint16) float32 // BF16 weights: dot in llama.cpp's order for n
+	quad  [][4]float32                       // Workspace.quad, when dot4 is set
+	oct   [][8]float32                       // Workspace.oct, when dot8 is set
+}
+
+func (t *mmTask) tiles(lo, hi int) {
+	w, a, out, n, rb := t.w, t.a, t.out, t.n, t.rb
+	dot, dot4, dot8 := t.dot, t.dot4, t.dot8
+	r0, r1 := lo*rowTile, min(hi*rowTile, w.Rows)
+	for i0 := 0; i0 < n; i0 += posTile {
+		i1 := min(i0+posTile, n)
+		if dot8 != nil && r1-r0 == 8 {
+			q := &t.oct[lo]
+			for i := i0; i < i1; i++ {
+				dot8(w.Data[r0*rb:], rb, a, i, q)
+				copy(out[i*w.Rows+r0:i*w.Rows+r0+8], q[:])
+			}
+			continue
+		}
+		for r := r0; r < r1; r++ {
+			row := w.Data[r*rb : (r+1)*rb]
+			i := i0
+			if dot4 != nil {
+				q := &t.quad[lo]
+				for ; i+4 <= i1; i += 4 {
+					dot4(row, a, i, q)
+					out[i*w.Rows+r] = q[0]
+					out[(i+1)*w.Rows+r] = q[1]
+					out[(i+2)*w.Rows+r] = q[2]
+					out[(i+3)*w.Rows+r] = q[3]
+				}
+			}
+			if t.bf16 != nil {
+				for ; i < i1; i++ {
+					out[i*w.Rows+r] = t.bf16(row, a.hrow(i))
 				}
 				continue
 			}
-			for r := r0; r < r1; r++ {
-				row := w.Data[r*rb : (r+1)*rb]
-				i := i0
-				if dot4 != nil {
-					var q [4]float32
-					for ; i+4 <= i1; i += 4 {
-						dot4(row, a, i, &q)
-						out[i*w.Rows+r] = q[0]
-						out[(i+1)*w.Rows+r] = q[1]
-						out[(i+2)*w.Rows+r] = q[2]
-						out[(i+3)*w.Rows+r] = q[3]
-					}
-				}
-				for ; i < i1; i++ {
-					out[i*w.Rows+r] = dot(row, a, i)
-				}
+			for ; i < i1; i++ {
+				out[i*w.Rows+r] = dot(row, a, i)
 			}
 		}
-	})
+	}
 }

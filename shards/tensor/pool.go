@@ -17,6 +17,7 @@ import (
 type Pool struct {
 	threads int
 	work    chan *poolJob
+	free    chan *poolJob // finished jobs kept for reuse: For does not allocate
 	quit    chan struct{}
 	wg      sync.WaitGroup
 	once    sync.Once
@@ -29,6 +30,10 @@ type poolJob struct {
 	chunks int
 	next   atomic.Int64
 	done   sync.WaitGroup
+	// refs counts the holders of the job: the caller of For plus every
+	// copy sent to the work queue. The last holder to let go recycles it,
+	// so a worker that picks up a stale copy never sees a reused job.
+	refs atomic.Int32
 }
 
 // run claims chunks until none are left. A worker may pick up a job whose
@@ -55,7 +60,11 @@ func NewPool(threads int) *Pool {
 	p := &Pool{
 		threads: threads,
 		work:    make(chan *poolJob, 4*threads),
-		quit:    make(chan struct{}),
+		// Room for every job that can be in flight at once (a full work
+		// queue, one per worker, a few concurrent callers), so that once
+		// warm no job is dropped and For stops allocating.
+		free: make(chan *poolJob, 8*threads+8),
+		quit: make(chan struct{}),
 	}
 	for i := 0; i < threads-1; i++ {
 		p.wg.Add(1)
@@ -79,6 +88,7 @@ func (p *Pool) worker() {
 			return
 		case j := <-p.work:
 			j.run()
+			p.release(j)
 			if !p.poll() {
 				return
 			}
@@ -96,6 +106,7 @@ func (p *Pool) poll() bool {
 			return false
 		case j := <-p.work:
 			j.run()
+			p.release(j)
 			deadline = time.Now().Add(spinTime)
 			continue
 		default:
@@ -128,18 +139,41 @@ func (p *Pool) For(n int, fn func(lo, hi int)) {
 	chunks := min(n, 4*p.threads)
 	chunk := (n + chunks - 1) / chunks
 	chunks = (n + chunk - 1) / chunk
-	j := &poolJob{fn: fn, n: n, chunk: chunk, chunks: chunks}
+	var j *poolJob
+	select {
+	case j = <-p.free:
+	default:
+		j = &poolJob{}
+	}
+	j.fn, j.n, j.chunk, j.chunks = fn, n, chunk, chunks
+	j.next.Store(0)
 	j.done.Add(chunks)
 	helpers := min(p.threads-1, chunks-1)
+	j.refs.Store(int32(1 + helpers))
 	for i := 0; i < helpers; i++ {
 		select {
 		case p.work <- j:
 		default:
 			// Queue full (workers busy with other callers): do more ourselves.
+			j.refs.Add(-1)
 		}
 	}
 	j.run()
 	j.done.Wait()
+	p.release(j)
+}
+
+// release drops one holder's reference to j; the last one puts the job on
+// the free list (or leaves it to the garbage collector if the list is full).
+func (p *Pool) release(j *poolJob) {
+	if j.refs.Add(-1) != 0 {
+		return
+	}
+	j.fn = nil // do not keep the caller's closure alive
+	select {
+	case p.free <- j:
+	default:
+	}
 }
 
 // Close stops the workers and waits for them. For keeps working afterwards,

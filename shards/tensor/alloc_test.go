@@ -1,0 +1,57 @@
+package tensor
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMatMulDoesNotAllocate checks that once a workspace and a pool are
+// warm, MatMul allocates nothing, for every weight type and kernel set, for
+// one position (a decode step) and for a few (the four-position kernels),
+// on products large enough to be split over the pool's workers.
+func TestMatMulDoesNotAllocate(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, ks := range kernelSets() {
+		for _, typ := range allTypes {
+			cols := colsFor(typ)
+			w := randomMatrix(r, typ, 1024, cols)
+			rb, _ := RowBytes(typ, cols)
+			if rb*w.Rows < serialBytes {
+				t.Fatalf("%v: %d-byte matrix is too small to use the pool", typ, rb*w.Rows)
+			}
+			for _, n := range []int{1, 5} {
+				x := randomVec(r, n*cols)
+				out := make([]float32, n*w.Rows)
+				ws := NewWorkspace()
+				got := testing.AllocsPerRun(20, func() { matMul(ks, p, ws, w, x, n, out) })
+				if got != 0 {
+					t.Errorf("%s %v n=%d: %v allocations per MatMul, want 0", ks.name, typ, n, got)
+				}
+			}
+		}
+	}
+}
+
+// TestPoolForDoesNotAllocate checks that For reuses its jobs: handing it a
+// function value that already exists costs no allocation.
+func TestPoolForDoesNotAllocate(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	hits := make([]int, 64)
+	fn := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			hits[i]++
+		}
+	}
+	const runs = 100
+	if got := testing.AllocsPerRun(runs, func() { p.For(len(hits), fn) }); got != 0 {
+		t.Errorf("%v allocations per For, want 0", got)
+	}
+	for i, h := range hits {
+		if h != runs+1 { // AllocsPerRun makes one extra warm-up call
+			t.Fatalf("index %d covered %d times, want %d", i, h, runs+1)
+		}
+	}
+}

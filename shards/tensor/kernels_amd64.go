@@ -29,7 +29,7 @@ func hasAVX512Set() bool { return hasAVX2Set() && cpu.X86.HasAVX512F && cpu.X86.
 func kernelSets() []*kernelSet {
 	sets := []*kernelSet{genericKernels}
 	if hasAVX2Set() {
-		sets = append(sets, avx2Kernels(), withQuadKernels(avx2Kernels(), "avx2+x4"))
+		sets = append(sets, avx2Kernels())
 	}
 	if hasAVX512Set() {
 		sets = append(sets, avx512Kernels())
@@ -206,30 +206,6 @@ func toF16AVX2(x *float32, h *uint16, n int)
 //go:noescape
 func toBF16AVX2(x *float32, h *uint16, n int)
 
-// withQuadKernels adds the AVX2 four-position kernels for quantized weights
-// to ks and renames it. They are not in the production sets yet: MatMul's
-// tile loop heap-allocates its [4]float32 result buffer whenever a dot4
-// kernel exists (it escapes through the func value), which would add an
-// allocation to every decode-step product. Until that is fixed there, the
-// tests and benchmarks run them through this separate set.
-func withQuadKernels(ks *kernelSet, name string) *kernelSet {
-	ks.name = name
-	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := quadArgs(w, a, i, 34)
-		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
-	}
-	ks.dot4[Q4_K] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := quadArgs(w, a, i, 144)
-		_ = a.bsums[16*(i+4)*nb-1]
-		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, &a.bsums[16*i*nb], 32*nb, nb, out)
-	}
-	ks.dot4[Q6_K] = func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := quadArgs(w, a, i, 210)
-		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
-	}
-	return ks
-}
-
 func avx2Kernels() *kernelSet {
 	ks := &kernelSet{name: "avx2"}
 	ks.q8_0 = func(x []float32, qs []int8, d []float32) {
@@ -278,6 +254,21 @@ func avx2Kernels() *kernelSet {
 	}
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ8_0AVX2(blockArgs(w, a, i, 34))
+	}
+	// Four-position kernels: for a batch, each weight block is unpacked
+	// once for four positions.
+	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, pd, nb := quadArgs(w, a, i, 34)
+		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
+	}
+	ks.dot4[Q4_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, pd, nb := quadArgs(w, a, i, 144)
+		_ = a.bsums[16*(i+4)*nb-1]
+		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, &a.bsums[16*i*nb], 32*nb, nb, out)
+	}
+	ks.dot4[Q6_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, pd, nb := quadArgs(w, a, i, 210)
+		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
 	}
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX2(blockArgs(w, a, i, 18))

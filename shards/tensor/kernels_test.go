@@ -20,8 +20,9 @@ func TestKernelsMatchGeneric(t *testing.T) {
 }
 
 func testKernelSet(t *testing.T, ks *kernelSet) {
-	// Six positions: one four-position kernel call and two single ones.
-	const npos = 6
+	// Ten positions: two four-position kernel calls (the second starting
+	// past row 0 of the activations) and two single ones.
+	const npos = 10
 	r := rand.New(rand.NewPCG(21, 22))
 	p := NewPool(2)
 	defer p.Close()

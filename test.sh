@@ -2,7 +2,7 @@
 # The whole test suite: vet, every package's tests (fixtures from ../shared or
 # $SVC_SHARED), then a short run of every fuzz target.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")"
 
 go vet ./...
 go test -count=1 -timeout 60m ./...

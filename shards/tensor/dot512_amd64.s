@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// AVX-512 kernels for the float weight types (F16 and BF16 for one
-// position, F16, BF16 and F32 for four positions). They keep the canonical
+// AVX-512 kernels for the float weight types (F16 for one position, F16
+// and F32 for four positions; BF16 has its own orders, bf16order.go). They keep the canonical
 // 32-lane order of dot_generic.go (lanes 0..15 and 16..31 in two
 // registers, separate multiply and add), so they give the bits of the Go
 // and AVX2 kernels. The quantized types use the AVX2 kernels, which follow
@@ -26,7 +26,6 @@
 // the one-position kernels. n is a multiple of 32; the caller adds the tail.
 
 #define LOAD_F16(addr, Zr) VCVTPH2PS addr, Zr
-#define LOAD_BF16(addr, Zr) VPMOVZXWD addr, Zr; VPSLLD $16, Zr, Zr
 #define LOAD_F32(addr, Zr) VMOVUPS addr, Zr
 
 #define FPOS(LOAD, half, xa, ZA, ZB) \
@@ -84,16 +83,7 @@ TEXT ·dotF16x4AVX512(SB), NOSPLIT, $0-40
 	MOVQ out+32(FP), AX
 	FLOATX4(LOAD_F16, 32, 64)
 
-// func dotBF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
-TEXT ·dotBF16x4AVX512(SB), NOSPLIT, $0-40
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ xstride+16(FP), R9
-	MOVQ n+24(FP), CX
-	MOVQ out+32(FP), AX
-	FLOATX4(LOAD_BF16, 32, 64)
-
-// func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)// func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
+// func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
 TEXT ·dotF32x4AVX512(SB), NOSPLIT, $0-40
 	MOVQ w+0(FP), SI
 	MOVQ x+8(FP), DI
@@ -122,22 +112,12 @@ done1:                         \
 	VADDPS Z9, Z8, Z0;         \
 	FIN(Z0, Y0, X0)
 
-// func dotF16AVX512(w *byte, x *uint16, n int) float32// func dotF16AVX512(w *byte, x *uint16, n int) float32
+// func dotF16AVX512(w *byte, x *uint16, n int) float32
 TEXT ·dotF16AVX512(SB), NOSPLIT, $0-28
 	MOVQ w+0(FP), SI
 	MOVQ x+8(FP), DI
 	MOVQ n+16(FP), CX
 	FLOATX1(LOAD_F16, 32, 64)
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
-
-// func dotBF16AVX512(w *byte, x *uint16, n int) float32
-TEXT ·dotBF16AVX512(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
-	FLOATX1(LOAD_BF16, 32, 64)
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET

@@ -464,44 +464,6 @@ f16done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-#define BF16_STEP(off, ACC) \
-	VPMOVZXWD off(SI), Y4; \
-	VPSLLD    $16, Y4, Y4; \
-	VPMOVZXWD off(DI), Y5; \
-	VPSLLD    $16, Y5, Y5; \
-	VMULPS    Y5, Y4, Y4;  \
-	VADDPS    Y4, ACC, ACC
-
-// func dotBF16AVX2(w *byte, x *uint16, n int) float32
-TEXT ·dotBF16AVX2(SB), NOSPLIT, $0-28
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ n+16(FP), CX
-	SHRQ $5, CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-bf16loop:
-	TESTQ CX, CX
-	JZ    bf16done
-	BF16_STEP(0, Y0)
-	BF16_STEP(16, Y8)
-	BF16_STEP(32, Y9)
-	BF16_STEP(48, Y10)
-	ADDQ  $64, SI
-	ADDQ  $64, DI
-	DECQ  CX
-	JMP   bf16loop
-bf16done:
-	VADDPS Y9, Y0, Y0
-	VADDPS Y10, Y8, Y8
-	VADDPS Y8, Y0, Y0
-	HSUM8
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
-
 // DSCALE(woff, X): X = float32(f16(w[woff]) * d[0]) (scalar).
 #define DSCALE(woff, Xr) \
 	MOVWLZX    woff(SI), R10; \

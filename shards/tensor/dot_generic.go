@@ -32,10 +32,11 @@ import (
 //     result hsum8(acc) + ((accm0+accm2) + (accm1+accm3)).
 //   - Q5_K: as Q4_K but summs = fma(dmin, float(p0+p1+p2+p3), summs) with
 //     p the four accm products; result hsum8(acc) + summs.
-//   - F32/F16/BF16: element i of the first len/32*32 goes to acc[i%32]
-//     (products are exact for F16 and BF16), reduced as
+//   - F32/F16: element i of the first len/32*32 goes to acc[i%32]
+//     (products are exact for F16), reduced as
 //     v[l] = (acc[l]+acc[16+l]) + (acc[8+l]+acc[24+l]), hsum8(v), then the
 //     tail elements are added one by one; no fused operations.
+//   - BF16: llama.cpp's two orders, one position or several (bf16order.go).
 //
 // Explicit float32 conversions keep the Go compiler from fusing other
 // multiply-adds (it may fuse x*y+z when GOAMD64>=v3). The activation side
@@ -404,23 +405,6 @@ func dotF16(w []byte, x []uint16) float32 {
 	s := finish32(&acc)
 	for i := n; i < len(x); i++ {
 		s += f16at(w[2*i:]) * f16Lookup[x[i]]
-	}
-	return s
-}
-
-func dotBF16(w []byte, x []uint16) float32 {
-	var acc [32]float32
-	n := len(x) / 32 * 32
-	for i := 0; i < n; i += 32 {
-		wb := (*[64]byte)(w[2*i:])
-		xb := (*[32]uint16)(x[i:])
-		for l := 0; l < 32; l++ {
-			acc[l] += BF16ToFP32(le16(wb[2*l:])) * BF16ToFP32(xb[l])
-		}
-	}
-	s := finish32(&acc)
-	for i := n; i < len(x); i++ {
-		s += BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i])
 	}
 	return s
 }

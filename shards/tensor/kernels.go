@@ -21,12 +21,15 @@ type rows8Kernel func(w []byte, rb int, a *acts, i int, out *[8]float32)
 
 // kernelSet is one implementation of the per-type dot products. All sets
 // give bit-identical results (see dot_generic.go); they differ in speed.
-// dot4 and dot8 entries are optional.
+// dot4 and dot8 entries are optional. many holds, for the types whose
+// llama.cpp order differs when a product covers several positions (BF16:
+// tinyBLAS instead of ggml_vec_dot), the kernel MatMul uses for n > 1.
 type kernelSet struct {
 	name string
 	dot  [BF16 + 1]rowKernel
 	dot4 [BF16 + 1]quadKernel
 	dot8 [BF16 + 1]rows8Kernel
+	many [BF16 + 1]rowKernel
 	// Activation converters; every implementation gives the same bits.
 	q8_0 func(x []float32, qs []int8, d []float32)
 	q8_1 func(x []float32, qs []int8, d, s []float32)
@@ -39,7 +42,7 @@ type kernelSet struct {
 var genericKernels = &kernelSet{name: "generic", q8_0: quantQ8_0, q8_1: quantQ8_1, q8_K: quantQ8_K, f16: toF16, bf16: toBF16, dot: [BF16 + 1]rowKernel{
 	F32:  func(w []byte, a *acts, i int) float32 { return dotF32(w, a.xrow(i)) },
 	F16:  func(w []byte, a *acts, i int) float32 { return dotF16(w, a.hrow(i)) },
-	BF16: func(w []byte, a *acts, i int) float32 { return dotBF16(w, a.hrow(i)) },
+	BF16: func(w []byte, a *acts, i int) float32 { return dotBF16Step(w, a.hrow(i)) },
 	Q8_0: func(w []byte, a *acts, i int) float32 { return dotQ8_0(w, a.qrow(i), a.drow(i)) },
 	Q4_0: func(w []byte, a *acts, i int) float32 { return dotQ4_0(w, a.qrow(i), a.drow(i)) },
 	Q5_0: func(w []byte, a *acts, i int) float32 { return dotQ5_0(w, a.qrow(i), a.drow(i)) },
@@ -50,6 +53,8 @@ var genericKernels = &kernelSet{name: "generic", q8_0: quantQ8_0, q8_1: quantQ8_
 	Q4_K: func(w []byte, a *acts, i int) float32 { return dotQ4_K(w, a.qrow(i), a.drow(i), a.bsrow(i)) },
 	Q5_K: func(w []byte, a *acts, i int) float32 { return dotQ5_K(w, a.qrow(i), a.drow(i), a.bsrow(i)) },
 	Q6_K: func(w []byte, a *acts, i int) float32 { return dotQ6_K(w, a.qrow(i), a.drow(i)) },
+}, many: [BF16 + 1]rowKernel{
+	BF16: func(w []byte, a *acts, i int) float32 { return dotBF16Batch(w, a.hrow(i)) },
 }}
 
 // withFallback fills the gaps of a SIMD set with the generic kernels.
@@ -74,6 +79,11 @@ func withFallback(ks *kernelSet) *kernelSet {
 			ks.dot[t] = genericKernels.dot[t]
 		}
 	}
+	for t, k := range ks.many {
+		if k == nil {
+			ks.many[t] = genericKernels.many[t]
+		}
+	}
 	return ks
 }
 
@@ -96,13 +106,6 @@ func tailF32(s float32, w []byte, x []float32, from int) float32 {
 func tailF16(s float32, w []byte, x []uint16, from int) float32 {
 	for i := from; i < len(x); i++ {
 		s += f16at(w[2*i:]) * f16Lookup[x[i]]
-	}
-	return s
-}
-
-func tailBF16(s float32, w []byte, x []uint16, from int) float32 {
-	for i := from; i < len(x); i++ {
-		s += BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i])
 	}
 	return s
 }

@@ -41,13 +41,7 @@ func kernelSets() []*kernelSet {
 func dotF16AVX512(w *byte, x *uint16, n int) float32
 
 //go:noescape
-func dotBF16AVX512(w *byte, x *uint16, n int) float32
-
-//go:noescape
 func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
-
-//go:noescape
-func dotBF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
 
 //go:noescape
 func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
@@ -69,16 +63,6 @@ func avx512Kernels() *kernelSet {
 		}
 		return tailF16(s, w, x, n)
 	}
-	ks.dot[BF16] = func(w []byte, a *acts, i int) float32 {
-		x := a.hrow(i)
-		n := len(x) / 32 * 32
-		var s float32
-		if n > 0 {
-			_ = w[2*n-1]
-			s = dotBF16AVX512(&w[0], &x[0], n)
-		}
-		return tailBF16(s, w, x, n)
-	}
 	ks.dot4[F16] = func(w []byte, a *acts, i int, out *[4]float32) {
 		n := a.cols / 32 * 32
 		if n > 0 {
@@ -90,19 +74,6 @@ func avx512Kernels() *kernelSet {
 		}
 		for p := range out {
 			out[p] = tailF16(out[p], w, a.hrow(i+p), n)
-		}
-	}
-	ks.dot4[BF16] = func(w []byte, a *acts, i int, out *[4]float32) {
-		n := a.cols / 32 * 32
-		if n > 0 {
-			_ = w[2*n-1]
-			_ = a.h[(i+4)*a.cols-1]
-			dotBF16x4AVX512(&w[0], &a.h[i*a.cols], 2*a.cols, n, out)
-		} else {
-			*out = [4]float32{}
-		}
-		for p := range out {
-			out[p] = tailBF16(out[p], w, a.hrow(i+p), n)
 		}
 	}
 	ks.dot4[F32] = func(w []byte, a *acts, i int, out *[4]float32) {
@@ -156,9 +127,6 @@ func dotF32AVX2(w *byte, x *float32, n int) float32
 
 //go:noescape
 func dotF16AVX2(w *byte, x *uint16, n int) float32
-
-//go:noescape
-func dotBF16AVX2(w *byte, x *uint16, n int) float32
 
 //go:noescape
 func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
@@ -326,16 +294,6 @@ func avx2Kernels() *kernelSet {
 			s = dotF16AVX2(&w[0], &x[0], n)
 		}
 		return tailF16(s, w, x, n)
-	}
-	ks.dot[BF16] = func(w []byte, a *acts, i int) float32 {
-		x := a.hrow(i)
-		n := len(x) / 32 * 32
-		var s float32
-		if n > 0 {
-			_ = w[2*n-1]
-			s = dotBF16AVX2(&w[0], &x[0], n)
-		}
-		return tailBF16(s, w, x, n)
 	}
 	return withFallback(ks)
 }

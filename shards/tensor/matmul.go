@@ -201,13 +201,9 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 	t := &ws.mm
 	*t = mmTask{w: w, a: a, out: out, n: n, rb: rb,
 		dot: ks.dot[w.Type], dot4: ks.dot4[w.Type], dot8: ks.dot8[w.Type]}
-	if w.Type == BF16 {
-		// The order depends on n, as in llama.cpp (see bf16order.go).
-		t.bf16 = dotBF16Step
-		if n > 1 {
-			t.bf16 = dotBF16Batch
-		}
-		t.dot, t.dot4, t.dot8 = nil, nil, nil
+	if many := ks.many[w.Type]; many != nil && n > 1 {
+		// This type's order depends on n, as in llama.cpp (bf16order.go).
+		t.dot, t.dot4, t.dot8 = many, nil, nil
 	}
 	tiles := (w.Rows + rowTile - 1) / rowTile
 	if t.dot4 != nil {
@@ -238,9 +234,8 @@ type mmTask struct {
 	dot   rowKernel
 	dot4  quadKernel
 	dot8  rows8Kernel
-	bf16  func(w []byte, x []uint16) float32 // BF16 weights: dot in llama.cpp's order for n
-	quad  [][4]float32                       // Workspace.quad, when dot4 is set
-	oct   [][8]float32                       // Workspace.oct, when dot8 is set
+	quad  [][4]float32 // Workspace.quad, when dot4 is set
+	oct   [][8]float32 // Workspace.oct, when dot8 is set
 }
 
 func (t *mmTask) tiles(lo, hi int) {
@@ -269,12 +264,6 @@ func (t *mmTask) tiles(lo, hi int) {
 					out[(i+2)*w.Rows+r] = q[2]
 					out[(i+3)*w.Rows+r] = q[3]
 				}
-			}
-			if t.bf16 != nil {
-				for ; i < i1; i++ {
-					out[i*w.Rows+r] = t.bf16(row, a.hrow(i))
-				}
-				continue
 			}
 			for ; i < i1; i++ {
 				out[i*w.Rows+r] = dot(row, a, i)

@@ -3,9 +3,11 @@
 #include "textflag.h"
 
 // AVX2 kernels. Each computes one canonical dot product (see
-// dot_generic.go): integer sums are exact, and the float steps (separate
-// multiply and add, no FMA) run in the same order as the Go code, so the
-// results are bit-identical to the pure-Go path.
+// dot_generic.go): integer sums are exact, and the float steps run in the
+// same order as the Go code (llama.cpp's: fused multiply-adds into one
+// 8-lane accumulator for the quantized types; separate multiply and add in
+// 32 lanes for F32/F16), so the results are bit-identical to the pure-Go
+// path.
 
 DATA nibmask<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibmask<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f

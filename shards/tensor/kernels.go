@@ -9,27 +9,36 @@ import (
 // activation row i of a.
 type rowKernel func(w []byte, a *acts, i int) float32
 
-// quadKernel computes the dot products of one weight row with activation
-// rows i..i+3, each exactly as rowKernel would; it shares the loading and
-// unpacking of the weights among the four positions.
-type quadKernel func(w []byte, a *acts, i int, out *[4]float32)
+// tileKernel computes a tile of rows × pos dot products: weight rows
+// r..r+rows-1 (the first at w, the next rb bytes apart) against activation
+// positions i..i+pos-1, each exactly as rowKernel would, into
+// out[p*rows+k] for row k and position p. It shares the loading and
+// unpacking of the weights among the positions and the loading of the
+// activations among the rows.
+type tileKernel func(w []byte, rb int, a *acts, i int, out []float32)
 
-// rows8Kernel computes the dot products of eight consecutive weight rows
-// (rb bytes apart, starting at w) with activation row i, each exactly as
-// rowKernel would.
-type rows8Kernel func(w []byte, rb int, a *acts, i int, out *[8]float32)
+// tileSpec is one tile kernel and its shape.
+type tileSpec struct {
+	rows, pos int
+	fn        tileKernel
+}
+
+// maxTile bounds rows*pos of any tile kernel (the size of a scratch tile).
+const maxTile = 64
 
 // kernelSet is one implementation of the per-type dot products. All sets
 // give bit-identical results (see dot_generic.go); they differ in speed.
-// dot4 and dot8 entries are optional. many holds, for the types whose
-// llama.cpp order differs when a product covers several positions (BF16:
-// tinyBLAS instead of ggml_vec_dot), the kernel MatMul uses for n > 1.
+// Tile kernels are optional: vec (pos == 1) serves one position at a time,
+// batch (pos > 1) several; the rows of both divide rowTile. many holds, for
+// the types whose llama.cpp order differs when a product covers several
+// positions (BF16: tinyBLAS instead of ggml_vec_dot), the kernel MatMul
+// uses for n > 1, without tiles.
 type kernelSet struct {
-	name string
-	dot  [BF16 + 1]rowKernel
-	dot4 [BF16 + 1]quadKernel
-	dot8 [BF16 + 1]rows8Kernel
-	many [BF16 + 1]rowKernel
+	name  string
+	dot   [BF16 + 1]rowKernel
+	vec   [BF16 + 1]tileSpec
+	batch [BF16 + 1]tileSpec
+	many  [BF16 + 1]rowKernel
 	// Activation converters; every implementation gives the same bits.
 	q8_0 func(x []float32, qs []int8, d []float32)
 	q8_1 func(x []float32, qs []int8, d, s []float32)

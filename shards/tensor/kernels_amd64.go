@@ -63,7 +63,7 @@ func avx512Kernels() *kernelSet {
 		}
 		return tailF16(s, w, x, n)
 	}
-	ks.dot4[F16] = func(w []byte, a *acts, i int, out *[4]float32) {
+	ks.batch[F16] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		n := a.cols / 32 * 32
 		if n > 0 {
 			_ = w[2*n-1]
@@ -75,8 +75,8 @@ func avx512Kernels() *kernelSet {
 		for p := range out {
 			out[p] = tailF16(out[p], w, a.hrow(i+p), n)
 		}
-	}
-	ks.dot4[F32] = func(w []byte, a *acts, i int, out *[4]float32) {
+	})
+	ks.batch[F32] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		n := a.cols / 32 * 32
 		if n > 0 {
 			_ = w[4*n-1]
@@ -88,7 +88,7 @@ func avx512Kernels() *kernelSet {
 		for p := range out {
 			out[p] = tailF32(out[p], w, a.xrow(i+p), n)
 		}
-	}
+	})
 	return ks
 }
 
@@ -139,6 +139,13 @@ func dotQ4_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums
 
 //go:noescape
 func dotQ6_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+// quad adapts a one-row, four-position kernel to a tile kernel.
+func quad(k func(w []byte, a *acts, i int, out *[4]float32)) tileSpec {
+	return tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ int, a *acts, i int, out []float32) {
+		k(w, a, i, (*[4]float32)(out))
+	}}
+}
 
 // quadArgs checks the lengths the four-position kernels rely on and returns
 // the pointers to the weights, the first position's activations and scales.
@@ -225,27 +232,27 @@ func avx2Kernels() *kernelSet {
 	}
 	// Four-position kernels: for a batch, each weight block is unpacked
 	// once for four positions.
-	ks.dot4[Q8_0] = func(w []byte, a *acts, i int, out *[4]float32) {
+	ks.batch[Q8_0] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, pd, nb := quadArgs(w, a, i, 34)
 		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
-	}
-	ks.dot4[Q4_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+	})
+	ks.batch[Q4_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, pd, nb := quadArgs(w, a, i, 144)
 		_ = a.bsums[16*(i+4)*nb-1]
 		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, &a.bsums[16*i*nb], 32*nb, nb, out)
-	}
-	ks.dot4[Q6_K] = func(w []byte, a *acts, i int, out *[4]float32) {
+	})
+	ks.batch[Q6_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, pd, nb := quadArgs(w, a, i, 210)
 		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
-	}
+	})
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX2(blockArgs(w, a, i, 18))
 	}
-	ks.dot8[Q4_0] = func(w []byte, rb int, a *acts, i int, out *[8]float32) {
+	ks.vec[Q4_0] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
 		_ = w[7*rb+18*a.nb-1]
 		pw, py, pd, nb := blockArgs(w, a, i, 18)
-		dotQ4_0x8rowsAVX2(pw, rb, py, pd, nb, out)
-	}
+		dotQ4_0x8rowsAVX2(pw, rb, py, pd, nb, (*[8]float32)(out))
+	}}
 	ks.dot[Q5_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ5_0AVX2(blockArgs(w, a, i, 22))
 	}

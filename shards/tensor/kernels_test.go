@@ -20,9 +20,10 @@ func TestKernelsMatchGeneric(t *testing.T) {
 }
 
 func testKernelSet(t *testing.T, ks *kernelSet) {
-	// Ten positions: two four-position kernel calls (the second starting
-	// past row 0 of the activations) and two single ones.
-	const npos = 10
+	// Thirteen positions and 37 rows: whole batch tiles (4 or 8
+	// positions, up to 16 rows) starting past row 0 of the activations,
+	// left-over positions and rows through the one-position kernels.
+	const npos = 13
 	r := rand.New(rand.NewPCG(21, 22))
 	p := NewPool(2)
 	defer p.Close()
@@ -39,7 +40,7 @@ func testKernelSet(t *testing.T, ks *kernelSet) {
 		}
 		for _, cols := range colsList {
 			for variant := 0; variant < 4; variant++ {
-				w := randomMatrix(r, typ, 9, cols)
+				w := randomMatrix(r, typ, 37, cols)
 				x := randomVec(r, npos*cols)
 				switch variant {
 				case 1: // extreme weights: all bits set / cleared in alternate rows

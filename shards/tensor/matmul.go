@@ -64,13 +64,12 @@ type Workspace struct {
 	// Method values bound once: passing them to Pool.For costs nothing,
 	// where a fresh closure per call would be a heap allocation.
 	tilesFn, convFn func(lo, hi int)
-	// Result buffers of the four- and eight-output kernels, one per row
-	// tile: a chunk of tiles [lo, hi) uses the one at lo, so concurrent
-	// chunks never share one. They live here because a buffer declared in
-	// the loop escapes through the kernel's func value and would be a heap
+	// Result buffers of the tile kernels, maxTile floats per row tile: a
+	// chunk of tiles [lo, hi) uses the one at lo, so concurrent chunks
+	// never share one. They live here because a buffer declared in the
+	// loop escapes through the kernel's func value and would be a heap
 	// allocation per tile.
-	quad [][4]float32
-	oct  [][8]float32
+	scratch []float32
 }
 
 // NewWorkspace returns an empty workspace; it grows on demand.
@@ -156,8 +155,8 @@ func (a *acts) convRange(lo, hi int) {
 
 const (
 	// rowTile rows form one unit of work: the split among workers happens
-	// on tile boundaries only.
-	rowTile = 8
+	// on tile boundaries only. Tile kernels have at most this many rows.
+	rowTile = 16
 	// posTile positions are processed against a weight tile while it is in
 	// cache, so a prompt batch reads each weight row from memory once.
 	posTile = 32
@@ -199,20 +198,15 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
 	rb, _ := RowBytes(w.Type, w.Cols)
 	t := &ws.mm
-	*t = mmTask{w: w, a: a, out: out, n: n, rb: rb,
-		dot: ks.dot[w.Type], dot4: ks.dot4[w.Type], dot8: ks.dot8[w.Type]}
+	*t = mmTask{w: w, a: a, out: out, n: n, rb: rb, dot: ks.dot[w.Type], vec: ks.vec[w.Type], batch: ks.batch[w.Type]}
 	if many := ks.many[w.Type]; many != nil && n > 1 {
 		// This type's order depends on n, as in llama.cpp (bf16order.go).
-		t.dot, t.dot4, t.dot8 = many, nil, nil
+		t.dot, t.vec, t.batch = many, tileSpec{}, tileSpec{}
 	}
 	tiles := (w.Rows + rowTile - 1) / rowTile
-	if t.dot4 != nil {
-		ws.quad = grow(ws.quad, tiles)
-		t.quad = ws.quad
-	}
-	if t.dot8 != nil {
-		ws.oct = grow(ws.oct, tiles)
-		t.oct = ws.oct
+	if t.vec.fn != nil || t.batch.fn != nil {
+		ws.scratch = grow(ws.scratch, tiles*maxTile)
+		t.scratch = ws.scratch
 	}
 	if rb*w.Rows*n < serialBytes {
 		// Too little work to be worth waking other workers.
@@ -227,47 +221,66 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 
 // mmTask is one MatMul in progress: tiles computes row tiles [lo, hi).
 type mmTask struct {
-	w     Matrix
-	a     *acts
-	out   []float32
-	n, rb int
-	dot   rowKernel
-	dot4  quadKernel
-	dot8  rows8Kernel
-	quad  [][4]float32 // Workspace.quad, when dot4 is set
-	oct   [][8]float32 // Workspace.oct, when dot8 is set
+	w          Matrix
+	a          *acts
+	out        []float32
+	n, rb      int
+	dot        rowKernel
+	vec, batch tileSpec
+	scratch    []float32 // Workspace.scratch, when a tile kernel is set
 }
 
 func (t *mmTask) tiles(lo, hi int) {
-	w, a, out, n, rb := t.w, t.a, t.out, t.n, t.rb
-	dot, dot4, dot8 := t.dot, t.dot4, t.dot8
-	r0, r1 := lo*rowTile, min(hi*rowTile, w.Rows)
-	for i0 := 0; i0 < n; i0 += posTile {
-		i1 := min(i0+posTile, n)
-		if dot8 != nil && r1-r0 == 8 {
-			q := &t.oct[lo]
-			for i := i0; i < i1; i++ {
-				dot8(w.Data[r0*rb:], rb, a, i, q)
-				copy(out[i*w.Rows+r0:i*w.Rows+r0+8], q[:])
-			}
-			continue
-		}
-		for r := r0; r < r1; r++ {
-			row := w.Data[r*rb : (r+1)*rb]
-			i := i0
-			if dot4 != nil {
-				q := &t.quad[lo]
-				for ; i+4 <= i1; i += 4 {
-					dot4(row, a, i, q)
-					out[i*w.Rows+r] = q[0]
-					out[(i+1)*w.Rows+r] = q[1]
-					out[(i+2)*w.Rows+r] = q[2]
-					out[(i+3)*w.Rows+r] = q[3]
+	r0, r1 := lo*rowTile, min(hi*rowTile, t.w.Rows)
+	var buf []float32
+	if t.scratch != nil {
+		buf = t.scratch[lo*maxTile : (lo+1)*maxTile]
+	}
+	for i0 := 0; i0 < t.n; i0 += posTile {
+		i1 := min(i0+posTile, t.n)
+		r := r0
+		if b := t.batch; b.fn != nil && i1-i0 >= b.pos {
+			for ; r+b.rows <= r1; r += b.rows {
+				i := i0
+				for ; i+b.pos <= i1; i += b.pos {
+					b.fn(t.w.Data[r*t.rb:], t.rb, t.a, i, buf)
+					t.scatter(buf, r, b.rows, i, b.pos)
 				}
-			}
-			for ; i < i1; i++ {
-				out[i*w.Rows+r] = dot(row, a, i)
+				t.single(r, r+b.rows, i, i1, buf)
 			}
 		}
+		t.single(r, r1, i0, i1, buf)
+	}
+}
+
+// single computes rows [r0, r1) for positions [i0, i1) one position at a
+// time: the vec tile kernel where whole tiles fit, the row kernel elsewhere.
+func (t *mmTask) single(r0, r1, i0, i1 int, buf []float32) {
+	if i0 >= i1 {
+		return
+	}
+	w, a, out, rb := t.w, t.a, t.out, t.rb
+	r := r0
+	if v := t.vec; v.fn != nil {
+		for ; r+v.rows <= r1; r += v.rows {
+			for i := i0; i < i1; i++ {
+				v.fn(w.Data[r*rb:], rb, a, i, buf)
+				copy(out[i*w.Rows+r:i*w.Rows+r+v.rows], buf[:v.rows])
+			}
+		}
+	}
+	for ; r < r1; r++ {
+		row := w.Data[r*rb : (r+1)*rb]
+		for i := i0; i < i1; i++ {
+			out[i*w.Rows+r] = t.dot(row, a, i)
+		}
+	}
+}
+
+// scatter writes a rows × pos tile (position-major in buf) to out.
+func (t *mmTask) scatter(buf []float32, r, rows, i, pos int) {
+	for p := 0; p < pos; p++ {
+		o := (i+p)*t.w.Rows + r
+		copy(t.out[o:o+rows], buf[p*rows:(p+1)*rows])
 	}
 }

@@ -53,6 +53,8 @@ func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
 func avx512Kernels() *kernelSet {
 	ks := avx2Kernels()
 	ks.name = "avx512"
+	addQ0Tiles(ks)
+	addKTiles(ks)
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
 		x := a.hrow(i)
 		n := len(x) / 32 * 32

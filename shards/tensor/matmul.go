@@ -284,3 +284,10 @@ func (t *mmTask) scatter(buf []float32, r, rows, i, pos int) {
 		copy(t.out[o:o+rows], buf[p*rows:(p+1)*rows])
 	}
 }
+
+// BatchInvariant reports whether MatMul's result for one position is the
+// same whatever other positions share the call. It is false for the types
+// whose llama.cpp order depends on the batch size (BF16): positions of
+// different sessions may then be computed together only if each session
+// alone would have been a batch of more than one position.
+func BatchInvariant(t Type) bool { return bestKernels.many[t] == nil }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,33 @@ import (
 	"svc/shards/tokenizer"
 )
 
+// generateTimings splits the wall time of a generation as llama.cpp's
+// timings do: the prompt's forward pass up to the first generated token,
+// then the remaining tokens one at a time.
+type generateTimings struct {
+	PrefillMS        float64 `json:"prefill_ms"`
+	PrefillPerSecond float64 `json:"prefill_tokens_per_s"`
+	DecodeMS         float64 `json:"decode_ms"`
+	DecodePerSecond  float64 `json:"decode_tokens_per_s"`
+}
+
+func newGenerateTimings(promptTokens, generated int, start, first, end time.Time) generateTimings {
+	var t generateTimings
+	if first.IsZero() {
+		return t
+	}
+	pre, dec := first.Sub(start), end.Sub(first)
+	t.PrefillMS = float64(pre.Microseconds()) / 1e3
+	if pre > 0 {
+		t.PrefillPerSecond = float64(promptTokens) / pre.Seconds()
+	}
+	t.DecodeMS = float64(dec.Microseconds()) / 1e3
+	if generated > 1 && dec > 0 {
+		t.DecodePerSecond = float64(generated-1) / dec.Seconds()
+	}
+	return t
+}
+
 // generateResult is the --json output of "svc generate".
 type generateResult struct {
 	PromptTokens     []int32                `json:"prompt_tokens"`
@@ -20,6 +48,7 @@ type generateResult struct {
 	Text             string                 `json:"text"`
 	FinishReason     string                 `json:"finish_reason"`
 	TopLogprobs      [][]model.TokenLogprob `json:"top_logprobs,omitempty"`
+	Timings          generateTimings        `json:"timings"`
 }
 
 // newGenerateCmd is "svc generate": greedy continuation of a prompt on this
@@ -150,7 +179,11 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 			}
 			out := cmd.OutOrStdout()
 			var text strings.Builder
+			var first time.Time
 			emit := func(s model.Step) error {
+				if first.IsZero() {
+					first = time.Now()
+				}
 				if stream == nil {
 					return nil
 				}
@@ -167,10 +200,12 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 				// Echo the prompt so the continuation reads as text.
 				fmt.Fprint(out, prompt)
 			}
+			start := time.Now()
 			res, err := model.Generate(cmd.Context(), hops, promptIDs, model.GenOptions{MaxTokens: n, Stop: stop, Force: force, TopK: logprobs}, emit)
 			if err != nil {
 				return fmt.Errorf("generate: %w", err)
 			}
+			timings := newGenerateTimings(len(promptIDs), len(res.Completion), start, first, time.Now())
 			if stream != nil {
 				rest := stream.Flush()
 				text.WriteString(rest)
@@ -193,6 +228,8 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 						fmt.Fprintln(out)
 					}
 				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "prompt: %d tokens in %.1f ms (%.1f tokens/s); generated: %d tokens, %.1f tokens/s after the first\n",
+					len(promptIDs), timings.PrefillMS, timings.PrefillPerSecond, len(res.Completion), timings.DecodePerSecond)
 				return nil
 			}
 			enc := json.NewEncoder(out)
@@ -202,6 +239,7 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 				Text:             text.String(),
 				FinishReason:     res.Finish,
 				TopLogprobs:      res.Top,
+				Timings:          timings,
 			})
 		},
 	}

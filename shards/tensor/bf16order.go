@@ -1,5 +1,7 @@
 package tensor
 
+import "math"
+
 // BF16 weights follow llama.cpp's CPU build on x86 with AVX512_BF16, whose
 // summation order depends on how many positions a product covers:
 //
@@ -29,27 +31,51 @@ func reduce16(acc *[16]float32) float32 {
 }
 
 // dpbf16 is one VDPBF16PS over 32 elements: lane i adds the products of
-// elements 2i+1 and 2i, in that order.
+// elements 2i+1 and 2i, in that order. Like the instruction it treats
+// subnormal inputs as zero and flushes subnormal sums to zero (it ignores
+// MXCSR and always runs with DAZ and FTZ).
 func dpbf16(acc *[16]float32, w []byte, x []uint16) {
 	w, x = w[:64], x[:32]
 	for i := 0; i < 16; i++ {
-		hi := BF16ToFP32(le16(w[4*i+2:])) * BF16ToFP32(x[2*i+1])
-		lo := BF16ToFP32(le16(w[4*i:])) * BF16ToFP32(x[2*i])
-		acc[i] = float32(acc[i] + hi)
-		acc[i] = float32(acc[i] + lo)
+		hi := bf16DAZ(le16(w[4*i+2:])) * bf16DAZ(x[2*i+1])
+		lo := bf16DAZ(le16(w[4*i:])) * bf16DAZ(x[2*i])
+		acc[i] = ftz(float32(acc[i] + hi))
+		acc[i] = ftz(float32(acc[i] + lo))
 	}
+}
+
+// bf16DAZ converts a bfloat16 to float32, subnormals to a zero of their sign.
+func bf16DAZ(h uint16) float32 {
+	if h&0x7f80 == 0 {
+		h &= 0x8000
+	}
+	return BF16ToFP32(h)
+}
+
+// ftz flushes a subnormal float32 to a zero of its sign.
+func ftz(f float32) float32 {
+	if b := math.Float32bits(f); b&0x7f800000 == 0 {
+		return math.Float32frombits(b & 0x80000000)
+	}
+	return f
 }
 
 // dotBF16Step is the one-position order (ggml_vec_dot_bf16).
 func dotBF16Step(w []byte, x []uint16) float32 {
-	var c1, c2 [16]float32
+	var c [2][16]float32
 	n := len(x) / 64 * 64
 	for l := 0; l < n; l += 64 {
-		dpbf16(&c1, w[2*l:], x[l:])
-		dpbf16(&c2, w[2*l+64:], x[l+32:])
+		dpbf16(&c[0], w[2*l:], x[l:])
+		dpbf16(&c[1], w[2*l+64:], x[l+32:])
 	}
-	s := float64(reduce16(&c1))
-	s += float64(reduce16(&c2))
+	return finishBF16Step(&c, w, x, n)
+}
+
+// finishBF16Step reduces the two accumulators of the one-position order and
+// adds the elements from n on.
+func finishBF16Step(c *[2][16]float32, w []byte, x []uint16, n int) float32 {
+	s := float64(reduce16(&c[0]))
+	s += float64(reduce16(&c[1]))
 	for i := n; i < len(x); i++ {
 		s += float64(BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i]))
 	}

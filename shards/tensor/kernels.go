@@ -32,13 +32,15 @@ const maxTile = 64
 // batch (pos > 1) several; the rows of both divide rowTile. many holds, for
 // the types whose llama.cpp order differs when a product covers several
 // positions (BF16: tinyBLAS instead of ggml_vec_dot), the kernel MatMul
-// uses for n > 1, without tiles.
+// uses for n > 1, and manyBatch an optional tile kernel in that order.
 type kernelSet struct {
 	name  string
 	dot   [BF16 + 1]rowKernel
 	vec   [BF16 + 1]tileSpec
 	batch [BF16 + 1]tileSpec
 	many  [BF16 + 1]rowKernel
+	// manyBatch: tile kernels in the order of many.
+	manyBatch [BF16 + 1]tileSpec
 	// Activation converters; every implementation gives the same bits.
 	q8_0 func(x []float32, qs []int8, d []float32)
 	q8_1 func(x []float32, qs []int8, d, s []float32)

@@ -55,6 +55,7 @@ func avx512Kernels() *kernelSet {
 	ks.name = "avx512"
 	addQ0Tiles(ks)
 	addKTiles(ks)
+	addBF16Kernels(ks)
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
 		x := a.hrow(i)
 		n := len(x) / 32 * 32

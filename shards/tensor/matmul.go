@@ -201,7 +201,7 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 	*t = mmTask{w: w, a: a, out: out, n: n, rb: rb, dot: ks.dot[w.Type], vec: ks.vec[w.Type], batch: ks.batch[w.Type]}
 	if many := ks.many[w.Type]; many != nil && n > 1 {
 		// This type's order depends on n, as in llama.cpp (bf16order.go).
-		t.dot, t.vec, t.batch = many, tileSpec{}, tileSpec{}
+		t.dot, t.vec, t.batch = many, tileSpec{}, ks.manyBatch[w.Type]
 	}
 	tiles := (w.Rows + rowTile - 1) / rowTile
 	if t.vec.fn != nil || t.batch.fn != nil {

@@ -90,6 +90,12 @@ type Shard struct {
 	attnBufs    sync.Pool // *attnBuffers
 	// matmul is tensor.MatMul; tests may substitute a reference kernel.
 	matmul func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32)
+	// blocksInvariant and headInvariant say whether the blocks' and the
+	// head's products give each position the same bits whatever else shares
+	// the call (tensor.BatchInvariant); ForwardBatch relies on it.
+	blocksInvariant, headInvariant bool
+	batchMu                        sync.Mutex
+	batchFree                      []*batchScratch // ForwardBatch's idle scratch
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -166,6 +172,15 @@ func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
 			return nil, err
 		}
 		s.head = h
+	}
+	s.blocksInvariant, s.headInvariant = true, true
+	for _, b := range s.blocks {
+		for _, w := range []tensor.Matrix{b.wq, b.wk, b.wv, b.wo, b.wgate, b.wup, b.wdown} {
+			s.blocksInvariant = s.blocksInvariant && tensor.BatchInvariant(w.Type)
+		}
+	}
+	if s.head != nil {
+		s.headInvariant = tensor.BatchInvariant(s.head.out.Type)
 	}
 	if o.Pool != nil {
 		s.pool = o.Pool
@@ -345,62 +360,14 @@ func (s *Shard) Forward(ctx context.Context, id string, in Input) (*Output, erro
 	}
 	defer func() { <-ss.sem }()
 
+	n, err := s.checkInput(ss, in)
+	if err != nil {
+		return nil, err
+	}
 	c := &s.cfg
-	var n int
-	if s.IsFirst() {
-		if in.Hidden != nil {
-			return nil, fmt.Errorf("model: session %q: %w: the first shard takes token ids, not hidden states", id, ErrBadInput)
-		}
-		n = len(in.Tokens)
-		for i, t := range in.Tokens {
-			if t < 0 || int(t) >= c.Vocab {
-				return nil, fmt.Errorf("model: session %q: %w: token %d at index %d is outside the vocabulary [0,%d)", id, ErrBadInput, t, i, c.Vocab)
-			}
-		}
-	} else {
-		if in.Tokens != nil {
-			return nil, fmt.Errorf("model: session %q: %w: shard [%d,%d) takes hidden states, not token ids", id, ErrBadInput, s.first, s.last)
-		}
-		if len(in.Hidden)%c.Dim != 0 {
-			return nil, fmt.Errorf("model: session %q: %w: %d hidden values are not a multiple of the width %d", id, ErrBadInput, len(in.Hidden), c.Dim)
-		}
-		n = len(in.Hidden) / c.Dim
-		for i, v := range in.Hidden {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return nil, fmt.Errorf("model: session %q: %w: hidden value %d is %v", id, ErrBadInput, i, v)
-			}
-		}
-	}
-	if n == 0 {
-		return nil, fmt.Errorf("model: session %q: %w: no positions", id, ErrBadInput)
-	}
-	if in.Logits < LogitsNone || in.Logits > LogitsAll {
-		return nil, fmt.Errorf("model: session %q: %w: logits mode %d", id, ErrBadInput, in.Logits)
-	}
-	if in.TopK < 0 {
-		return nil, fmt.Errorf("model: session %q: %w: top-k %d is negative", id, ErrBadInput, in.TopK)
-	}
-	if ss.n+n > ss.maxLen {
-		return nil, fmt.Errorf("model: session %q: %w: %d cached + %d new positions exceed its maximum length %d", id, ErrTooLong, ss.n, n, ss.maxLen)
-	}
-
-	// The hidden states a middle shard returns belong to the caller; the
-	// last shard's stay internal and reuse the session's scratch.
-	var x []float32
-	if s.IsLast() {
-		ss.sc.x = growTo(ss.sc.x, n*c.Dim)
-		x = ss.sc.x
-	} else {
-		x = make([]float32, n*c.Dim)
-	}
-	if s.IsFirst() {
-		for i, t := range in.Tokens {
-			if err := tensor.Row(*s.embd, int(t), x[i*c.Dim:(i+1)*c.Dim]); err != nil {
-				return nil, fmt.Errorf("model: session %q: embedding token %d: %w", id, t, err)
-			}
-		}
-	} else {
-		copy(x, in.Hidden)
+	x := s.residual(ss, n)
+	if err := s.embed(ss, in, x); err != nil {
+		return nil, err
 	}
 
 	out := &Output{}
@@ -423,6 +390,78 @@ func (s *Shard) Forward(ctx context.Context, id string, in Input) (*Output, erro
 		out.Hidden = x
 	}
 	return out, nil
+}
+
+// checkInput validates a step of session ss (whose semaphore the caller
+// holds) and returns its number of positions.
+func (s *Shard) checkInput(ss *session, in Input) (int, error) {
+	c := &s.cfg
+	id := ss.id
+	var n int
+	if s.IsFirst() {
+		if in.Hidden != nil {
+			return 0, fmt.Errorf("model: session %q: %w: the first shard takes token ids, not hidden states", id, ErrBadInput)
+		}
+		n = len(in.Tokens)
+		for i, t := range in.Tokens {
+			if t < 0 || int(t) >= c.Vocab {
+				return 0, fmt.Errorf("model: session %q: %w: token %d at index %d is outside the vocabulary [0,%d)", id, ErrBadInput, t, i, c.Vocab)
+			}
+		}
+	} else {
+		if in.Tokens != nil {
+			return 0, fmt.Errorf("model: session %q: %w: shard [%d,%d) takes hidden states, not token ids", id, ErrBadInput, s.first, s.last)
+		}
+		if len(in.Hidden)%c.Dim != 0 {
+			return 0, fmt.Errorf("model: session %q: %w: %d hidden values are not a multiple of the width %d", id, ErrBadInput, len(in.Hidden), c.Dim)
+		}
+		n = len(in.Hidden) / c.Dim
+		for i, v := range in.Hidden {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return 0, fmt.Errorf("model: session %q: %w: hidden value %d is %v", id, ErrBadInput, i, v)
+			}
+		}
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("model: session %q: %w: no positions", id, ErrBadInput)
+	}
+	if in.Logits < LogitsNone || in.Logits > LogitsAll {
+		return 0, fmt.Errorf("model: session %q: %w: logits mode %d", id, ErrBadInput, in.Logits)
+	}
+	if in.TopK < 0 {
+		return 0, fmt.Errorf("model: session %q: %w: top-k %d is negative", id, ErrBadInput, in.TopK)
+	}
+	if ss.n+n > ss.maxLen {
+		return 0, fmt.Errorf("model: session %q: %w: %d cached + %d new positions exceed its maximum length %d", id, ErrTooLong, ss.n, n, ss.maxLen)
+	}
+	return n, nil
+}
+
+// residual returns the n×Dim residual stream of a step. The hidden states a
+// middle shard returns belong to the caller; the last shard's stay internal
+// and reuse the session's scratch.
+func (s *Shard) residual(ss *session, n int) []float32 {
+	if s.IsLast() {
+		ss.sc.x = growTo(ss.sc.x, n*s.cfg.Dim)
+		return ss.sc.x
+	}
+	return make([]float32, n*s.cfg.Dim)
+}
+
+// embed fills x with a checked step's input: the token embeddings on the
+// first shard, the previous shard's hidden states elsewhere.
+func (s *Shard) embed(ss *session, in Input, x []float32) error {
+	if !s.IsFirst() {
+		copy(x, in.Hidden)
+		return nil
+	}
+	d := s.cfg.Dim
+	for i, t := range in.Tokens {
+		if err := tensor.Row(*s.embd, int(t), x[i*d:(i+1)*d]); err != nil {
+			return fmt.Errorf("model: session %q: embedding token %d: %w", ss.id, t, err)
+		}
+	}
+	return nil
 }
 
 // logits applies the output norm and head to the rows of this batch that

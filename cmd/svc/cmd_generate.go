@@ -57,7 +57,7 @@ func newGenerateCmd() *cobra.Command {
 	var (
 		modelPath, prompt, tokensArg, forceArg string
 		n, split, logprobs, threads            int
-		asJSON                                 bool
+		asJSON, warmup                         bool
 	)
 	cmd := &cobra.Command{
 		Use:   "generate --model FILE (--prompt TEXT | --tokens IDS) [-n N] [--split K] [--logprobs K] [--force IDS] [--json]",
@@ -162,6 +162,20 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 				return fmt.Errorf("generate: %w", err)
 			}
 			defer ch.Close()
+			if warmup {
+				// As llama.cpp does before a prompt: one token through every
+				// shard in a session of its own, so that the timings below
+				// do not include the first touch of the mapped weights.
+				wh, err := ch.Open("warmup", 2)
+				if err != nil {
+					return fmt.Errorf("generate: warm-up: %w", err)
+				}
+				_, err = model.Generate(cmd.Context(), wh, promptIDs[:1], model.GenOptions{MaxTokens: 1}, func(model.Step) error { return nil })
+				_ = ch.CloseSession("warmup")
+				if err != nil {
+					return fmt.Errorf("generate: warm-up: %w", err)
+				}
+			}
 			hops, err := ch.Open("generate", maxLen)
 			if err != nil {
 				return fmt.Errorf("generate: %w", err)
@@ -252,6 +266,7 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 	f.IntVar(&logprobs, "logprobs", 0, "report the top-K log-probabilities at every generated position")
 	f.StringVar(&forceArg, "force", "", "teacher forcing: the continuation, as comma-separated token ids")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of streaming text")
+	f.BoolVar(&warmup, "warmup", true, "run one token through the model before the prompt, so that the timings leave out loading the weights (--warmup=false to skip)")
 	f.IntVar(&threads, "threads", 0, "worker threads, shared by the shards (0: one per CPU)")
 	return cmd
 }

@@ -21,8 +21,18 @@
 // and RefreshInterval (TTL/3) time the announcements. n.Sessions() counts
 // open sessions; n.Registry() holds its Prometheus metrics
 // (svc_node_sessions_open, svc_node_cache_tokens_free, steps, positions,
-// step compute time, stream errors by code). n.Close() withdraws the
-// announcement, resets every stream (closing its session), and stops.
+// step compute time, stream errors by code, batch sizes in steps and in
+// positions, queue wait). n.Close() withdraws the announcement, resets every
+// stream (closing its session), and stops.
+//
+// Batching. The steps of all streams go through one scheduler per node:
+// whenever the shard is free it takes every step waiting (up to
+// NodeConfig.BatchPositions positions, model.MaxBatch by default) and
+// computes them with one model.Shard.ForwardBatch, so that concurrent
+// sessions share each read of the weights; each stream still gets exactly
+// the bits its step gives alone. A step that finds the shard idle starts at
+// once. A stream that ends or is cancelled drops its step without touching
+// the others'.
 //
 // An Endpoint (NewEndpoint) is the host and DHT alone; the router uses one
 // in DHT client mode. Endpoint.Members and Endpoint.Lookup give the swarm

@@ -14,6 +14,10 @@ type nodeMetrics struct {
 	stepTime  prometheus.Histogram
 	errors    *prometheus.CounterVec
 	opened    prometheus.Counter
+
+	batchSessions  prometheus.Histogram
+	batchPositions prometheus.Histogram
+	queueWait      prometheus.Histogram
 }
 
 func newNodeMetrics(n *Node, reg *prometheus.Registry) (*nodeMetrics, error) {
@@ -31,6 +35,15 @@ func newNodeMetrics(n *Node, reg *prometheus.Registry) (*nodeMetrics, error) {
 			[]string{"code"}),
 		opened: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "svc_node_sessions_opened_total", Help: "Sessions opened.", ConstLabels: labels}),
+		batchSessions: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "svc_node_batch_sessions", Help: "Steps (sessions) computed together in one batch.", ConstLabels: labels,
+			Buckets: []float64{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256}}),
+		batchPositions: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "svc_node_batch_positions", Help: "Positions (tokens) computed together in one batch.", ConstLabels: labels,
+			Buckets: prometheus.ExponentialBuckets(1, 2, 10)}),
+		queueWait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "svc_node_queue_seconds", Help: "Time a step waited for the shard before its batch started.", ConstLabels: labels,
+			Buckets: prometheus.ExponentialBuckets(0.00001, 2, 20)}),
 	}
 	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "svc_node_sessions_open", Help: "Sessions currently open.", ConstLabels: labels},
@@ -46,7 +59,7 @@ func newNodeMetrics(n *Node, reg *prometheus.Registry) (*nodeMetrics, error) {
 			}
 			return float64(sh.FreeTokens())
 		})
-	for _, c := range []prometheus.Collector{m.steps, m.positions, m.stepTime, m.errors, m.opened, sessions, free} {
+	for _, c := range []prometheus.Collector{m.steps, m.positions, m.stepTime, m.errors, m.opened, m.batchSessions, m.batchPositions, m.queueWait, sessions, free} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("p2p: register metrics: %w", err)
 		}

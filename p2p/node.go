@@ -57,6 +57,9 @@ type NodeConfig struct {
 	// IdleTimeout ends sessions (and their streams) unused this long
 	// (default 5 minutes).
 	IdleTimeout time.Duration
+	// BatchPositions bounds the positions of the steps the node computes
+	// together in one pass (0: model.MaxBatch; 1: one step at a time).
+	BatchPositions int
 
 	// RecordTTL is how long an announcement stays valid (default 30 s);
 	// RefreshInterval how often it is renewed (default TTL/3).
@@ -91,6 +94,7 @@ type Node struct {
 
 	mu        sync.Mutex
 	shard     *model.Shard // nil while loading
+	sched     *scheduler   // set with shard; its loop runs under loop
 	online    bool
 	msPerTok  float64
 	closing   bool
@@ -112,6 +116,9 @@ func (c *NodeConfig) defaults() {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.BatchPositions <= 0 {
+		c.BatchPositions = model.MaxBatch
 	}
 }
 
@@ -197,9 +204,15 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 		_ = n.Close()
 		return nil, fmt.Errorf("p2p: measure speed of blocks [%d,%d): %w", n.first, n.last, err)
 	}
+	sched := newScheduler(sh, cfg.BatchPositions, n.met)
 	n.mu.Lock()
-	n.shard, n.online, n.msPerTok = sh, true, ms
+	n.shard, n.sched, n.online, n.msPerTok = sh, sched, true, ms
+	n.loop.Add(1)
 	n.mu.Unlock()
+	go func() {
+		defer n.loop.Done()
+		sched.run(n.ctx)
+	}()
 	n.announceNow()
 	n.log.Info("online", "model", n.name, "blocks", fmt.Sprintf("%d:%d", n.first, n.last), "ms_per_token", fmt.Sprintf("%.3f", ms), "addrs", n.Addrs())
 	return n, nil

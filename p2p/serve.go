@@ -79,6 +79,7 @@ func (n *Node) finish(s network.Stream, err error) {
 type session struct {
 	id     string
 	shard  *model.Shard
+	sched  *scheduler
 	maxLen int
 	pos    int
 }
@@ -178,7 +179,7 @@ func (n *Node) open(o *wire.Open, ss *session) error {
 		return refuse(wire.Code_WRONG_RANGE, "this node holds blocks [%d,%d), not [%d,%d)", n.first, n.last, o.First, o.Last)
 	}
 	n.mu.Lock()
-	sh, online := n.shard, n.online
+	sh, sched, online := n.shard, n.sched, n.online
 	n.mu.Unlock()
 	if sh == nil || !online {
 		return refuse(wire.Code_NOT_READY, "blocks still loading")
@@ -187,7 +188,7 @@ func (n *Node) open(o *wire.Open, ss *session) error {
 		return refuse(codeOf(err), "%w", err)
 	}
 	n.met.opened.Inc()
-	*ss = session{id: o.SessionId, shard: sh, maxLen: int(o.MaxLength)}
+	*ss = session{id: o.SessionId, shard: sh, sched: sched, maxLen: int(o.MaxLength)}
 	return nil
 }
 
@@ -218,17 +219,20 @@ func (n *Node) step(ctx context.Context, st *wire.Step, payload []byte, ss *sess
 		}
 		in.Hidden = h
 	}
-	t0 := time.Now()
-	out, err := ss.shard.Forward(ctx, ss.id, in)
-	if err != nil {
-		return nil, nil, refuse(codeOf(err), "%w", err)
+	// The scheduler computes this step together with the steps of other
+	// streams that are waiting at the same time.
+	res := ss.sched.do(ctx, ss.id, in, np)
+	if res.err != nil {
+		return nil, nil, refuse(codeOf(res.err), "%w", res.err)
 	}
-	el := time.Since(t0)
+	out, el := res.out, res.compute
 	ss.pos += np
 	n.met.steps.Inc()
 	n.met.positions.Add(float64(np))
 	n.met.stepTime.Observe(el.Seconds())
-	if np == 1 {
+	if res.positions == 1 {
+		// Only a lone decode step measures the cost of one token; a
+		// batch's time is shared by its steps.
 		n.observeSpeed(el)
 	}
 	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax, ComputeMicros: uint64(el.Microseconds())}
@@ -270,7 +274,7 @@ func codeOf(err error) wire.Code {
 		return wire.Code_TOO_LONG
 	case errors.Is(err, model.ErrBadInput):
 		return wire.Code_BAD_REQUEST
-	case errors.Is(err, model.ErrClosed), errors.Is(err, context.Canceled):
+	case errors.Is(err, model.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, errSchedulerStopped):
 		return wire.Code_SHUTTING_DOWN
 	}
 	return wire.Code_INTERNAL

@@ -1,0 +1,325 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"svc/internal/testenv"
+	"svc/shards/model"
+)
+
+// testShard opens stories260K as one shard with a session per id.
+func testShard(t *testing.T, ids ...string) *model.Shard {
+	t.Helper()
+	m, err := model.Open(testenv.Path(t, "models", "stories260K.gguf"), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 2, IdleTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sh.Close)
+	for _, id := range ids {
+		if err := sh.OpenSession(id, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sh
+}
+
+func testMetrics(t *testing.T) *nodeMetrics {
+	t.Helper()
+	n := &Node{name: "test", first: 0, last: 1}
+	met, err := newNodeMetrics(n, prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return met
+}
+
+func histCount(t *testing.T, h prometheus.Histogram) (count uint64, sum float64) {
+	t.Helper()
+	var m dto.Metric
+	if err := h.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()
+}
+
+// queued waits until the scheduler holds want steps.
+func queued(t *testing.T, q *scheduler, want int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		q.mu.Lock()
+		n := len(q.queue)
+		q.mu.Unlock()
+		if n == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d steps queued, want %d", n, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// submitAll starts do for each step and returns a function collecting the
+// results.
+func submitAll(q *scheduler, ctxs []context.Context, ids []string, ins []model.Input) func() []stepResult {
+	res := make([]stepResult, len(ids))
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Go(func() {
+			n := len(ins[i].Tokens)
+			res[i] = q.do(ctxs[i], ids[i], ins[i], n)
+		})
+	}
+	return func() []stepResult { wg.Wait(); return res }
+}
+
+// TestSchedulerBatchesWaitingSteps queues steps of several sessions (a
+// prompt among decode steps, a step whose stream gave up) before the
+// scheduler runs: they are computed as one batch, each stream gets the bits
+// a Forward of its own gives, the abandoned one its context error. A lone
+// step afterwards is a batch of one. Stopping the scheduler answers what is
+// queued and refuses new steps.
+func TestSchedulerBatchesWaitingSteps(t *testing.T) {
+	ids := []string{"a", "b", "c", "d", "e"}
+	sh := testShard(t, ids...)
+	ref := testShard(t, ids...)
+	met := testMetrics(t)
+	q := newScheduler(sh, model.MaxBatch, met)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	gone, giveUp := context.WithCancel(ctx)
+	ins := []model.Input{
+		{Tokens: []int32{1, 403, 407, 261}, Logits: model.LogitsAll, TopK: 2},
+		{Tokens: []int32{7}, Logits: model.LogitsLast, TopK: 3},
+		{Tokens: []int32{9}, Logits: model.LogitsLast, OmitLogits: true},
+		{Tokens: []int32{11}, Logits: model.LogitsLast},
+		{Tokens: []int32{12, 13}, Logits: model.LogitsLast},
+	}
+	ctxs := []context.Context{ctx, ctx, ctx, gone, ctx}
+	wait := submitAll(q, ctxs, ids, ins)
+	queued(t, q, len(ids))
+	giveUp()
+	done := make(chan struct{})
+	go func() { q.run(ctx); close(done) }()
+	res := wait()
+	for i, r := range res {
+		if i == 3 {
+			if !errors.Is(r.err, context.Canceled) {
+				t.Fatalf("abandoned step: %v", r.err)
+			}
+			continue
+		}
+		if r.err != nil {
+			t.Fatalf("step %s: %v", ids[i], r.err)
+		}
+		if r.sessions != 4 || r.positions != 8 {
+			t.Fatalf("step %s was in a batch of %d steps, %d positions; want 4, 8", ids[i], r.sessions, r.positions)
+		}
+		want, err := ref.Forward(ctx, ids[i], ins[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r.out.Logits, want.Logits) || !slices.Equal(r.out.Argmax, want.Argmax) || fmt.Sprint(r.out.Top) != fmt.Sprint(want.Top) {
+			t.Fatalf("step %s: batched output differs from Forward alone", ids[i])
+		}
+	}
+	if n, sum := histCount(t, met.batchSessions); n != 1 || sum != 4 {
+		t.Fatalf("batch size histogram: %d batches, %v steps; want 1, 4", n, sum)
+	}
+
+	// A lone step runs at once, alone.
+	r := q.do(ctx, "b", model.Input{Tokens: []int32{5}, Logits: model.LogitsLast}, 1)
+	if r.err != nil || r.sessions != 1 {
+		t.Fatalf("lone step: %v, batch of %d", r.err, r.sessions)
+	}
+
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("scheduler did not stop with its context")
+	}
+	if r := q.do(context.Background(), "b", model.Input{Tokens: []int32{5}}, 1); !errors.Is(r.err, errSchedulerStopped) {
+		t.Fatalf("step after stop: %v", r.err)
+	}
+}
+
+// TestSchedulerLimit checks that a batch holds at most the limit in
+// positions (a longer step alone), in arrival order, and that a scheduler
+// stopped with steps queued fails them.
+func TestSchedulerLimit(t *testing.T) {
+	ids := []string{"a", "b", "c", "d"}
+	sh := testShard(t, ids...)
+	met := testMetrics(t)
+	q := newScheduler(sh, 4, met)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ins := []model.Input{
+		{Tokens: []int32{1, 2, 3}, Logits: model.LogitsLast},
+		{Tokens: []int32{4}, Logits: model.LogitsLast},
+		{Tokens: []int32{5, 6, 7, 8, 9, 10}, Logits: model.LogitsLast},
+		{Tokens: []int32{11}, Logits: model.LogitsLast},
+	}
+	ctxs := []context.Context{ctx, ctx, ctx, ctx}
+	wait := submitAll(q, ctxs, ids, ins)
+	queued(t, q, len(ids))
+	// Arrival order is whatever the goroutines made it; compute the
+	// batches take must form from the queue as it stands.
+	q.mu.Lock()
+	var want [][]string
+	var cur []string
+	total := 0
+	for _, r := range q.queue {
+		if len(cur) > 0 && total+r.n > 4 {
+			want, cur, total = append(want, cur), nil, 0
+		}
+		cur, total = append(cur, r.id), total+r.n
+	}
+	want = append(want, cur)
+	q.mu.Unlock()
+	var got [][]string
+	for {
+		b := q.take()
+		if len(b) == 0 {
+			break
+		}
+		var names []string
+		for _, r := range b {
+			names = append(names, r.id)
+		}
+		got = append(got, names)
+		q.compute(ctx, b)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("batches %v, want %v", got, want)
+	}
+	for i, r := range wait() {
+		if r.err != nil {
+			t.Fatalf("step %s: %v", ids[i], r.err)
+		}
+	}
+
+	// Stopping answers what is still queued.
+	bg := []context.Context{context.Background(), context.Background()}
+	wait = submitAll(q, bg, ids[:2], []model.Input{{Tokens: []int32{1}}, {Tokens: []int32{2}}})
+	queued(t, q, 2)
+	cancel()
+	q.run(ctx)
+	for _, r := range wait() {
+		if !errors.Is(r.err, errSchedulerStopped) {
+			t.Fatalf("step queued at stop: %v", r.err)
+		}
+	}
+}
+
+// TestNodeBatchesConcurrentStreams runs several sessions through a node at
+// once over libp2p streams: every completion equals the same prompt
+// generated alone on a local shard, the node reports its batch sizes on its
+// registry, and a stream that is reset midway breaks nothing for the others.
+func TestNodeBatchesConcurrentStreams(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	n := startNode(t, ctx, path, 0, 5, nil)
+	c := client(t, ctx, n.Addrs())
+	m, err := model.Open(path, model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sh.Close()
+
+	const sessions, tokens = 6, 24
+	prompts := make([][]int32, sessions)
+	want := make([]*model.Result, sessions)
+	for i := range prompts {
+		for j := range 2 + 3*i {
+			prompts[i] = append(prompts[i], int32(1+(j*37+i*11)%400))
+		}
+		id := fmt.Sprint("local", i)
+		if err := sh.OpenSession(id, 64); err != nil {
+			t.Fatal(err)
+		}
+		if want[i], err = model.Generate(ctx, []model.Hop{model.SessionHop{Shard: sh, ID: id}}, prompts[i], model.GenOptions{MaxTokens: tokens, TopK: 2}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(id string) *Session {
+		s, err := OpenSession(ctx, c.Host, n.ID(), SessionOptions{ID: id, Digest: n.Digest(), First: 0, Last: 5, MaxLength: 64, Dim: m.Config().Dim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// A stream that is reset while others run.
+	victim := open("victim")
+	var wg sync.WaitGroup
+	errs := make([]error, sessions)
+	for i := range sessions {
+		s := open(fmt.Sprint("remote", i))
+		wg.Go(func() {
+			defer func() { _ = s.Close() }()
+			got, err := model.Generate(ctx, []model.Hop{s}, prompts[i], model.GenOptions{MaxTokens: tokens, TopK: 2}, nil)
+			switch {
+			case err != nil:
+				errs[i] = err
+			case !slices.Equal(got.Completion, want[i].Completion) || fmt.Sprint(got.Top) != fmt.Sprint(want[i].Top):
+				errs[i] = fmt.Errorf("session %d: remote completion %v, alone %v", i, got.Completion, want[i].Completion)
+			}
+		})
+	}
+	var victimErr error
+	wg.Go(func() {
+		if _, err := victim.Forward(ctx, model.Input{Tokens: []int32{1, 2, 3}, Logits: model.LogitsLast}); err != nil {
+			victimErr = fmt.Errorf("victim's first step: %w", err)
+		}
+		victim.Reset()
+	})
+	wg.Wait()
+	if err := errors.Join(append(errs, victimErr)...); err != nil {
+		t.Fatal(err)
+	}
+	waitSessions(t, n, 0)
+
+	mfs, err := n.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batches, steps float64
+	for _, mf := range mfs {
+		if mf.GetName() == "svc_node_batch_sessions" {
+			h := mf.GetMetric()[0].GetHistogram()
+			batches, steps = float64(h.GetSampleCount()), h.GetSampleSum()
+		}
+	}
+	// Every step of every session went through a batch: a prompt and
+	// tokens-1 decode steps each, the victim's one, and measure's none.
+	if total := float64(sessions*tokens + 1); steps != total || batches == 0 || batches > total {
+		t.Fatalf("svc_node_batch_sessions: %v batches of %v steps in all, want %v steps", batches, steps, total)
+	}
+	t.Logf("%v steps in %v batches (%.2f per batch)", steps, batches, steps/batches)
+	if !strings.Contains(fmt.Sprint(mfs), "svc_node_queue_seconds") {
+		t.Fatal("no svc_node_queue_seconds metric")
+	}
+}

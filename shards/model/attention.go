@@ -34,19 +34,21 @@ func (lc *layerCache) store(k, v []float32, pos0, n, kvDim, maxLen int) {
 // through the shard's pool so that decoding does not allocate per step.
 type attnBuffers struct {
 	q16   []uint16
+	qf    []float32
 	probs []float32
 	acc   []float32
 	sum   []float64
 }
 
-func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []float64) {
+func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []float32, []float64) {
 	if cap(b.q16) < hd {
-		b.q16, b.acc, b.sum = make([]uint16, hd), make([]float32, hd*4*lanes), make([]float64, hd)
+		b.q16, b.qf = make([]uint16, hd), make([]float32, roundUp(hd, lanes))
+		b.acc, b.sum = make([]float32, attnAccLen(hd)), make([]float64, hd)
 	}
 	if cap(b.probs) < positions {
 		b.probs = make([]float32, positions)
 	}
-	return b.q16[:hd], b.probs[:positions], b.acc[:hd*4*lanes], b.sum[:hd]
+	return b.q16[:hd], b.qf[:roundUp(hd, lanes)], b.probs[:positions], b.acc[:attnAccLen(hd)], b.sum[:hd]
 }
 
 // attention computes causal grouped-query attention for n query rows whose
@@ -61,15 +63,20 @@ func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []
 // tinyBLAS's for n >= 2, ggml_vec_dot_f16's for a single position. A
 // (row, head) pair is computed by one goroutine in an order fixed by its
 // position and the batch size alone, so the result does not depend on the
-// thread count or on how the blocks are split into shards.
+// thread count or on how the blocks are split into shards. The steps run
+// on the CPU's best kernel set (attn_kernels.go), which gives the same bits
+// as the pure-Go one.
 func attention(p *tensor.Pool, t *attnTask, bufs *sync.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
 	if t.fn == nil {
 		t.fn = t.heads
 	}
+	if t.kern == nil {
+		t.kern = bestAttn
+	}
 	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
 	p.For(n*c.Heads, t.fn)
 	// Drop the references to the caller's memory until the next call.
-	*t = attnTask{fn: t.fn}
+	*t = attnTask{fn: t.fn, kern: t.kern}
 }
 
 // attnTask is one attention call in progress, kept in the session's scratch
@@ -82,10 +89,11 @@ type attnTask struct {
 	q, out  []float32
 	n, pos0 int
 	fn      func(lo, hi int) // t.heads, bound once
+	kern    *attnKernels     // bestAttn unless a test chose another set
 }
 
 func (t *attnTask) heads(lo, hi int) {
-	bufs, c, lc, q, n, pos0, out := t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out
+	bufs, c, lc, q, n, pos0, out, kern := t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out, t.kern
 	hd, kvDim := c.HeadDim, c.KVDim()
 	group := c.Heads / c.KVHeads
 	scale := 1 / float32(math.Sqrt(float64(hd)))
@@ -93,101 +101,31 @@ func (t *attnTask) heads(lo, hi int) {
 	// shapes fit its tiles (inner size a multiple of 16, rows of 4); the
 	// inner size of the value product is the cache length, which llama.cpp
 	// pads to a multiple of 32.
-	tinyKQ := n >= 2 && hd%lanes == 0
-	tinyKQV := n >= 2 && hd%4 == 0
+	scores, kqv := kern.scoresVec, false
+	if n >= 2 && hd%lanes == 0 {
+		scores = kern.scoresTiny
+	}
+	if n >= 2 && hd%4 == 0 {
+		kqv = true
+	}
 	b, _ := bufs.Get().(*attnBuffers)
 	if b == nil {
 		b = &attnBuffers{}
 	}
 	defer bufs.Put(b)
-	padded := (pos0 + n + lanes - 1) / lanes * lanes
-	q16, probs, acc, sum := b.get(hd, padded)
+	q16, qf, probs, acc, sum := b.get(hd, roundUp(pos0+n, lanes))
 	for t := lo; t < hi; t++ {
 		i, h := t/c.Heads, t%c.Heads
 		kvOff := (h / group) * hd
-		toF16(q16, q[i*c.QDim()+h*hd:i*c.QDim()+(h+1)*hd])
+		kern.prepQ(q16, qf, q[i*c.QDim()+h*hd:i*c.QDim()+(h+1)*hd])
 		span := pos0 + i + 1 // causal: positions [0, pos0+i]
-
-		// Scores and softmax. Rows are padded to whole vectors with
-		// zero probabilities, as llama.cpp pads its cache view.
-		mx := float32(math.Inf(-1))
-		for j := 0; j < span; j++ {
-			kj := lc.k[j*kvDim+kvOff : j*kvDim+kvOff+hd]
-			var s float32
-			if tinyKQ {
-				s = dotF16Tiny(q16, kj)
-			} else {
-				s = dotF16(q16, kj)
-			}
-			s *= scale
-			probs[j] = s
-			mx = max(mx, s)
-		}
-		end := (span + lanes - 1) / lanes * lanes
-		var total float64
-		for j0 := 0; j0 < end; j0 += lanes {
-			for j := j0; j < j0+lanes; j++ {
-				if j < span {
-					probs[j] = vexpf(probs[j] - mx)
-				} else {
-					probs[j] = 0
-				}
-			}
-			total += float64(hsum(probs[j0 : j0+lanes]))
-		}
-		inv := float32(1 / total)
-		for j := 0; j < span; j++ {
-			probs[j] = tensor.FP16ToFP32(tensor.FP32ToFP16(probs[j] * inv))
-		}
-
+		scores(q16, qf, lc.k[kvOff:], kvDim, scale, probs[:span])
+		kern.softmax(probs, span)
 		o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
-		if tinyKQV {
-			// tinyBLAS: per output one 16-lane accumulator, position j
-			// in lane j%16, positions in order. Masked and padding
-			// positions have probability exactly 0 and add nothing.
-			ta := acc[:hd*lanes]
-			clear(ta)
-			for j := 0; j < span; j++ {
-				pj, lane := probs[j], j&(lanes-1)
-				vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
-				for d, v := range vj {
-					ta[d*lanes+lane] += pj * tensor.FP16ToFP32(v)
-				}
-			}
-			for d := range o {
-				o[d] = hsum(ta[d*lanes : (d+1)*lanes])
-			}
-			continue
-		}
-
-		// Weighted sum of values: ggml_vec_dot_f16 over the cache
-		// padded to a multiple of 32 positions, i.e. 64-position
-		// vector steps into lane j%64, the tail in float64.
-		nkv := max(32, (span+31)/32*32)
-		np := min(nkv&^(4*lanes-1), span)
-		clear(acc)
-		clear(sum)
-		for j := 0; j < np; j++ {
-			pj, lane := probs[j], j&(4*lanes-1)
-			vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
-			for d, v := range vj {
-				acc[d*4*lanes+lane] += pj * tensor.FP16ToFP32(v)
-			}
-		}
-		if nkv >= 4*lanes {
-			for d := range sum {
-				sum[d] = float64(fold4(acc[d*4*lanes : (d+1)*4*lanes]))
-			}
-		}
-		for j := np; j < span; j++ {
-			pj := probs[j]
-			vj := lc.v[j*kvDim+kvOff : j*kvDim+kvOff+hd]
-			for d, v := range vj {
-				sum[d] += float64(pj * tensor.FP16ToFP32(v))
-			}
-		}
-		for d := range o {
-			o[d] = float32(sum[d])
+		if kqv {
+			kern.kqvTiny(probs[:span], lc.v[kvOff:], kvDim, acc, o)
+		} else {
+			kern.kqvVec(probs[:span], lc.v[kvOff:], kvDim, acc, sum, o)
 		}
 	}
 }

@@ -1,0 +1,140 @@
+//go:build amd64 && !purego
+
+package model
+
+import "golang.org/x/sys/cpu"
+
+// bestAttn is chosen once from the CPU's features and never changes.
+var bestAttn = detectAttn()
+
+func detectAttn() *attnKernels {
+	if hasAttnAVX512() {
+		return avx512Attn
+	}
+	return genericAttn
+}
+
+// hasAttnAVX512 reports whether the AVX-512 kernels can run (AVX512F and
+// DQ, with the VEX-encoded AVX2, FMA and F16C instructions they also use).
+func hasAttnAVX512() bool {
+	return cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+}
+
+// attnKernelSets lists every set this CPU can run, for tests.
+func attnKernelSets() []*attnKernels {
+	sets := []*attnKernels{genericAttn}
+	if hasAttnAVX512() {
+		sets = append(sets, avx512Attn)
+	}
+	return sets
+}
+
+var avx512Attn = &attnKernels{
+	name:       "avx512",
+	prepQ:      prepQAVX512,
+	scoresTiny: scoresTinyAVX512,
+	scoresVec:  scoresVecAVX512,
+	softmax:    softmaxAVX512,
+	kqvTiny:    kqvTinyAVX512,
+	kqvVec:     kqvVecAVX512,
+}
+
+//go:noescape
+func attnPrepQ512(q *float32, q16 *uint16, qf *float32, n int)
+
+//go:noescape
+func attnScoresTiny512(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)
+
+//go:noescape
+func attnScoresVec512(qf *float32, k *uint16, stride int, hd int, span int, scale float32, s *float32)
+
+//go:noescape
+func attnSoftmax512(p *float32, span int)
+
+//go:noescape
+func attnKQVTiny512(p *float32, v *uint16, stride int, span int, hd int, acc *float32, o *float32)
+
+//go:noescape
+func attnKQVVec512(p *float32, v *uint16, stride int, span int, np int, hd int, acc *float32, o *float32)
+
+// The wrappers below check, by slicing, that every element the assembly
+// reads or writes is inside its slice: a wrong length panics here like the
+// Go kernels would, instead of touching memory outside.
+
+func prepQAVX512(q16 []uint16, qf []float32, q []float32) {
+	hd := len(q)
+	if hd == 0 {
+		return
+	}
+	_ = q16[hd-1]
+	_ = qf[roundUp(hd, lanes)-1]
+	attnPrepQ512(&q[0], &q16[0], &qf[0], hd)
+}
+
+func scoresTinyAVX512(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+	hd, span := len(q16), len(s)
+	if span == 0 || hd == 0 {
+		return
+	}
+	if hd%lanes != 0 {
+		panic("model: tinyBLAS scores need a head size that is a multiple of 16")
+	}
+	_ = qf[hd-1]
+	_ = k[(span-1)*stride+hd-1]
+	attnScoresTiny512(&qf[0], &k[0], 2*stride, hd/lanes, span, scale, &s[0])
+}
+
+func scoresVecAVX512(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+	hd, span := len(q16), len(s)
+	if span == 0 || hd == 0 {
+		return
+	}
+	_ = qf[hd-1]
+	_ = k[(span-1)*stride+hd-1]
+	attnScoresVec512(&qf[0], &k[0], 2*stride, hd, span, scale, &s[0])
+}
+
+func softmaxAVX512(p []float32, span int) {
+	if span <= 0 {
+		return
+	}
+	_ = p[roundUp(span, lanes)-1]
+	attnSoftmax512(&p[0], span)
+}
+
+func kqvTinyAVX512(p []float32, v []uint16, stride int, acc []float32, o []float32) {
+	hd, span := len(o), len(p)
+	if hd == 0 {
+		return
+	}
+	_ = acc[lanes*roundUp(hd, lanes)-1]
+	if span == 0 {
+		// No positions: every accumulator stays +0.
+		clear(o)
+		return
+	}
+	_ = v[(span-1)*stride+hd-1]
+	attnKQVTiny512(&p[0], &v[0], 2*stride, span, hd, &acc[0], &o[0])
+}
+
+func kqvVecAVX512(p []float32, v []uint16, stride int, acc []float32, _ []float64, o []float32) {
+	hd, span := len(o), len(p)
+	if hd == 0 {
+		return
+	}
+	_ = acc[attnAccLen(hd)-1]
+	if span == 0 {
+		clear(o)
+		return
+	}
+	_ = v[(span-1)*stride+hd-1]
+	np := min(max(32, roundUp(span, 32))&^(4*lanes-1), span)
+	attnKQVVec512(&p[0], &v[0], 2*stride, span, np, hd, &acc[0], &o[0])
+}
+
+// attnExp512 applies VEXP, the vector exponential of attnSoftmax512, to n
+// (a multiple of 16) values in place; only the tests call it, to check it
+// against vexpf bit for bit over the whole float range.
+//
+//go:noescape
+func attnExp512(x *float32, n int)

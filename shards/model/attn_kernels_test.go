@@ -1,0 +1,292 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"svc/shards/tensor"
+)
+
+// The SIMD kernel sets must give the pure-Go kernels' bits for every input
+// the attention can produce; these tests compare them on random data of
+// many shapes, including extremes (huge and tiny values, infinities, NaN).
+// NaNs are compared as NaNs: which NaN payload a float operation returns
+// depends on operand order even in compiled Go code.
+
+func sameBits32(a, b float32) bool {
+	return math.Float32bits(a) == math.Float32bits(b) || (a != a && b != b)
+}
+
+func compareRows(t *testing.T, what string, got, want []float32) {
+	t.Helper()
+	for i := range want {
+		if !sameBits32(got[i], want[i]) {
+			t.Fatalf("%s: element %d = %g (%#08x), want %g (%#08x)", what, i,
+				got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		}
+	}
+}
+
+// simdSets returns the kernel sets to check against genericAttn; on a CPU
+// (or build) without any there is nothing to compare and the test skips.
+func simdSets(t *testing.T) []*attnKernels {
+	sets := attnKernelSets()[1:]
+	if len(sets) == 0 {
+		t.Skip("no SIMD attention kernels in this build or on this CPU; only the Go kernels run")
+	}
+	return sets
+}
+
+// randF32 draws a float32 of a random kind: mostly moderate values of the
+// given scale, sometimes zeros, tiny, huge, infinite or NaN ones when
+// extremes is set.
+func randF32(r *rand.Rand, scale float32, extremes bool) float32 {
+	if extremes {
+		switch r.IntN(24) {
+		case 0:
+			return 0
+		case 1:
+			return float32(math.Copysign(0, -1))
+		case 2:
+			return float32(r.NormFloat64()) * 1e-6 // f16 subnormal range
+		case 3:
+			return float32(r.NormFloat64()) * 7e4 // past f16's range
+		case 4:
+			return float32(math.Inf(1 - 2*r.IntN(2)))
+		case 5:
+			return float32(math.NaN())
+		case 6:
+			return float32(r.NormFloat64()) * 1e-30
+		}
+	}
+	return float32(r.NormFloat64()) * scale
+}
+
+// randF16 returns f16 bit patterns of values drawn like randF32.
+func randF16(r *rand.Rand, n int, scale float32, extremes bool) []uint16 {
+	h := make([]uint16, n)
+	for i := range h {
+		h[i] = tensor.FP32ToFP16(randF32(r, scale, extremes))
+	}
+	return h
+}
+
+func TestAttnPrepQ(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, ks := range simdSets(t) {
+		for _, hd := range []int{1, 5, 15, 16, 17, 31, 63, 64, 65, 100, 128, 129, 256} {
+			for _, ext := range []bool{false, true} {
+				q := make([]float32, hd)
+				for i := range q {
+					q[i] = randF32(r, 3, ext)
+				}
+				w16, g16 := make([]uint16, hd), make([]uint16, hd)
+				wf, gf := make([]float32, roundUp(hd, lanes)), make([]float32, roundUp(hd, lanes))
+				for i := range gf {
+					gf[i] = float32(math.NaN()) // the padding must be cleared
+				}
+				genericAttn.prepQ(w16, wf, q)
+				ks.prepQ(g16, gf, q)
+				for i := range w16 {
+					if w16[i] != g16[i] {
+						t.Fatalf("%s hd=%d: q16[%d] = %#04x, want %#04x (q=%g)", ks.name, hd, i, g16[i], w16[i], q[i])
+					}
+				}
+				compareRows(t, fmt.Sprintf("%s hd=%d qf", ks.name, hd), gf, wf)
+			}
+		}
+	}
+}
+
+func TestAttnScores(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	spans := []int{1, 2, 3, 15, 16, 17, 33, 64, 100, 128, 600}
+	for _, ks := range simdSets(t) {
+		for _, tiny := range []bool{true, false} {
+			hds := []int{1, 7, 16, 63, 64, 65, 100, 127, 128, 129, 192, 256}
+			if tiny {
+				hds = []int{16, 32, 48, 64, 80, 128, 256}
+			}
+			for _, hd := range hds {
+				for _, span := range spans {
+					for _, ext := range []bool{false, true} {
+						stride := hd * (1 + r.IntN(3))
+						k := randF16(r, (span-1)*stride+hd, 1, ext)
+						q := make([]float32, hd)
+						for i := range q {
+							q[i] = randF32(r, 2, ext)
+						}
+						q16, qf := make([]uint16, hd), make([]float32, roundUp(hd, lanes))
+						genericAttn.prepQ(q16, qf, q)
+						scale := 1 / float32(math.Sqrt(float64(hd)))
+						want, got := make([]float32, span), make([]float32, span)
+						gen, simd := genericAttn.scoresVec, ks.scoresVec
+						if tiny {
+							gen, simd = genericAttn.scoresTiny, ks.scoresTiny
+						}
+						gen(q16, qf, k, stride, scale, want)
+						simd(q16, qf, k, stride, scale, got)
+						compareRows(t, fmt.Sprintf("%s tiny=%v hd=%d span=%d extremes=%v", ks.name, tiny, hd, span, ext), got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestAttnSoftmax(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	spans := []int{1, 2, 3, 5, 15, 16, 17, 31, 32, 33, 64, 100, 128, 255, 600}
+	scales := []float32{0, 0.01, 1, 10, 40, 200}
+	for _, ks := range simdSets(t) {
+		for _, span := range spans {
+			for _, scale := range scales {
+				for _, ext := range []bool{false, true} {
+					s := make([]float32, span)
+					for i := range s {
+						s[i] = randF32(r, scale, ext && r.IntN(4) == 0)
+					}
+					if ext && span > 2 {
+						s[r.IntN(span)] = float32(math.Inf(-1)) // a masked score
+					}
+					n := roundUp(span, lanes)
+					want, got := make([]float32, n), make([]float32, n)
+					copy(want, s)
+					copy(got, s)
+					for i := span; i < n; i++ {
+						want[i], got[i] = float32(math.NaN()), float32(math.Inf(1)) // stale padding
+					}
+					genericAttn.softmax(want, span)
+					ks.softmax(got, span)
+					compareRows(t, fmt.Sprintf("%s span=%d scale=%g extremes=%v", ks.name, span, scale, ext), got, want)
+				}
+			}
+		}
+		// All scores -Inf (no finite maximum) and a single huge one.
+		for _, span := range []int{1, 17, 40} {
+			n := roundUp(span, lanes)
+			want, got := make([]float32, n), make([]float32, n)
+			for i := range span {
+				want[i], got[i] = float32(math.Inf(-1)), float32(math.Inf(-1))
+			}
+			genericAttn.softmax(want, span)
+			ks.softmax(got, span)
+			compareRows(t, fmt.Sprintf("%s all -Inf span=%d", ks.name, span), got, want)
+			for i := range span {
+				want[i], got[i] = float32(-i), float32(-i)
+			}
+			want[span-1], got[span-1] = 3e38, 3e38
+			genericAttn.softmax(want, span)
+			ks.softmax(got, span)
+			compareRows(t, fmt.Sprintf("%s huge span=%d", ks.name, span), got, want)
+		}
+	}
+}
+
+// TestVexpfVector runs the vector exponential over inputs that reach every
+// branch (overflow, underflow to subnormals and to zero, NaN) through the
+// softmax of two scores, one of them 0 so that the maximum is 0 or the
+// other score.
+func TestVexpfVector(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, ks := range simdSets(t) {
+		for range 20000 {
+			x := float32(-r.Float64() * 130)
+			if r.IntN(8) == 0 {
+				x = -math.Float32frombits(r.Uint32() & 0x7fffffff)
+			}
+			want := []float32{0, x}
+			want = append(want, make([]float32, lanes-2)...)
+			got := append([]float32(nil), want...)
+			genericAttn.softmax(want, 2)
+			ks.softmax(got, 2)
+			compareRows(t, fmt.Sprintf("%s x=%g", ks.name, x), got, want)
+		}
+	}
+}
+
+func TestAttnKQV(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	spans := []int{1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 90, 96, 97, 128, 150, 600}
+	for _, ks := range simdSets(t) {
+		for _, tiny := range []bool{true, false} {
+			hds := []int{1, 3, 17, 20, 64, 65, 128, 129}
+			if tiny {
+				hds = []int{4, 8, 12, 20, 64, 68, 100, 128, 132, 256}
+			}
+			for _, hd := range hds {
+				for _, span := range spans {
+					for _, ext := range []bool{false, true} {
+						stride := hd + r.IntN(2)*hd
+						v := randF16(r, (span-1)*stride+hd, 1, ext)
+						// Probabilities are f16 values (the softmax rounds
+						// them), mostly in [0, 1], some exactly 0.
+						p := make([]float32, span)
+						for i := range p {
+							x := float32(r.Float64())
+							if ext {
+								x = randF32(r, 1, true)
+							} else if r.IntN(5) == 0 {
+								x = 0
+							}
+							p[i] = tensor.FP16ToFP32(tensor.FP32ToFP16(x))
+						}
+						want, got := make([]float32, hd), make([]float32, hd)
+						wacc, gacc := make([]float32, attnAccLen(hd)), make([]float32, attnAccLen(hd))
+						for i := range gacc {
+							gacc[i] = float32(math.NaN()) // stale scratch
+						}
+						sum := make([]float64, hd)
+						if tiny {
+							genericAttn.kqvTiny(p, v, stride, wacc, want)
+							ks.kqvTiny(p, v, stride, gacc, got)
+						} else {
+							genericAttn.kqvVec(p, v, stride, wacc, sum, want)
+							ks.kqvVec(p, v, stride, gacc, sum, got)
+						}
+						compareRows(t, fmt.Sprintf("%s tiny=%v hd=%d span=%d extremes=%v", ks.name, tiny, hd, span, ext), got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAttentionKernelSets runs whole attention calls (several rows and
+// heads on a thread pool) with every kernel set and with the all-Go code
+// the kernel sets replaced, and wants the same bits from all.
+func TestAttentionKernelSets(t *testing.T) {
+	pool := tensor.NewPool(2)
+	defer pool.Close()
+	r := rand.New(rand.NewPCG(11, 12))
+	type shape struct{ heads, kvHeads, hd int }
+	shapes := []shape{{8, 2, 64}, {4, 4, 128}, {6, 2, 20}, {4, 2, 18}, {2, 1, 48}}
+	type batch struct{ n, pos0 int }
+	batches := []batch{{1, 0}, {1, 1}, {1, 40}, {1, 95}, {1, 300}, {1, 599}, {2, 0}, {3, 7}, {17, 0}, {17, 31}, {128, 0}, {128, 200}}
+	for _, sh := range shapes {
+		c := &Config{Heads: sh.heads, KVHeads: sh.kvHeads, HeadDim: sh.hd}
+		for _, b := range batches {
+			total := b.pos0 + b.n
+			lc := &layerCache{
+				k: randF16(r, total*c.KVDim(), 1, false),
+				v: randF16(r, total*c.KVDim(), 1, false),
+			}
+			q := make([]float32, b.n*c.QDim())
+			for i := range q {
+				q[i] = randF32(r, 3, false)
+			}
+			want := make([]float32, len(q))
+			legacyAttention(c, lc, q, b.n, b.pos0, want)
+			for _, ks := range attnKernelSets() {
+				var bufs sync.Pool
+				task := attnTask{kern: ks}
+				got := make([]float32, len(q))
+				attention(pool, &task, &bufs, c, lc, q, b.n, b.pos0, got)
+				compareRows(t, fmt.Sprintf("%s heads=%d/%d hd=%d n=%d pos0=%d", ks.name, sh.heads, sh.kvHeads, sh.hd, b.n, b.pos0), got, want)
+			}
+		}
+	}
+}

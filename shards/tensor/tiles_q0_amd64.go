@@ -2,6 +2,100 @@
 
 package tensor
 
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// AVX-512 VNNI tile kernels for Q8_0 and Q4_0 (tiles_q0_amd64.s). They
+// compute many rows (and positions) side by side, so that the per-row
+// chains of fused multiply-adds, which the canonical order makes serial
+// per block, overlap instead of bounding the speed by their latency.
+
+//go:noescape
+func q80Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
+
+//go:noescape
+func q80Batch8x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32)
+
+//go:noescape
+func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
+
+//go:noescape
+func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32)
+
+// hasQ0Tiles reports whether the CPU runs the kernels below: AVX-512
+// F/BW/VL with VNNI, on top of the AVX2 set (F16C for the scales).
+func hasQ0Tiles() bool {
+	x := cpu.X86
+	return hasAVX2Set() && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI
+}
+
+// maxGatherRows bounds the row offsets (rows × rb) the kernels gather the
+// weight scales with: the offsets are int32.
+const maxGatherRows = 16
+
 // addQ0Tiles registers the VNNI tile kernels for Q8_0 and Q4_0 on CPUs that
-// have them. (Being written; until then the AVX2 kernels serve.)
-func addQ0Tiles(ks *kernelSet) {}
+// have them: sixteen rows for one position, and eight rows × four
+// positions (Q8_0) or sixteen rows × four positions (Q4_0) for batches.
+func addQ0Tiles(ks *kernelSet) {
+	if !hasQ0Tiles() {
+		return
+	}
+	dot8, dot4 := ks.dot[Q8_0], ks.dot[Q4_0]
+	ks.vec[Q8_0] = tileSpec{rows: 16, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 1, 34)
+		q80Vec16(pw, rb, py, pd, nb, &out[:16][0])
+	}}
+	ks.batch[Q8_0] = tileSpec{rows: 8, pos: 4, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
+		if !gatherable(rb, 8) {
+			fallbackTile(dot8, w, rb, a, i, 8, 4, out)
+			return
+		}
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 4, 34)
+		q80Batch8x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:32][0])
+	}}
+	ks.vec[Q4_0] = tileSpec{rows: 16, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
+		if !gatherable(rb, 16) {
+			fallbackTile(dot4, w, rb, a, i, 16, 1, out)
+			return
+		}
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 1, 18)
+		q40Vec16(pw, rb, py, pd, nb, &out[:16][0])
+	}}
+	ks.batch[Q4_0] = tileSpec{rows: 16, pos: 4, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
+		if !gatherable(rb, 16) {
+			fallbackTile(dot4, w, rb, a, i, 16, 4, out)
+			return
+		}
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 4, 18)
+		q40Batch16x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:64][0])
+	}}
+}
+
+// gatherable reports whether the scale gather's int32 offsets reach rows
+// rows of rb bytes (always, unless a row is over 100 MB).
+func gatherable(rb, rows int) bool { return rb <= math.MaxInt32/rows }
+
+// tileArgs checks the lengths a tile kernel relies on (a mismatch would be
+// a bug in MatMul, so it panics like an index error) and returns the
+// pointers to the weights, the first position's activations and scales.
+// A zero-column product never reaches the kernels (MatMul returns early).
+func tileArgs(w []byte, rb int, a *acts, i, rows, pos, blockBytes int) (*byte, *int8, *float32, int) {
+	nb := a.nb
+	_ = w[(rows-1)*rb+nb*blockBytes-1]
+	_ = a.qs[(i+pos)*a.cols-1]
+	_ = a.d[(i+pos)*nb-1]
+	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
+}
+
+// fallbackTile computes a tile with the row kernel, for shapes the
+// kernels cannot address.
+func fallbackTile(dot rowKernel, w []byte, rb int, a *acts, i, rows, pos int, out []float32) {
+	for p := 0; p < pos; p++ {
+		for k := 0; k < rows; k++ {
+			out[p*rows+k] = dot(w[k*rb:(k+1)*rb], a, i+p)
+		}
+	}
+}

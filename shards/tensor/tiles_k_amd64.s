@@ -147,6 +147,118 @@ DATA kthirty2<>+16(SB)/8, $0x2020202020202020
 DATA kthirty2<>+24(SB)/8, $0x2020202020202020
 GLOBL kthirty2<>(SB), RODATA|NOPTR, $32
 
+// Batch tables (two rows, one per 256-bit half): kbsc<j> spreads scale j
+// of each row into 16 words; kbmdup gives each row's mins as word pairs
+// (m0,m0,m1,m1,...) to pair with the 16 bsums; kbidxd/kbidxm (VPERMW) give
+// d resp. dmin of the two rows, eight copies each.
+DATA kbsc0<>+0(SB)/8, $0x8000800080008000
+DATA kbsc0<>+8(SB)/8, $0x8000800080008000
+DATA kbsc0<>+16(SB)/8, $0x8000800080008000
+DATA kbsc0<>+24(SB)/8, $0x8000800080008000
+DATA kbsc0<>+32(SB)/8, $0x8000800080008000
+DATA kbsc0<>+40(SB)/8, $0x8000800080008000
+DATA kbsc0<>+48(SB)/8, $0x8000800080008000
+DATA kbsc0<>+56(SB)/8, $0x8000800080008000
+GLOBL kbsc0<>(SB), RODATA|NOPTR, $64
+DATA kbsc1<>+0(SB)/8, $0x8001800180018001
+DATA kbsc1<>+8(SB)/8, $0x8001800180018001
+DATA kbsc1<>+16(SB)/8, $0x8001800180018001
+DATA kbsc1<>+24(SB)/8, $0x8001800180018001
+DATA kbsc1<>+32(SB)/8, $0x8001800180018001
+DATA kbsc1<>+40(SB)/8, $0x8001800180018001
+DATA kbsc1<>+48(SB)/8, $0x8001800180018001
+DATA kbsc1<>+56(SB)/8, $0x8001800180018001
+GLOBL kbsc1<>(SB), RODATA|NOPTR, $64
+DATA kbsc2<>+0(SB)/8, $0x8002800280028002
+DATA kbsc2<>+8(SB)/8, $0x8002800280028002
+DATA kbsc2<>+16(SB)/8, $0x8002800280028002
+DATA kbsc2<>+24(SB)/8, $0x8002800280028002
+DATA kbsc2<>+32(SB)/8, $0x8002800280028002
+DATA kbsc2<>+40(SB)/8, $0x8002800280028002
+DATA kbsc2<>+48(SB)/8, $0x8002800280028002
+DATA kbsc2<>+56(SB)/8, $0x8002800280028002
+GLOBL kbsc2<>(SB), RODATA|NOPTR, $64
+DATA kbsc3<>+0(SB)/8, $0x8003800380038003
+DATA kbsc3<>+8(SB)/8, $0x8003800380038003
+DATA kbsc3<>+16(SB)/8, $0x8003800380038003
+DATA kbsc3<>+24(SB)/8, $0x8003800380038003
+DATA kbsc3<>+32(SB)/8, $0x8003800380038003
+DATA kbsc3<>+40(SB)/8, $0x8003800380038003
+DATA kbsc3<>+48(SB)/8, $0x8003800380038003
+DATA kbsc3<>+56(SB)/8, $0x8003800380038003
+GLOBL kbsc3<>(SB), RODATA|NOPTR, $64
+DATA kbsc4<>+0(SB)/8, $0x8008800880088008
+DATA kbsc4<>+8(SB)/8, $0x8008800880088008
+DATA kbsc4<>+16(SB)/8, $0x8008800880088008
+DATA kbsc4<>+24(SB)/8, $0x8008800880088008
+DATA kbsc4<>+32(SB)/8, $0x8008800880088008
+DATA kbsc4<>+40(SB)/8, $0x8008800880088008
+DATA kbsc4<>+48(SB)/8, $0x8008800880088008
+DATA kbsc4<>+56(SB)/8, $0x8008800880088008
+GLOBL kbsc4<>(SB), RODATA|NOPTR, $64
+DATA kbsc5<>+0(SB)/8, $0x8009800980098009
+DATA kbsc5<>+8(SB)/8, $0x8009800980098009
+DATA kbsc5<>+16(SB)/8, $0x8009800980098009
+DATA kbsc5<>+24(SB)/8, $0x8009800980098009
+DATA kbsc5<>+32(SB)/8, $0x8009800980098009
+DATA kbsc5<>+40(SB)/8, $0x8009800980098009
+DATA kbsc5<>+48(SB)/8, $0x8009800980098009
+DATA kbsc5<>+56(SB)/8, $0x8009800980098009
+GLOBL kbsc5<>(SB), RODATA|NOPTR, $64
+DATA kbsc6<>+0(SB)/8, $0x800a800a800a800a
+DATA kbsc6<>+8(SB)/8, $0x800a800a800a800a
+DATA kbsc6<>+16(SB)/8, $0x800a800a800a800a
+DATA kbsc6<>+24(SB)/8, $0x800a800a800a800a
+DATA kbsc6<>+32(SB)/8, $0x800a800a800a800a
+DATA kbsc6<>+40(SB)/8, $0x800a800a800a800a
+DATA kbsc6<>+48(SB)/8, $0x800a800a800a800a
+DATA kbsc6<>+56(SB)/8, $0x800a800a800a800a
+GLOBL kbsc6<>(SB), RODATA|NOPTR, $64
+DATA kbsc7<>+0(SB)/8, $0x800b800b800b800b
+DATA kbsc7<>+8(SB)/8, $0x800b800b800b800b
+DATA kbsc7<>+16(SB)/8, $0x800b800b800b800b
+DATA kbsc7<>+24(SB)/8, $0x800b800b800b800b
+DATA kbsc7<>+32(SB)/8, $0x800b800b800b800b
+DATA kbsc7<>+40(SB)/8, $0x800b800b800b800b
+DATA kbsc7<>+48(SB)/8, $0x800b800b800b800b
+DATA kbsc7<>+56(SB)/8, $0x800b800b800b800b
+GLOBL kbsc7<>(SB), RODATA|NOPTR, $64
+DATA kbmdup<>+0(SB)/8, $0x8005800580048004
+DATA kbmdup<>+8(SB)/8, $0x8007800780068006
+DATA kbmdup<>+16(SB)/8, $0x800d800d800c800c
+DATA kbmdup<>+24(SB)/8, $0x800f800f800e800e
+DATA kbmdup<>+32(SB)/8, $0x8005800580048004
+DATA kbmdup<>+40(SB)/8, $0x8007800780068006
+DATA kbmdup<>+48(SB)/8, $0x800d800d800c800c
+DATA kbmdup<>+56(SB)/8, $0x800f800f800e800e
+GLOBL kbmdup<>(SB), RODATA|NOPTR, $64
+DATA kbidxd<>+0(SB)/8, $0x0000000000000000
+DATA kbidxd<>+8(SB)/8, $0x0000000000000000
+DATA kbidxd<>+16(SB)/8, $0x0008000800080008
+DATA kbidxd<>+24(SB)/8, $0x0008000800080008
+DATA kbidxd<>+32(SB)/8, $0x0000000000000000
+DATA kbidxd<>+40(SB)/8, $0x0000000000000000
+DATA kbidxd<>+48(SB)/8, $0x0000000000000000
+DATA kbidxd<>+56(SB)/8, $0x0000000000000000
+GLOBL kbidxd<>(SB), RODATA|NOPTR, $64
+DATA kbidxm<>+0(SB)/8, $0x0001000100010001
+DATA kbidxm<>+8(SB)/8, $0x0001000100010001
+DATA kbidxm<>+16(SB)/8, $0x0009000900090009
+DATA kbidxm<>+24(SB)/8, $0x0009000900090009
+DATA kbidxm<>+32(SB)/8, $0x0000000000000000
+DATA kbidxm<>+40(SB)/8, $0x0000000000000000
+DATA kbidxm<>+48(SB)/8, $0x0000000000000000
+DATA kbidxm<>+56(SB)/8, $0x0000000000000000
+GLOBL kbidxm<>(SB), RODATA|NOPTR, $64
+DATA kmask0f64<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kmask0f64<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kmask0f64<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kmask0f64<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kmask0f64<>+32(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kmask0f64<>+40(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kmask0f64<>+48(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kmask0f64<>+56(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL kmask0f64<>(SB), RODATA|NOPTR, $64
 // HSUM8X(Y, X): X = hsum8(Y) as dot_generic.go's hsum8. Clobbers X15.
 #define HSUM8X(Yr, Xr) \
 	VEXTRACTF128 $1, Yr, X15; \
@@ -498,5 +610,202 @@ q6kv8loop:
 	MOVSS X6, 24(AX)
 	HSUM8X(Y7, X7)
 	MOVSS X7, 28(AX)
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// Q4_K, 2 rows x 8 positions.
+//
+// Each zmm holds row r in its low 256 bits and row r+1 in its high 256
+// bits (the float accumulators: two independent 8-lane chains). The
+// block's weights are unpacked once into Z0..Z7 (sub-block j in Zj, 32
+// nibbles of each row) and its scales into 16-word vectors on the stack
+// (sub-block j at 64*j), then reused for the eight positions, whose
+// activations are broadcast to both halves.
+//
+// Registers: Z0..Z7 weights; Z8..Z15 float accumulators of positions
+// 0..7; Z16..Z23 their min accumulators (per row: lanes 2k and 2k+1 both
+// hold accm[k]); Z24 dx of the two rows, Z25 dmin, Z31 the mins as word
+// pairs; Z26..Z30 scratch.
+
+// KBCH: sub-blocks 2c (WL) and 2c+1 (WH) of both rows for the position
+// at AX, into the int32 lanes Z26 and Z27.
+#define KBCH(c, WL, WH) \
+	VBROADCASTI64X4 64*c(AX), Z28;    \
+	VBROADCASTI64X4 64*c+32(AX), Z29; \
+	VPMADDUBSW      Z28, WL, Z28;      \
+	VPMADDUBSW      Z29, WH, Z29;      \
+	VPDPWSSD        128*c(SP), Z28, Z26; \
+	VPDPWSSD        128*c+64(SP), Z29, Z27
+
+// KBPOS: one position (activations at AX, bsums at BX, dy at R13):
+// ACC = fma(dx*dy, float(lanes), ACC); ACCM = fnmadd(dmin*dy, float(prod), ACCM).
+#define KBPOS(ACC, ACCM) \
+	VPXORD          Z26, Z26, Z26;  \
+	VPXORD          Z27, Z27, Z27;  \
+	KBCH(0, Z0, Z1);                \
+	KBCH(1, Z2, Z3);                \
+	KBCH(2, Z4, Z5);                \
+	KBCH(3, Z6, Z7);                \
+	VPADDD          Z27, Z26, Z26;  \
+	VCVTDQ2PS       Z26, Z26;       \
+	VMULPS.BCST     (R13), Z24, Z28; \
+	VFMADD231PS     Z28, Z26, ACC;  \
+	VBROADCASTI64X4 (BX), Z28;      \
+	VPMADDWD        Z31, Z28, Z28;  \
+	VPSHUFD         $0xb1, Z28, Z29; \
+	VPADDD          Z29, Z28, Z28;  \
+	VCVTDQ2PS       Z28, Z28;       \
+	VMULPS.BCST     (R13), Z25, Z29; \
+	VFNMADD231PS    Z28, Z29, ACCM
+
+// KBW: chunk c of both rows' quants: low nibbles into WL, high into WH.
+#define KBW(c, WL, WLY, WH) \
+	VMOVDQU64    16+32*c(SI), WLY; \
+	VINSERTI64X4 $1, 16+32*c(SI)(R9*1), WL, WL; \
+	VPSRLW       $4, WL, WH;          \
+	VPANDD       kmask0f64<>(SB), WL, WL; \
+	VPANDD       kmask0f64<>(SB), WH, WH
+
+// KBOUT: out[2p] and out[2p+1] (rows r and r+1 of position p) =
+// hsum8(acc) + ((m0+m2)+(m1+m3)). Clobbers X0..X3.
+#define KBOUT1(off) \
+	VEXTRACTF128 $1, Y0, X1;  \
+	VADDPS       X1, X0, X0;  \
+	VMOVHLPS     X0, X0, X1;  \
+	VADDPS       X1, X0, X0;  \
+	VMOVSHDUP    X0, X1;      \
+	VADDSS       X1, X0, X0;  \
+	VEXTRACTF128 $1, Y2, X3;  \
+	VADDPS       X3, X2, X2;  \
+	VMOVHLPS     X2, X2, X3;  \
+	VADDSS       X3, X2, X2;  \
+	VADDSS       X2, X0, X0;  \
+	MOVSS        X0, off(R14)
+
+#define KBOUT(ACC, ACCY, ACCM, ACCMY, p) \
+	VMOVAPS       ACCY, Y0;     \
+	VMOVAPS       ACCMY, Y2;    \
+	KBOUT1(8*p);                \
+	VEXTRACTF32X8 $1, ACC, Y0;  \
+	VEXTRACTF32X8 $1, ACCM, Y2; \
+	KBOUT1(8*p+4)
+
+// func q4kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
+TEXT ·q4kBatch2x8(SB), NOSPLIT, $512-80
+	MOVQ w+0(FP), SI
+	MOVQ rb+8(FP), R9
+	MOVQ y+16(FP), DI
+	MOVQ ystride+24(FP), R10
+	MOVQ d+32(FP), DX
+	MOVQ dstride+40(FP), R12
+	SHLQ $2, R12
+	MOVQ bsums+48(FP), R8
+	MOVQ bstride+56(FP), R11
+	SHLQ $1, R11
+	MOVQ nb+64(FP), CX
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+q4kb28loop:
+	// headers of the two rows: d, dmin, scales and mins
+	VMOVDQU64    (SI), X26
+	VINSERTI32X4 $1, (SI)(R9*1), Y26, Y26
+	VMOVDQU64    kbidxd<>(SB), Z28
+	VPERMW       Z26, Z28, Z28
+	VCVTPH2PS    Y28, Z24
+	VMOVDQU64    kbidxm<>(SB), Z28
+	VPERMW       Z26, Z28, Z28
+	VCVTPH2PS    Y28, Z25
+	VPSHUFB      k4shufa<>(SB), Y26, Y27
+	VPSHUFB      k4shufb<>(SB), Y26, Y28
+	VPSRLW       $4, Y27, Y29
+	VPANDD       k4maska<>(SB), Y27, Y27
+	VPANDD       k4maskb<>(SB), Y29, Y29
+	VPSRLW       $2, Y28, Y28
+	VPANDD       k4maskc<>(SB), Y28, Y28
+	VPTERNLOGD   $0xfe, Y29, Y28, Y27
+	VSHUFI64X2   $0x50, Z27, Z27, Z27
+	VPSHUFB      kbsc0<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 0(SP)
+	VPSHUFB      kbsc1<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 64(SP)
+	VPSHUFB      kbsc2<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 128(SP)
+	VPSHUFB      kbsc3<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 192(SP)
+	VPSHUFB      kbsc4<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 256(SP)
+	VPSHUFB      kbsc5<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 320(SP)
+	VPSHUFB      kbsc6<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 384(SP)
+	VPSHUFB      kbsc7<>(SB), Z27, Z28
+	VMOVDQU64    Z28, 448(SP)
+	VPSHUFB      kbmdup<>(SB), Z27, Z31
+	KBW(0, Z0, Y0, Z1)
+	KBW(1, Z2, Y2, Z3)
+	KBW(2, Z4, Y4, Z5)
+	KBW(3, Z6, Y6, Z7)
+	MOVQ DI, AX
+	MOVQ R8, BX
+	MOVQ DX, R13
+	KBPOS(Z8, Z16)
+	ADDQ R10, AX
+	ADDQ R11, BX
+	ADDQ R12, R13
+	KBPOS(Z9, Z17)
+	ADDQ R10, AX
+	ADDQ R11, BX
+	ADDQ R12, R13
+	KBPOS(Z10, Z18)
+	ADDQ R10, AX
+	ADDQ R11, BX
+	ADDQ R12, R13
+	KBPOS(Z11, Z19)
+	ADDQ R10, AX
+	ADDQ R11, BX
+	ADDQ R12, R13
+	KBPOS(Z12, Z20)
+	ADDQ R10, AX
+	ADDQ R11, BX
+	ADDQ R12, R13
+	KBPOS(Z13, Z21)
+	ADDQ R10, AX
+	ADDQ R11, BX
+	ADDQ R12, R13
+	KBPOS(Z14, Z22)
+	ADDQ R10, AX
+	ADDQ R11, BX
+	ADDQ R12, R13
+	KBPOS(Z15, Z23)
+	ADDQ $144, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R8
+	DECQ CX
+	JNZ  q4kb28loop
+	MOVQ out+72(FP), R14
+	KBOUT(Z8, Y8, Z16, Y16, 0)
+	KBOUT(Z9, Y9, Z17, Y17, 1)
+	KBOUT(Z10, Y10, Z18, Y18, 2)
+	KBOUT(Z11, Y11, Z19, Y19, 3)
+	KBOUT(Z12, Y12, Z20, Y20, 4)
+	KBOUT(Z13, Y13, Z21, Y21, 5)
+	KBOUT(Z14, Y14, Z22, Y22, 6)
+	KBOUT(Z15, Y15, Z23, Y23, 7)
 	VZEROUPPER
 	RET

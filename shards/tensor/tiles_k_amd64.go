@@ -18,6 +18,9 @@ func q4kVec8(w *byte, rb int, y *int8, d *float32, bsums *int16, nb int, out *[8
 func q4kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
 
 //go:noescape
+func q6kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *[16]float32)
+
+//go:noescape
 func q6kVec8(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
 
 // addKTiles registers the VNNI tile kernels for Q4_K and Q6_K on CPUs that
@@ -50,5 +53,12 @@ func addKTiles(ks *kernelSet) {
 		_ = a.qs[(i+1)*a.cols-1]
 		_ = a.d[(i+1)*nb-1]
 		q6kVec8(&w[0], rb, &a.qs[i*a.cols], &a.d[i*nb], nb, (*[8]float32)(out))
+	}}
+	ks.batch[Q6_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
+		nb := a.nb
+		_ = w[rb+210*nb-1]
+		_ = a.qs[(i+8)*a.cols-1]
+		_ = a.d[(i+8)*nb-1]
+		q6kBatch2x8(&w[0], rb, &a.qs[i*a.cols], a.cols, &a.d[i*nb], nb, nb, (*[16]float32)(out))
 	}}
 }

@@ -259,6 +259,74 @@ DATA kmask0f64<>+40(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA kmask0f64<>+48(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA kmask0f64<>+56(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL kmask0f64<>(SB), RODATA|NOPTR, $64
+
+// Q6_K batch tables: kbq6sc<g> picks, for one half of the block (scales
+// as words, lanes: row r twice, row r+1 twice), the scale of elements
+// 32g..32g+15 and 32g+16..32g+31 of each row; k80x64 flips activations to
+// unsigned (a+128); kmask30x64 and k32x64 unpack the 6-bit quants.
+DATA kbq6sc0<>+0(SB)/8, $0x0100010001000100
+DATA kbq6sc0<>+8(SB)/8, $0x0100010001000100
+DATA kbq6sc0<>+16(SB)/8, $0x0302030203020302
+DATA kbq6sc0<>+24(SB)/8, $0x0302030203020302
+DATA kbq6sc0<>+32(SB)/8, $0x0100010001000100
+DATA kbq6sc0<>+40(SB)/8, $0x0100010001000100
+DATA kbq6sc0<>+48(SB)/8, $0x0302030203020302
+DATA kbq6sc0<>+56(SB)/8, $0x0302030203020302
+GLOBL kbq6sc0<>(SB), RODATA|NOPTR, $64
+DATA kbq6sc1<>+0(SB)/8, $0x0504050405040504
+DATA kbq6sc1<>+8(SB)/8, $0x0504050405040504
+DATA kbq6sc1<>+16(SB)/8, $0x0706070607060706
+DATA kbq6sc1<>+24(SB)/8, $0x0706070607060706
+DATA kbq6sc1<>+32(SB)/8, $0x0504050405040504
+DATA kbq6sc1<>+40(SB)/8, $0x0504050405040504
+DATA kbq6sc1<>+48(SB)/8, $0x0706070607060706
+DATA kbq6sc1<>+56(SB)/8, $0x0706070607060706
+GLOBL kbq6sc1<>(SB), RODATA|NOPTR, $64
+DATA kbq6sc2<>+0(SB)/8, $0x0908090809080908
+DATA kbq6sc2<>+8(SB)/8, $0x0908090809080908
+DATA kbq6sc2<>+16(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA kbq6sc2<>+24(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA kbq6sc2<>+32(SB)/8, $0x0908090809080908
+DATA kbq6sc2<>+40(SB)/8, $0x0908090809080908
+DATA kbq6sc2<>+48(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA kbq6sc2<>+56(SB)/8, $0x0b0a0b0a0b0a0b0a
+GLOBL kbq6sc2<>(SB), RODATA|NOPTR, $64
+DATA kbq6sc3<>+0(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kbq6sc3<>+8(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kbq6sc3<>+16(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA kbq6sc3<>+24(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA kbq6sc3<>+32(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kbq6sc3<>+40(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kbq6sc3<>+48(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA kbq6sc3<>+56(SB)/8, $0x0f0e0f0e0f0e0f0e
+GLOBL kbq6sc3<>(SB), RODATA|NOPTR, $64
+DATA k80x64<>+0(SB)/8, $0x8080808080808080
+DATA k80x64<>+8(SB)/8, $0x8080808080808080
+DATA k80x64<>+16(SB)/8, $0x8080808080808080
+DATA k80x64<>+24(SB)/8, $0x8080808080808080
+DATA k80x64<>+32(SB)/8, $0x8080808080808080
+DATA k80x64<>+40(SB)/8, $0x8080808080808080
+DATA k80x64<>+48(SB)/8, $0x8080808080808080
+DATA k80x64<>+56(SB)/8, $0x8080808080808080
+GLOBL k80x64<>(SB), RODATA|NOPTR, $64
+DATA kmask30x64<>+0(SB)/8, $0x3030303030303030
+DATA kmask30x64<>+8(SB)/8, $0x3030303030303030
+DATA kmask30x64<>+16(SB)/8, $0x3030303030303030
+DATA kmask30x64<>+24(SB)/8, $0x3030303030303030
+DATA kmask30x64<>+32(SB)/8, $0x3030303030303030
+DATA kmask30x64<>+40(SB)/8, $0x3030303030303030
+DATA kmask30x64<>+48(SB)/8, $0x3030303030303030
+DATA kmask30x64<>+56(SB)/8, $0x3030303030303030
+GLOBL kmask30x64<>(SB), RODATA|NOPTR, $64
+DATA k32x64<>+0(SB)/8, $0x2020202020202020
+DATA k32x64<>+8(SB)/8, $0x2020202020202020
+DATA k32x64<>+16(SB)/8, $0x2020202020202020
+DATA k32x64<>+24(SB)/8, $0x2020202020202020
+DATA k32x64<>+32(SB)/8, $0x2020202020202020
+DATA k32x64<>+40(SB)/8, $0x2020202020202020
+DATA k32x64<>+48(SB)/8, $0x2020202020202020
+DATA k32x64<>+56(SB)/8, $0x2020202020202020
+GLOBL k32x64<>(SB), RODATA|NOPTR, $64
 // HSUM8X(Y, X): X = hsum8(Y) as dot_generic.go's hsum8. Clobbers X15.
 #define HSUM8X(Yr, Xr) \
 	VEXTRACTF128 $1, Yr, X15; \
@@ -807,5 +875,179 @@ q4kb28loop:
 	KBOUT(Z13, Y13, Z21, Y21, 5)
 	KBOUT(Z14, Y14, Z22, Y22, 6)
 	KBOUT(Z15, Y15, Z23, Y23, 7)
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// Q6_K, 2 rows x 8 positions, laid out as the Q4_K batch kernel (row r in
+// the low, row r+1 in the high 256 bits). The quants are made signed
+// (q-32) once per block and the activations unsigned (a+128, an XOR), so
+// that VPMADDUBSW gives sum (q-32)(a+128); the surplus 128*sum(q-32),
+// scaled like the products, depends on the weights only: it is computed
+// once per block (Z25, negated) and starts each position's int32 lanes.
+//
+// Registers: Z0..Z7 signed quants of element groups 0..7 (32 elements of
+// each row); Z8..Z15 float accumulators of positions 0..7; Z24 dx of the
+// two rows; Z25 minus the bias lanes; Z16..Z23, Z26..Z31 scratch. Stack:
+// the scale words of group g (16 elements' scale per 128-bit lane) at 64*g.
+
+// K6BW: half h of both rows: ql at QL, qh at QH, into groups W0..W3.
+#define K6BW(QL, QH, W0, W1, W2, W3) \
+	VMOVDQU64    QL(SI), Y16;                  \
+	VINSERTI64X4 $1, QL(SI)(R9*1), Z16, Z16;   \
+	VMOVDQU64    QL+32(SI), Y17;               \
+	VINSERTI64X4 $1, QL+32(SI)(R9*1), Z17, Z17; \
+	VMOVDQU64    QH(SI), Y18;                  \
+	VINSERTI64X4 $1, QH(SI)(R9*1), Z18, Z18;   \
+	VPSLLW       $4, Z18, W0;                  \
+	VPANDD       Z20, W0, W0;                  \
+	VPTERNLOGD   $0xf8, Z21, Z16, W0;          \
+	VPSUBB       Z22, W0, W0;                  \
+	VPSLLW       $2, Z18, W1;                  \
+	VPANDD       Z20, W1, W1;                  \
+	VPTERNLOGD   $0xf8, Z21, Z17, W1;          \
+	VPSUBB       Z22, W1, W1;                  \
+	VPSRLW       $4, Z16, Z16;                 \
+	VPANDD       Z20, Z18, W2;                 \
+	VPTERNLOGD   $0xf8, Z21, Z16, W2;          \
+	VPSUBB       Z22, W2, W2;                  \
+	VPSRLW       $4, Z17, Z17;                 \
+	VPSRLW       $2, Z18, W3;                  \
+	VPANDD       Z20, W3, W3;                  \
+	VPTERNLOGD   $0xf8, Z21, Z17, W3;          \
+	VPSUBB       Z22, W3, W3
+
+// K6BSC: scale words of group gi (table CTRL, from the lane-doubled half in SRC) to
+// the stack at 64*gi, and the group's bias 128*(w0+w1) scaled into Z25.
+#define K6BSC(SRC, CTRL, gi, W) \
+	VPSHUFB    CTRL<>(SB), SRC, Z17; \
+	VMOVDQU64  Z17, 64*gi(SP);           \
+	VPMADDUBSW W, Z23, Z18;              \
+	VPDPWSSD   Z17, Z18, Z25
+
+// K6BG: group gi for the position at AX into the int32 lanes ACCI.
+#define K6BG(gi, W, ACCI) \
+	VBROADCASTI64X4 32*gi(AX), Z28; \
+	VPXORD          Z23, Z28, Z28;  \
+	VPMADDUBSW      W, Z28, Z28;    \
+	VPDPWSSD        64*gi(SP), Z28, ACCI
+
+#define K6BPOS(ACC) \
+	VMOVDQA64   Z25, Z26;      \
+	VPXORD      Z27, Z27, Z27; \
+	K6BG(0, Z0, Z26);          \
+	K6BG(1, Z1, Z27);          \
+	K6BG(2, Z2, Z26);          \
+	K6BG(3, Z3, Z27);          \
+	K6BG(4, Z4, Z26);          \
+	K6BG(5, Z5, Z27);          \
+	K6BG(6, Z6, Z26);          \
+	K6BG(7, Z7, Z27);          \
+	VPADDD      Z27, Z26, Z26; \
+	VCVTDQ2PS   Z26, Z26;      \
+	VMULPS.BCST (R13), Z24, Z28; \
+	VFMADD231PS Z28, Z26, ACC
+
+// K6BOUT: out[2p], out[2p+1] = hsum8 of the two halves of ACC.
+#define K6BOUT1(off) \
+	VEXTRACTF128 $1, Y0, X1;  \
+	VADDPS       X1, X0, X0;  \
+	VMOVHLPS     X0, X0, X1;  \
+	VADDPS       X1, X0, X0;  \
+	VMOVSHDUP    X0, X1;      \
+	VADDSS       X1, X0, X0;  \
+	MOVSS        X0, off(R14)
+
+#define K6BOUT(ACC, ACCY, p) \
+	VMOVAPS       ACCY, Y0;  \
+	K6BOUT1(8*p);            \
+	VEXTRACTF32X8 $1, ACC, Y0; \
+	K6BOUT1(8*p+4)
+
+// func q6kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *[16]float32)
+TEXT ·q6kBatch2x8(SB), NOSPLIT, $512-64
+	MOVQ w+0(FP), SI
+	MOVQ rb+8(FP), R9
+	MOVQ y+16(FP), DI
+	MOVQ ystride+24(FP), R10
+	MOVQ d+32(FP), DX
+	MOVQ dstride+40(FP), R12
+	SHLQ $2, R12
+	MOVQ nb+48(FP), CX
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+q6kb28loop:
+	VMOVDQU64 kmask30x64<>(SB), Z20
+	VMOVDQU64 kmask0f64<>(SB), Z21
+	VMOVDQU64 k32x64<>(SB), Z22
+	VMOVDQU64 k80x64<>(SB), Z23
+	K6BW(0, 128, Z0, Z1, Z2, Z3)
+	K6BW(64, 160, Z4, Z5, Z6, Z7)
+	// dx of the two rows, eight copies each
+	VPBROADCASTW 208(SI), X26
+	VPBROADCASTW 208(SI)(R9*1), X27
+	VINSERTI32X4 $1, X27, Y26, Y26
+	VCVTPH2PS    Y26, Z24
+	// scales: row r's 16 words in lanes 0-1, row r+1's in lanes 2-3
+	VMOVDQU64    192(SI), X19
+	VINSERTI32X4 $1, 192(SI)(R9*1), Y19, Y19
+	VPMOVSXBW    Y19, Z19
+	VPXORD       Z25, Z25, Z25
+	VSHUFI64X2   $0xa0, Z19, Z19, Z16
+	K6BSC(Z16, kbq6sc0, 0, Z0)
+	K6BSC(Z16, kbq6sc1, 1, Z1)
+	K6BSC(Z16, kbq6sc2, 2, Z2)
+	K6BSC(Z16, kbq6sc3, 3, Z3)
+	VSHUFI64X2   $0xf5, Z19, Z19, Z16
+	K6BSC(Z16, kbq6sc0, 4, Z4)
+	K6BSC(Z16, kbq6sc1, 5, Z5)
+	K6BSC(Z16, kbq6sc2, 6, Z6)
+	K6BSC(Z16, kbq6sc3, 7, Z7)
+	VPXORD       Z26, Z26, Z26
+	VPSUBD       Z25, Z26, Z25
+	MOVQ DI, AX
+	MOVQ DX, R13
+	K6BPOS(Z8)
+	ADDQ R10, AX
+	ADDQ R12, R13
+	K6BPOS(Z9)
+	ADDQ R10, AX
+	ADDQ R12, R13
+	K6BPOS(Z10)
+	ADDQ R10, AX
+	ADDQ R12, R13
+	K6BPOS(Z11)
+	ADDQ R10, AX
+	ADDQ R12, R13
+	K6BPOS(Z12)
+	ADDQ R10, AX
+	ADDQ R12, R13
+	K6BPOS(Z13)
+	ADDQ R10, AX
+	ADDQ R12, R13
+	K6BPOS(Z14)
+	ADDQ R10, AX
+	ADDQ R12, R13
+	K6BPOS(Z15)
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	DECQ CX
+	JNZ  q6kb28loop
+	MOVQ out+56(FP), R14
+	K6BOUT(Z8, Y8, 0)
+	K6BOUT(Z9, Y9, 1)
+	K6BOUT(Z10, Y10, 2)
+	K6BOUT(Z11, Y11, 3)
+	K6BOUT(Z12, Y12, 4)
+	K6BOUT(Z13, Y13, 5)
+	K6BOUT(Z14, Y14, 6)
+	K6BOUT(Z15, Y15, 7)
 	VZEROUPPER
 	RET

@@ -17,13 +17,13 @@ import (
 func q80Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
 
 //go:noescape
-func q80Batch8x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32)
+func q80Batch8x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
 
 //go:noescape
 func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
 
 //go:noescape
-func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32)
+func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
 
 // hasQ0Tiles reports whether the CPU runs the kernels below: AVX-512
 // F/BW/VL with VNNI, on top of the AVX2 set (F16C for the scales).
@@ -54,7 +54,7 @@ func addQ0Tiles(ks *kernelSet) {
 			return
 		}
 		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 4, 34)
-		q80Batch8x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:32][0])
+		q80Batch8x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:32][0], i%posTile == 0)
 	}}
 	ks.vec[Q4_0] = tileSpec{rows: 16, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
 		if !gatherable(rb, 16) {
@@ -70,7 +70,7 @@ func addQ0Tiles(ks *kernelSet) {
 			return
 		}
 		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 4, 18)
-		q40Batch16x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:64][0])
+		q40Batch16x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:64][0], i%posTile == 0)
 	}}
 }
 

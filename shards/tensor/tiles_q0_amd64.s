@@ -237,8 +237,8 @@ q80vdone:
 	VPERMPS   Z22, Z24, Z22;    \
 	VMOVUPS   Y22, off(AX)
 
-// func q80Batch8x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32)
-TEXT ·q80Batch8x4(SB), NOSPLIT, $128-64
+// func q80Batch8x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
+TEXT ·q80Batch8x4(SB), NOSPLIT, $128-65
 	MOVQ w+0(FP), R10
 	MOVQ rb+8(FP), R8
 	MOVQ y+16(FP), DI
@@ -250,6 +250,8 @@ TEXT ·q80Batch8x4(SB), NOSPLIT, $128-64
 	LEAQ (R10)(R8*4), R11
 	LEAQ (R14)(R14*2), R15
 	LEAQ (BX)(BX*2), SI
+	LEAQ (R11)(R8*4), R12
+	MOVBQZX pf+64(FP), R13
 	VMOVDQU32        q0c80<>(SB), Y28
 	VSHUFI64X2       $0x44, Z28, Z28, Z28
 	VPBROADCASTD     R8, Z29
@@ -275,6 +277,18 @@ TEXT ·q80Batch8x4(SB), NOSPLIT, $128-64
 	JZ               q80bdone
 
 q80bloop:
+	// On the first call for these rows, the next eight rows are fetched
+	// linearly (8*34 bytes a block), as in q80Vec16.
+	TESTQ      R13, R13
+	JZ         q80bnopf
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+	PREFETCHT0 256(R12)
+	ADDQ       $272, R12
+
+q80bnopf:
 	// Weight scales of the sixteen lanes (two per row).
 	KXNORW     K1, K1, K1
 	VPGATHERDD (R10)(Z29*1), K1, Z30
@@ -468,8 +482,8 @@ q40vdone:
 	VZEROUPPER
 	RET
 
-// func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32)
-TEXT ·q40Batch16x4(SB), NOSPLIT, $0-64
+// func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
+TEXT ·q40Batch16x4(SB), NOSPLIT, $0-65
 	Q40_SETUP
 	MOVQ   y+16(FP), DI
 	MOVQ   ystride+24(FP), R14
@@ -478,6 +492,7 @@ TEXT ·q40Batch16x4(SB), NOSPLIT, $0-64
 	MOVQ   nb+48(FP), CX
 	LEAQ   (R14)(R14*2), R15
 	LEAQ   (BX)(BX*2), SI
+	LEAQ   (R13)(R8*4), AX
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -486,6 +501,17 @@ TEXT ·q40Batch16x4(SB), NOSPLIT, $0-64
 	JZ     q40bdone
 
 q40bloop:
+	// On the first call for these rows, the next tile, as in q80Batch8x4.
+	CMPB       pf+64(FP), $0
+	JEQ        q40bnopf
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 256(AX)
+	ADDQ       $288, AX
+
+q40bnopf:
 	Q40_WEIGHTS
 	Q40_POS((DI), (DX), Z0)
 	Q40_POS((DI)(R14*1), (DX)(BX*1), Z1)

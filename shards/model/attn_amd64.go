@@ -8,11 +8,17 @@ import "golang.org/x/sys/cpu"
 var bestAttn = detectAttn()
 
 func detectAttn() *attnKernels {
-	if hasAttnAVX512() {
+	switch {
+	case hasAttnAVX512():
 		return avx512Attn
+	case hasAttnAVX2():
+		return avx2Attn
 	}
 	return genericAttn
 }
+
+// hasAttnAVX2 reports whether the AVX2 kernels can run (with FMA and F16C).
+func hasAttnAVX2() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C }
 
 // hasAttnAVX512 reports whether the AVX-512 kernels can run (AVX512F and
 // DQ, with the VEX-encoded AVX2, FMA and F16C instructions they also use).
@@ -23,6 +29,9 @@ func hasAttnAVX512() bool {
 // attnKernelSets lists every set this CPU can run, for tests.
 func attnKernelSets() []*attnKernels {
 	sets := []*attnKernels{genericAttn}
+	if hasAttnAVX2() {
+		sets = append(sets, avx2Attn)
+	}
 	if hasAttnAVX512() {
 		sets = append(sets, avx512Attn)
 	}
@@ -37,6 +46,7 @@ var avx512Attn = &attnKernels{
 	softmax:    softmaxAVX512,
 	kqvTiny:    kqvTinyAVX512,
 	kqvVec:     kqvVecAVX512,
+	silu:       siluAVX512,
 }
 
 //go:noescape
@@ -53,6 +63,9 @@ func attnSoftmax512(p *float32, span int)
 
 //go:noescape
 func attnKQVTiny512(p *float32, v *uint16, stride int, span int, hd int, acc *float32, o *float32)
+
+//go:noescape
+func attnSiLU512(y, x *float32, n int)
 
 //go:noescape
 func attnKQVVec512(p *float32, v *uint16, stride int, span int, np int, hd int, acc *float32, o *float32)
@@ -138,3 +151,16 @@ func kqvVecAVX512(p []float32, v []uint16, stride int, acc []float32, _ []float6
 //
 //go:noescape
 func attnExp512(x *float32, n int)
+
+func siluAVX512(y, x []float32) {
+	full := len(x) / lanes * lanes
+	if full > 0 {
+		_ = y[full-1]
+		attnSiLU512(&y[0], &x[0], full)
+	}
+	// The tail with the C library's expf, as siluRowGo.
+	for i := full; i < len(x); i++ {
+		v := x[i]
+		y[i] = v / (1 + expf(-v))
+	}
+}

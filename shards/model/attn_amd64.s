@@ -246,6 +246,33 @@ exp_only_done:
 	VZEROUPPER
 	RET
 
+// func attnSiLU512(y, x *float32, n int)
+//
+// y = x/(1+vexpf(0-x)) for n (a multiple of 16) values; y may be x.
+TEXT ·attnSiLU512(SB), NOSPLIT, $0-24
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), DX
+	EXPCONST
+	SHRQ $4, DX
+	JZ   silu_done
+
+silu_loop:
+	VMOVUPS (SI), Z9
+	VSUBPS  Z9, Z30, Z1
+	VEXP
+	VADDPS  Z26, Z5, Z5
+	VDIVPS  Z5, Z9, Z9
+	VMOVUPS Z9, (DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	DECQ    DX
+	JNZ     silu_loop
+
+silu_done:
+	VZEROUPPER
+	RET
+
 // func attnSoftmax512(p *float32, span int)
 //
 // The maximum (NaN if any score is NaN, like Go's max), then per 16-lane

@@ -8,14 +8,29 @@ import (
 	"testing"
 )
 
-// TestVexpfAVX512 checks the AVX-512 exponential against vexpf bit for bit:
-// every input in the softmax's range [-104, 0] at a fine grid, and random
-// bit patterns over the whole float range (overflow, subnormal results,
-// underflow to zero, infinities, NaN).
-func TestVexpfAVX512(t *testing.T) {
-	if !hasAttnAVX512() {
-		t.Skip("the CPU has no AVX-512: the AVX-512 kernels are not used")
+// TestVexpfSIMD checks the vector exponentials of the assembly kernels
+// against vexpf bit for bit: every input in the softmax's range [-104, 0]
+// at a fine grid, and random bit patterns over the whole float range
+// (overflow, subnormal results, underflow to zero, infinities, NaN).
+func TestVexpfSIMD(t *testing.T) {
+	for _, k := range []struct {
+		name string
+		ok   bool
+		exp  func(x *float32, n int)
+	}{
+		{"avx2", hasAttnAVX2(), attnExp2},
+		{"avx512", hasAttnAVX512(), attnExp512},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			if !k.ok {
+				t.Skipf("the CPU cannot run the %s kernels", k.name)
+			}
+			checkVexp(t, k.exp)
+		})
 	}
+}
+
+func checkVexp(t *testing.T, exp func(x *float32, n int)) {
 	r := rand.New(rand.NewPCG(13, 14))
 	const n = 1 << 16
 	x := make([]float32, n)
@@ -23,7 +38,7 @@ func TestVexpfAVX512(t *testing.T) {
 	check := func() {
 		t.Helper()
 		copy(got, x)
-		attnExp512(&got[0], n)
+		exp(&got[0], n)
 		for i, v := range x {
 			if want := vexpf(v); !sameBits32(got[i], want) {
 				t.Fatalf("vexp(%g [%#08x]) = %g [%#08x], want %g [%#08x]", v, math.Float32bits(v),

@@ -7,7 +7,7 @@ import (
 )
 
 // attnKernels is one implementation of the steps of attention for a single
-// (query row, head) pair. Every implementation performs the same float32 and
+// (query row, head) pair (and of SiLU, which uses the same exponential). Every implementation performs the same float32 and
 // float64 operations in the same order (the orders of llama.cpp described
 // in ggmlmath.go); they differ only in the instructions, so all of them give
 // the same bits. genericAttn is the reference; attn_amd64.go adds SIMD sets
@@ -35,6 +35,10 @@ type attnKernels struct {
 	// scratch of at least attnAccLen(len(o)) floats, sum of len(o).
 	kqvTiny func(p []float32, v []uint16, stride int, acc []float32, o []float32)
 	kqvVec  func(p []float32, v []uint16, stride int, acc []float32, sum []float64, o []float32)
+
+	// silu is siluRow (ggmlmath.go), which shares the vector exponential
+	// with the softmax.
+	silu func(y, x []float32)
 }
 
 // attnAccLen is the scratch the kqv kernels need for head dimension hd: 64
@@ -52,6 +56,7 @@ var genericAttn = &attnKernels{
 	softmax:    softmaxGo,
 	kqvTiny:    kqvTinyGo,
 	kqvVec:     kqvVecGo,
+	silu:       siluRowGo,
 }
 
 func prepQGo(q16 []uint16, qf []float32, q []float32) {

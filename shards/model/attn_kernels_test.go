@@ -290,3 +290,24 @@ func TestAttentionKernelSets(t *testing.T) {
 		}
 	}
 }
+
+func TestSiLUKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, ks := range simdSets(t) {
+		for _, n := range []int{1, 7, 15, 16, 17, 31, 32, 33, 100, 5632} {
+			for _, ext := range []bool{false, true} {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = randF32(r, 4, ext)
+					if ext && r.IntN(6) == 0 {
+						x[i] = float32(r.NormFloat64() * 120) // past exp's flush points
+					}
+				}
+				want, got := make([]float32, n), append([]float32(nil), x...)
+				genericAttn.silu(want, x)
+				ks.silu(got, got) // in place, as swiGLU calls it
+				compareRows(t, fmt.Sprintf("%s n=%d extremes=%v", ks.name, n, ext), got, want)
+			}
+		}
+	}
+}

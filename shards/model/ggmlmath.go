@@ -56,8 +56,12 @@ func vexpf(x float32) float32 {
 func expf(x float32) float32 { return float32(math.Exp(float64(x))) }
 
 // siluRow sets y[i] = x[i]/(1+e^-x[i]) as ggml_vec_silu_f32 does: full
-// vectors with vexpf, the tail with expf.
-func siluRow(y, x []float32) {
+// vectors with vexpf, the tail with expf. It runs on the CPU's best kernel
+// set (attn_kernels.go); all give siluRowGo's bits.
+func siluRow(y, x []float32) { bestAttn.silu(y, x) }
+
+// siluRowGo is siluRow in Go, the reference.
+func siluRowGo(y, x []float32) {
 	full := len(x) / lanes * lanes
 	for i, v := range x {
 		var e float32

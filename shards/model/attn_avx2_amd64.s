@@ -1,0 +1,762 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// AVX2 kernels for attention and SiLU (attn_kernels.go), for CPUs without
+// AVX-512: the same float operations in the same order as the Go kernels
+// and attn_amd64.s, a 16-lane accumulator of the Go code being two Y
+// registers or two 8-float halves of a scratch row. They take the common
+// shapes (head sizes a multiple of 8 or 16); the Go wrappers hand other
+// shapes to the Go kernels, which give the same bits. Strides are in bytes.
+
+#define SHIFT attnC2<>+0(SB)
+#define LOG2E attnC2<>+32(SB)
+#define LN2HI attnC2<>+64(SB)
+#define LN2LO attnC2<>+96(SB)
+#define C0 attnC2<>+128(SB)
+#define C1 attnC2<>+160(SB)
+#define C2 attnC2<>+192(SB)
+#define C3 attnC2<>+224(SB)
+#define C4 attnC2<>+256(SB)
+#define ONE attnC2<>+288(SB)
+#define F192 attnC2<>+320(SB)
+#define ABS attnC2<>+352(SB)
+#define INF attnC2<>+384(SB)
+#define I127 attnC2<>+416(SB)
+#define NINF attnC2<>+448(SB)
+#define IDX attnC2<>+480(SB)
+
+DATA attnC2<>+0(SB)/4, $0x4b400000
+DATA attnC2<>+4(SB)/4, $0x4b400000
+DATA attnC2<>+8(SB)/4, $0x4b400000
+DATA attnC2<>+12(SB)/4, $0x4b400000
+DATA attnC2<>+16(SB)/4, $0x4b400000
+DATA attnC2<>+20(SB)/4, $0x4b400000
+DATA attnC2<>+24(SB)/4, $0x4b400000
+DATA attnC2<>+28(SB)/4, $0x4b400000
+DATA attnC2<>+32(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+36(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+40(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+44(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+48(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+52(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+56(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+60(SB)/4, $0x3fb8aa3b
+DATA attnC2<>+64(SB)/4, $0x3f317200
+DATA attnC2<>+68(SB)/4, $0x3f317200
+DATA attnC2<>+72(SB)/4, $0x3f317200
+DATA attnC2<>+76(SB)/4, $0x3f317200
+DATA attnC2<>+80(SB)/4, $0x3f317200
+DATA attnC2<>+84(SB)/4, $0x3f317200
+DATA attnC2<>+88(SB)/4, $0x3f317200
+DATA attnC2<>+92(SB)/4, $0x3f317200
+DATA attnC2<>+96(SB)/4, $0x35bfbe8e
+DATA attnC2<>+100(SB)/4, $0x35bfbe8e
+DATA attnC2<>+104(SB)/4, $0x35bfbe8e
+DATA attnC2<>+108(SB)/4, $0x35bfbe8e
+DATA attnC2<>+112(SB)/4, $0x35bfbe8e
+DATA attnC2<>+116(SB)/4, $0x35bfbe8e
+DATA attnC2<>+120(SB)/4, $0x35bfbe8e
+DATA attnC2<>+124(SB)/4, $0x35bfbe8e
+DATA attnC2<>+128(SB)/4, $0x3c072010
+DATA attnC2<>+132(SB)/4, $0x3c072010
+DATA attnC2<>+136(SB)/4, $0x3c072010
+DATA attnC2<>+140(SB)/4, $0x3c072010
+DATA attnC2<>+144(SB)/4, $0x3c072010
+DATA attnC2<>+148(SB)/4, $0x3c072010
+DATA attnC2<>+152(SB)/4, $0x3c072010
+DATA attnC2<>+156(SB)/4, $0x3c072010
+DATA attnC2<>+160(SB)/4, $0x3d2b9f17
+DATA attnC2<>+164(SB)/4, $0x3d2b9f17
+DATA attnC2<>+168(SB)/4, $0x3d2b9f17
+DATA attnC2<>+172(SB)/4, $0x3d2b9f17
+DATA attnC2<>+176(SB)/4, $0x3d2b9f17
+DATA attnC2<>+180(SB)/4, $0x3d2b9f17
+DATA attnC2<>+184(SB)/4, $0x3d2b9f17
+DATA attnC2<>+188(SB)/4, $0x3d2b9f17
+DATA attnC2<>+192(SB)/4, $0x3e2aaf33
+DATA attnC2<>+196(SB)/4, $0x3e2aaf33
+DATA attnC2<>+200(SB)/4, $0x3e2aaf33
+DATA attnC2<>+204(SB)/4, $0x3e2aaf33
+DATA attnC2<>+208(SB)/4, $0x3e2aaf33
+DATA attnC2<>+212(SB)/4, $0x3e2aaf33
+DATA attnC2<>+216(SB)/4, $0x3e2aaf33
+DATA attnC2<>+220(SB)/4, $0x3e2aaf33
+DATA attnC2<>+224(SB)/4, $0x3efffedb
+DATA attnC2<>+228(SB)/4, $0x3efffedb
+DATA attnC2<>+232(SB)/4, $0x3efffedb
+DATA attnC2<>+236(SB)/4, $0x3efffedb
+DATA attnC2<>+240(SB)/4, $0x3efffedb
+DATA attnC2<>+244(SB)/4, $0x3efffedb
+DATA attnC2<>+248(SB)/4, $0x3efffedb
+DATA attnC2<>+252(SB)/4, $0x3efffedb
+DATA attnC2<>+256(SB)/4, $0x3f7ffff6
+DATA attnC2<>+260(SB)/4, $0x3f7ffff6
+DATA attnC2<>+264(SB)/4, $0x3f7ffff6
+DATA attnC2<>+268(SB)/4, $0x3f7ffff6
+DATA attnC2<>+272(SB)/4, $0x3f7ffff6
+DATA attnC2<>+276(SB)/4, $0x3f7ffff6
+DATA attnC2<>+280(SB)/4, $0x3f7ffff6
+DATA attnC2<>+284(SB)/4, $0x3f7ffff6
+DATA attnC2<>+288(SB)/4, $0x3f800000
+DATA attnC2<>+292(SB)/4, $0x3f800000
+DATA attnC2<>+296(SB)/4, $0x3f800000
+DATA attnC2<>+300(SB)/4, $0x3f800000
+DATA attnC2<>+304(SB)/4, $0x3f800000
+DATA attnC2<>+308(SB)/4, $0x3f800000
+DATA attnC2<>+312(SB)/4, $0x3f800000
+DATA attnC2<>+316(SB)/4, $0x3f800000
+DATA attnC2<>+320(SB)/4, $0x43400000
+DATA attnC2<>+324(SB)/4, $0x43400000
+DATA attnC2<>+328(SB)/4, $0x43400000
+DATA attnC2<>+332(SB)/4, $0x43400000
+DATA attnC2<>+336(SB)/4, $0x43400000
+DATA attnC2<>+340(SB)/4, $0x43400000
+DATA attnC2<>+344(SB)/4, $0x43400000
+DATA attnC2<>+348(SB)/4, $0x43400000
+DATA attnC2<>+352(SB)/4, $0x7fffffff
+DATA attnC2<>+356(SB)/4, $0x7fffffff
+DATA attnC2<>+360(SB)/4, $0x7fffffff
+DATA attnC2<>+364(SB)/4, $0x7fffffff
+DATA attnC2<>+368(SB)/4, $0x7fffffff
+DATA attnC2<>+372(SB)/4, $0x7fffffff
+DATA attnC2<>+376(SB)/4, $0x7fffffff
+DATA attnC2<>+380(SB)/4, $0x7fffffff
+DATA attnC2<>+384(SB)/4, $0x7f800000
+DATA attnC2<>+388(SB)/4, $0x7f800000
+DATA attnC2<>+392(SB)/4, $0x7f800000
+DATA attnC2<>+396(SB)/4, $0x7f800000
+DATA attnC2<>+400(SB)/4, $0x7f800000
+DATA attnC2<>+404(SB)/4, $0x7f800000
+DATA attnC2<>+408(SB)/4, $0x7f800000
+DATA attnC2<>+412(SB)/4, $0x7f800000
+DATA attnC2<>+416(SB)/4, $0x7f
+DATA attnC2<>+420(SB)/4, $0x7f
+DATA attnC2<>+424(SB)/4, $0x7f
+DATA attnC2<>+428(SB)/4, $0x7f
+DATA attnC2<>+432(SB)/4, $0x7f
+DATA attnC2<>+436(SB)/4, $0x7f
+DATA attnC2<>+440(SB)/4, $0x7f
+DATA attnC2<>+444(SB)/4, $0x7f
+DATA attnC2<>+448(SB)/4, $0xff800000
+DATA attnC2<>+452(SB)/4, $0xff800000
+DATA attnC2<>+456(SB)/4, $0xff800000
+DATA attnC2<>+460(SB)/4, $0xff800000
+DATA attnC2<>+464(SB)/4, $0xff800000
+DATA attnC2<>+468(SB)/4, $0xff800000
+DATA attnC2<>+472(SB)/4, $0xff800000
+DATA attnC2<>+476(SB)/4, $0xff800000
+DATA attnC2<>+480(SB)/4, $0
+DATA attnC2<>+484(SB)/4, $1
+DATA attnC2<>+488(SB)/4, $2
+DATA attnC2<>+492(SB)/4, $3
+DATA attnC2<>+496(SB)/4, $4
+DATA attnC2<>+500(SB)/4, $5
+DATA attnC2<>+504(SB)/4, $6
+DATA attnC2<>+508(SB)/4, $7
+GLOBL attnC2<>(SB), RODATA|NOPTR, $512
+
+// HSUM8(Y, X, Xt): X[0] = the last steps of hsum's tree (lanes l and l+4,
+// then (0+2)+(1+3)) over the 8 lanes of Y, which already hold t[l]+t[l+8].
+#define HSUM8(Yr, Xr, Xt) \
+	VEXTRACTF128 $1, Yr, Xt; \
+	VADDPS       Xt, Xr, Xr; \
+	VMOVHLPS     Xr, Xr, Xt; \
+	VADDPS       Xt, Xr, Xr; \
+	VMOVSHDUP    Xr, Xt;     \
+	VADDSS       Xt, Xr, Xr
+
+// func attnPrepQ2(q *float32, q16 *uint16, qf *float32, n int)
+//
+// n is a multiple of 8.
+TEXT ·attnPrepQ2(SB), NOSPLIT, $0-32
+	MOVQ  q+0(FP), SI
+	MOVQ  q16+8(FP), DI
+	MOVQ  qf+16(FP), DX
+	MOVQ  n+24(FP), CX
+	SHRQ  $3, CX
+	JZ    prep2_done
+
+prep2_loop:
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0, Y0, X1
+	VMOVDQU   X1, (DI)
+	VCVTPH2PS X1, Y2
+	VMOVUPS   Y2, (DX)
+	ADDQ      $32, SI
+	ADDQ      $16, DI
+	ADDQ      $32, DX
+	DECQ      CX
+	JNZ       prep2_loop
+
+prep2_done:
+	VZEROUPPER
+	RET
+
+// func attnScoresTiny2(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)
+//
+// The 16-lane accumulator is Y0 (lanes 0..7) and Y1 (lanes 8..15).
+TEXT ·attnScoresTiny2(SB), NOSPLIT, $0-56
+	MOVQ   qf+0(FP), SI
+	MOVQ   k+8(FP), DI
+	MOVQ   stride+16(FP), R8
+	MOVQ   chunks+24(FP), R9
+	MOVQ   span+32(FP), DX
+	VMOVSS scale+40(FP), X14
+	MOVQ   s+48(FP), AX
+
+tiny2_pos:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	MOVQ   SI, R10
+	MOVQ   DI, R11
+	MOVQ   R9, R12
+
+tiny2_chunk:
+	VCVTPH2PS   (R11), Y2
+	VFMADD231PS (R10), Y2, Y0
+	VCVTPH2PS   16(R11), Y3
+	VFMADD231PS 32(R10), Y3, Y1
+	ADDQ        $32, R11
+	ADDQ        $64, R10
+	DECQ        R12
+	JNZ         tiny2_chunk
+
+	VADDPS Y1, Y0, Y0
+	HSUM8(Y0, X0, X1)
+	VMULSS X14, X0, X0
+	VMOVSS X0, (AX)
+	ADDQ   $4, AX
+	ADDQ   R8, DI
+	DECQ   DX
+	JNZ    tiny2_pos
+	VZEROUPPER
+	RET
+
+// func attnScoresVec2(qf *float32, k *uint16, stride int, hd int, span int, scale float32, s *float32)
+//
+// Accumulator a_k is Y(4+2k) (lanes 0..7) and Y(5+2k) (lanes 8..15).
+TEXT ·attnScoresVec2(SB), NOSPLIT, $0-56
+	MOVQ   qf+0(FP), SI
+	MOVQ   k+8(FP), DI
+	MOVQ   stride+16(FP), R8
+	MOVQ   hd+24(FP), R9
+	MOVQ   span+32(FP), DX
+	VMOVSS scale+40(FP), X14
+	MOVQ   s+48(FP), AX
+	MOVQ   R9, R13
+	ANDQ   $63, R13
+	SHRQ   $6, R9
+
+vec2_pos:
+	MOVQ   SI, R10
+	MOVQ   DI, R11
+	VXORPD X2, X2, X2
+	TESTQ  R9, R9
+	JZ     vec2_tail
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	MOVQ   R9, R12
+
+vec2_chunk:
+	VCVTPH2PS   (R11), Y12
+	VFMADD231PS (R10), Y12, Y4
+	VCVTPH2PS   16(R11), Y13
+	VFMADD231PS 32(R10), Y13, Y5
+	VCVTPH2PS   32(R11), Y12
+	VFMADD231PS 64(R10), Y12, Y6
+	VCVTPH2PS   48(R11), Y13
+	VFMADD231PS 96(R10), Y13, Y7
+	VCVTPH2PS   64(R11), Y12
+	VFMADD231PS 128(R10), Y12, Y8
+	VCVTPH2PS   80(R11), Y13
+	VFMADD231PS 160(R10), Y13, Y9
+	VCVTPH2PS   96(R11), Y12
+	VFMADD231PS 192(R10), Y12, Y10
+	VCVTPH2PS   112(R11), Y13
+	VFMADD231PS 224(R10), Y13, Y11
+	ADDQ        $128, R11
+	ADDQ        $256, R10
+	DECQ        R12
+	JNZ         vec2_chunk
+
+	// (a0+a2)+(a1+a3) for each half, then hsum, then to float64.
+	VADDPS    Y8, Y4, Y4
+	VADDPS    Y10, Y6, Y6
+	VADDPS    Y6, Y4, Y4
+	VADDPS    Y9, Y5, Y5
+	VADDPS    Y11, Y7, Y7
+	VADDPS    Y7, Y5, Y5
+	VADDPS    Y5, Y4, Y0
+	HSUM8(Y0, X0, X1)
+	VCVTSS2SD X0, X0, X2
+
+vec2_tail:
+	MOVQ  R13, R12
+	TESTQ R12, R12
+	JZ    vec2_store
+
+vec2_tail_loop:
+	MOVWQZX   (R11), BX
+	MOVQ      BX, X3
+	VCVTPH2PS X3, X3
+	VMULSS    (R10), X3, X3
+	VCVTSS2SD X3, X3, X3
+	VADDSD    X3, X2, X2
+	ADDQ      $2, R11
+	ADDQ      $4, R10
+	DECQ      R12
+	JNZ       vec2_tail_loop
+
+vec2_store:
+	VCVTSD2SS X2, X2, X0
+	VMULSS    X14, X0, X0
+	VMOVSS    X0, (AX)
+	ADDQ      $4, AX
+	ADDQ      R8, DI
+	DECQ      DX
+	JNZ       vec2_pos
+	VZEROUPPER
+	RET
+
+// VEXP2: Y5 = vexpf(Y1), clobbers Y2..Y8. Without VSCALEFPS, j·2^n is
+// (j·2^⌊n/2⌋)·2^(n-⌊n/2⌋): for |n| <= 192 both factors are normal and the
+// first product is exact, so the result is rounded once, as scalef's.
+// Larger |n| are replaced by 0 or +Inf as in ggml.
+#define VEXP2 \
+	VMOVUPS      SHIFT, Y2;          \
+	VFMADD231PS  LOG2E, Y1, Y2;      \
+	VSUBPS       SHIFT, Y2, Y2;      \
+	VMOVAPS      Y1, Y3;             \
+	VFNMADD231PS LN2HI, Y2, Y3;      \
+	VFNMADD231PS LN2LO, Y2, Y3;      \
+	VMULPS       Y3, Y3, Y4;         \
+	VMOVUPS      C1, Y5;             \
+	VFMADD231PS  C0, Y3, Y5;         \
+	VMOVUPS      C3, Y6;             \
+	VFMADD231PS  C2, Y3, Y6;         \
+	VFMADD213PS  Y6, Y4, Y5;         \
+	VMOVUPS      ONE, Y7;            \
+	VFMADD231PS  C4, Y3, Y7;         \
+	VFMADD213PS  Y7, Y4, Y5;         \
+	VCVTPS2DQ    Y2, Y6;             \
+	VPSRAD       $1, Y6, Y7;         \
+	VPSUBD       Y7, Y6, Y6;         \
+	VPADDD       I127, Y7, Y7;       \
+	VPSLLD       $23, Y7, Y7;        \
+	VPADDD       I127, Y6, Y6;       \
+	VPSLLD       $23, Y6, Y6;        \
+	VMULPS       Y7, Y5, Y5;         \
+	VMULPS       Y6, Y5, Y5;         \
+	VANDPS       ABS, Y2, Y7;        \
+	VCMPPS       $0x1e, F192, Y7, Y7; \
+	VXORPS       Y8, Y8, Y8;         \
+	VCMPPS       $0x12, Y8, Y2, Y8;  \
+	VANDNPS      INF, Y8, Y8;        \
+	VBLENDVPS    Y7, Y8, Y5, Y5
+
+// LANEMASK(n, Y): Y = all ones in the lanes i < n (n in a GP register),
+// zero elsewhere; clobbers X13.
+#define LANEMASK(nr, Yr) \
+	MOVQ         nr, X13;  \
+	VPBROADCASTD X13, Y13; \
+	VMOVDQU      IDX, Yr;  \
+	VPCMPGTD     Yr, Y13, Yr
+
+// func attnExp2(x *float32, n int)
+//
+// x[i] = vexpf(x[i]) for n (a multiple of 8) values; for the tests.
+TEXT ·attnExp2(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), DX
+	SHRQ $3, DX
+	JZ   exp2o_done
+
+exp2o_loop:
+	VMOVUPS (SI), Y1
+	VEXP2
+	VMOVUPS Y5, (SI)
+	ADDQ    $32, SI
+	DECQ    DX
+	JNZ     exp2o_loop
+
+exp2o_done:
+	VZEROUPPER
+	RET
+
+// func attnSiLU2(y, x *float32, n int)
+//
+// y = x/(1+vexpf(0-x)) for n (a multiple of 8) values; y may be x.
+TEXT ·attnSiLU2(SB), NOSPLIT, $0-24
+	MOVQ   y+0(FP), DI
+	MOVQ   x+8(FP), SI
+	MOVQ   n+16(FP), DX
+	SHRQ   $3, DX
+	JZ     silu2_done
+	VXORPS Y10, Y10, Y10
+
+silu2_loop:
+	VMOVUPS (SI), Y9
+	VSUBPS  Y9, Y10, Y1
+	VEXP2
+	VADDPS  ONE, Y5, Y5
+	VDIVPS  Y5, Y9, Y9
+	VMOVUPS Y9, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    DX
+	JNZ     silu2_loop
+
+silu2_done:
+	VZEROUPPER
+	RET
+
+// func attnSoftmax2(p *float32, span int)
+//
+// As attnSoftmax512, in 8-lane halves; partial vectors are handled with
+// lane masks (p is padded to a multiple of 16, so whole vectors can be
+// loaded and stored).
+TEXT ·attnSoftmax2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ span+8(FP), DX
+
+	// Maximum in Y0; Y12 collects NaN lanes.
+	VMOVUPS NINF, Y0
+	VXORPS  Y12, Y12, Y12
+	MOVQ    SI, DI
+	MOVQ    DX, CX
+
+max2_loop:
+	CMPQ    CX, $8
+	JLT     max2_tail
+	VMOVUPS (DI), Y1
+	VMAXPS  Y1, Y0, Y0
+	VCMPPS  $3, Y1, Y1, Y2
+	VORPS   Y2, Y12, Y12
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JMP     max2_loop
+
+max2_tail:
+	TESTQ     CX, CX
+	JZ        max2_fold
+	LANEMASK(CX, Y3)
+	VMOVUPS   (DI), Y1
+	VMOVUPS   NINF, Y2
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMAXPS    Y1, Y0, Y0
+	VCMPPS    $3, Y1, Y1, Y2
+	VORPS     Y2, Y12, Y12
+
+max2_fold:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMAXSS       X1, X0, X0
+	VMOVMSKPS    Y12, AX
+	TESTL        AX, AX
+	JZ           max2_ok
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X0
+
+max2_ok:
+	VBROADCASTSS X0, Y15
+
+	// Exponentials by 16-lane vectors (Y9 lanes 0..7, Y5 lanes 8..15)
+	// and the float64 total in X10.
+	VXORPD X10, X10, X10
+	MOVQ   SI, DI
+	MOVQ   DX, CX
+
+exp2_loop:
+	CMPQ    CX, $0
+	JLE     norm2
+	VMOVUPS (DI), Y1
+	VSUBPS  Y15, Y1, Y1
+	VEXP2
+	VMOVAPS Y5, Y9
+	VMOVUPS 32(DI), Y1
+	VSUBPS  Y15, Y1, Y1
+	VEXP2
+	CMPQ    CX, $16
+	JGE     exp2_whole
+	LANEMASK(CX, Y3)
+	VANDPS  Y3, Y9, Y9
+	LEAQ    -8(CX), AX
+	LANEMASK(AX, Y3)
+	VANDPS  Y3, Y5, Y5
+
+exp2_whole:
+	VMOVUPS   Y9, (DI)
+	VMOVUPS   Y5, 32(DI)
+	VADDPS    Y5, Y9, Y9
+	HSUM8(Y9, X9, X1)
+	VCVTSS2SD X9, X9, X9
+	VADDSD    X9, X10, X10
+	ADDQ      $64, DI
+	SUBQ      $16, CX
+	JMP       exp2_loop
+
+norm2:
+	// inv = float32(1/total); p = f16(p·inv) for the span positions.
+	MOVQ         $0x3ff0000000000000, AX
+	MOVQ         AX, X11
+	VDIVSD       X10, X11, X11
+	VCVTSD2SS    X11, X11, X11
+	VBROADCASTSS X11, Y11
+	MOVQ         SI, DI
+	MOVQ         DX, CX
+
+norm2_loop:
+	CMPQ      CX, $8
+	JLT       norm2_tail
+	VMOVUPS   (DI), Y1
+	VMULPS    Y11, Y1, Y1
+	VCVTPS2PH $0, Y1, X1
+	VCVTPH2PS X1, Y1
+	VMOVUPS   Y1, (DI)
+	ADDQ      $32, DI
+	SUBQ      $8, CX
+	JMP       norm2_loop
+
+norm2_tail:
+	TESTQ     CX, CX
+	JZ        softmax2_done
+	LANEMASK(CX, Y3)
+	VMOVUPS   (DI), Y2
+	VMULPS    Y11, Y2, Y1
+	VCVTPS2PH $0, Y1, X1
+	VCVTPH2PS X1, Y1
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVUPS   Y1, (DI)
+
+softmax2_done:
+	VZEROUPPER
+	RET
+
+// ACCUM2(mask): adds p[j]·v_j into accumulator row j&mask for j in
+// [0, DX): SI = p, R8 = v, R9 = stride, R10 = acc, R11 = row bytes,
+// R12 = 8-output chunks. Clobbers AX, BX, CX, DI, Y0, Y1.
+#define ACCUM2(mask, lbl_pos, lbl_chunk, lbl_next) \
+	XORQ AX, AX;                  \
+lbl_pos:                          \
+	CMPQ AX, DX;                  \
+	JGE  lbl_next;                \
+	VBROADCASTSS (SI)(AX*4), Y0;  \
+	MOVQ AX, CX;                  \
+	ANDQ $mask, CX;               \
+	IMULQ R11, CX;                \
+	ADDQ R10, CX;                 \
+	MOVQ R8, DI;                  \
+	MOVQ R12, BX;                 \
+lbl_chunk:                        \
+	VCVTPH2PS (DI), Y1;           \
+	VFMADD213PS (CX), Y0, Y1;     \
+	VMOVUPS Y1, (CX);             \
+	ADDQ $16, DI;                 \
+	ADDQ $32, CX;                 \
+	DECQ BX;                      \
+	JNZ  lbl_chunk;               \
+	ADDQ R9, R8;                  \
+	INCQ AX;                      \
+	JMP  lbl_pos;                 \
+lbl_next:
+
+// CLEAR2(rows): zeroes rows accumulator rows of R11 bytes at R10;
+// clobbers AX, DI, Y0.
+#define CLEAR2(rows, lbl) \
+	VXORPS Y0, Y0, Y0;   \
+	MOVQ   R11, AX;      \
+	IMULQ  $rows, AX;    \
+	SHRQ   $5, AX;       \
+	MOVQ   R10, DI;      \
+lbl:                     \
+	VMOVUPS Y0, (DI);    \
+	ADDQ   $32, DI;      \
+	DECQ   AX;           \
+	JNZ    lbl
+
+#define LOADROW2(base, Yr) \
+	VMOVUPS (base), Yr; \
+	ADDQ    R11, base
+
+// TREE8: the rest of hsum's tree over Y0..Y7 (which hold t[l]+t[l+8]).
+#define TREE8 \
+	VADDPS Y4, Y0, Y0;   \
+	VADDPS Y5, Y1, Y1;   \
+	VADDPS Y6, Y2, Y2;   \
+	VADDPS Y7, Y3, Y3;   \
+	VADDPS Y2, Y0, Y0;   \
+	VADDPS Y3, Y1, Y1;   \
+	VADDPS Y1, Y0, Y0
+
+// func attnKQVTiny2(p *float32, v *uint16, stride int, span int, hd int, acc *float32, o *float32)
+//
+// As attnKQVTiny512 with hd a multiple of 8 and 8-output chunks.
+TEXT ·attnKQVTiny2(SB), NOSPLIT, $0-56
+	MOVQ p+0(FP), SI
+	MOVQ v+8(FP), R8
+	MOVQ stride+16(FP), R9
+	MOVQ span+24(FP), DX
+	MOVQ hd+32(FP), R12
+	MOVQ acc+40(FP), R10
+	MOVQ R12, R11
+	SHLQ $2, R11
+	SHRQ $3, R12
+	CLEAR2(16, tiny2_clear)
+	ACCUM2(15, tiny2_acc_pos, tiny2_acc_chunk, tiny2_acc_done)
+
+	MOVQ o+48(FP), DX
+	MOVQ R10, DI
+	MOVQ R12, BX
+
+tiny2_red:
+	MOVQ DI, AX
+	LOADROW2(AX, Y0)
+	LOADROW2(AX, Y1)
+	LOADROW2(AX, Y2)
+	LOADROW2(AX, Y3)
+	LOADROW2(AX, Y4)
+	LOADROW2(AX, Y5)
+	LOADROW2(AX, Y6)
+	LOADROW2(AX, Y7)
+	VADDPS  (AX), Y0, Y0
+	ADDQ    R11, AX
+	VADDPS  (AX), Y1, Y1
+	ADDQ    R11, AX
+	VADDPS  (AX), Y2, Y2
+	ADDQ    R11, AX
+	VADDPS  (AX), Y3, Y3
+	ADDQ    R11, AX
+	VADDPS  (AX), Y4, Y4
+	ADDQ    R11, AX
+	VADDPS  (AX), Y5, Y5
+	ADDQ    R11, AX
+	VADDPS  (AX), Y6, Y6
+	ADDQ    R11, AX
+	VADDPS  (AX), Y7, Y7
+	TREE8
+	VMOVUPS Y0, (DX)
+	ADDQ    $32, DI
+	ADDQ    $32, DX
+	DECQ    BX
+	JNZ     tiny2_red
+	VZEROUPPER
+	RET
+
+// FOLD2(Yr): Yr = (row l + row l+32) + (row l+16 + row l+48) with AX at
+// row l, CX = 16 rows in bytes, R8 = 48 rows; advances AX by one row.
+#define FOLD2(Yr, Yt) \
+	VMOVUPS (AX), Yr;              \
+	VADDPS  (AX)(CX*2), Yr, Yr;    \
+	VMOVUPS (AX)(CX*1), Yt;        \
+	VADDPS  (AX)(R8*1), Yt, Yt;    \
+	VADDPS  Yt, Yr, Yr;            \
+	ADDQ    R11, AX
+
+// FOLDADD2(Yr): Yr += the fold of row l+8 (see FOLD2), using Y8, Y9.
+#define FOLDADD2(Yr) \
+	FOLD2(Y8, Y9); \
+	VADDPS Y8, Yr, Yr
+
+// func attnKQVVec2(p *float32, v *uint16, stride int, span int, np int, hd int, acc *float32, o *float32)
+//
+// As attnKQVVec512 with hd a multiple of 8 and 8-output chunks.
+TEXT ·attnKQVVec2(SB), NOSPLIT, $0-64
+	MOVQ p+0(FP), SI
+	MOVQ v+8(FP), R8
+	MOVQ stride+16(FP), R9
+	MOVQ np+32(FP), DX
+	MOVQ hd+40(FP), R12
+	MOVQ acc+48(FP), R10
+	MOVQ R12, R11
+	SHLQ $2, R11
+	SHRQ $3, R12
+	TESTQ DX, DX
+	JZ    vec2_folded
+	CLEAR2(64, vec2_clear)
+	ACCUM2(63, vec2_acc_pos, vec2_acc_chunk, vec2_folded)
+
+	// Per chunk of 8 outputs: DI = its column in row 0 of acc, DX = its
+	// place in o, SI = its place in v at position np, BX = chunks left.
+	MOVQ  o+56(FP), DX
+	MOVQ  acc+48(FP), DI
+	MOVQ  np+32(FP), AX
+	MOVQ  stride+16(FP), R9
+	MOVQ  v+8(FP), SI
+	IMULQ R9, AX
+	ADDQ  AX, SI
+	MOVQ  R12, BX
+
+vec2_chunks:
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ   np+32(FP), AX
+	TESTQ  AX, AX
+	JZ     vec2_tailpos
+	MOVQ   R11, CX
+	SHLQ   $4, CX
+	LEAQ   (CX)(CX*2), R8
+	MOVQ   DI, AX
+	FOLD2(Y0, Y8)
+	FOLD2(Y1, Y8)
+	FOLD2(Y2, Y8)
+	FOLD2(Y3, Y8)
+	FOLD2(Y4, Y8)
+	FOLD2(Y5, Y8)
+	FOLD2(Y6, Y8)
+	FOLD2(Y7, Y8)
+	FOLDADD2(Y0)
+	FOLDADD2(Y1)
+	FOLDADD2(Y2)
+	FOLDADD2(Y3)
+	FOLDADD2(Y4)
+	FOLDADD2(Y5)
+	FOLDADD2(Y6)
+	FOLDADD2(Y7)
+	TREE8
+	VCVTPS2PD     X0, Y10
+	VEXTRACTF128  $1, Y0, X0
+	VCVTPS2PD     X0, Y11
+
+vec2_tailpos:
+	// Positions [np, span) in float64: AX = j, R8 = &v_j's chunk.
+	MOVQ np+32(FP), AX
+	MOVQ SI, R8
+	MOVQ p+0(FP), CX
+
+vec2_tailloop:
+	CMPQ          AX, span+24(FP)
+	JGE           vec2_out
+	VBROADCASTSS  (CX)(AX*4), Y0
+	VCVTPH2PS     (R8), Y1
+	VMULPS        Y0, Y1, Y1
+	VCVTPS2PD     X1, Y2
+	VEXTRACTF128  $1, Y1, X1
+	VCVTPS2PD     X1, Y3
+	VADDPD        Y2, Y10, Y10
+	VADDPD        Y3, Y11, Y11
+	ADDQ          R9, R8
+	INCQ          AX
+	JMP           vec2_tailloop
+
+vec2_out:
+	VCVTPD2PSY    Y10, X0
+	VCVTPD2PSY    Y11, X1
+	VINSERTF128   $1, X1, Y0, Y0
+	VMOVUPS       Y0, (DX)
+	ADDQ          $32, DI
+	ADDQ          $32, DX
+	ADDQ          $16, SI
+	DECQ          BX
+	JNZ           vec2_chunks
+	VZEROUPPER
+	RET

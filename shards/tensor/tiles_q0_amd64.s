@@ -345,75 +345,184 @@ q80bdone:
 	RET
 
 // ---------------------------------------------------------------------------
-// Q4_0, sixteen rows, one or four positions. Lane k of every register is
-// row k: per block the rows' 16 quant bytes are loaded four rows to a
-// register (row 4k+i in 128-bit lane k of register i) and transposed by
-// dwords, so that register m holds dword m (bytes 4m..4m+3) of every row;
-// its low nibbles are elements 4m..4m+3 (Z12+m) and its high nibbles
-// elements 16+4m..16+4m+3 (Z16+m). The activation dwords are broadcast
-// from memory. The weight scales come from a gather (Z29 offsets).
+// Q4_0, sixteen rows, one or four positions. Every lane is one row (lane L
+// holds row rowOf(L) = 0,2,4,6, 8,10,12,14, 1,3,5,7, 9,11,13,15, a
+// by-product of the loads below; q40inv puts the outputs back in order).
+// Per block the rows' 16 quant bytes are transposed by dwords, so that
+// register m holds dword m (bytes 4m..4m+3) of every row; its low nibbles
+// are elements 4m..4m+3 (Z12+m) and its high nibbles elements
+// 16+4m..16+4m+3 (Z16+m). The activation dwords are broadcast from memory.
+//
+// Loading: 32 bytes from each block start (scale, quants and 14 bytes of
+// the next block), rows t and t+8 in one register (E_t); VPERMT2B picks the
+// quants of four rows (E_2u, E_2u+1) into F_u = rows 2u, 2u+8, 2u+1, 2u+9
+// (one per 128-bit lane), and a VPERMT2W tree picks the sixteen scales.
+// The last block, where 32 bytes would overrun the row, takes its quants
+// with 16-byte loads into the same lanes and its scales with a gather.
 //
 // Expects R10 = row 0, R11 = row 4, R12 = row 8, R13 = row 12 (block
-// start), R8 = rb, R9 = 3*rb, Z31 = 0x0f bytes, Z28 = 0, Y27 = 0x08 bytes.
+// start), R8 = rb, R9 = 3*rb, Z31 = 0x0f bytes, Z28 = 0, Y29 = 0x08 bytes,
+// Z24..Z27 the permutation indices (q40qidx, q40w1, q40w2, q40w3).
 
+// Quant bytes of E_2u (128-bit lanes 0, 1) and E_2u+1 (lanes 2, 3).
+DATA q40qidx<>+0(SB)/8, $0x0908070605040302
+DATA q40qidx<>+8(SB)/8, $0x11100f0e0d0c0b0a
+DATA q40qidx<>+16(SB)/8, $0x2928272625242322
+DATA q40qidx<>+24(SB)/8, $0x31302f2e2d2c2b2a
+DATA q40qidx<>+32(SB)/8, $0x4948474645444342
+DATA q40qidx<>+40(SB)/8, $0x51504f4e4d4c4b4a
+DATA q40qidx<>+48(SB)/8, $0x6968676665646362
+DATA q40qidx<>+56(SB)/8, $0x71706f6e6d6c6b6a
+GLOBL q40qidx<>(SB), RODATA|NOPTR, $64
+
+// Scale words: G_v = rows 2v, 2v+8, 2v+1, 2v+9 (words 0 and 16 of E_2v,
+// E_2v+1); H_0 = G_0|G_1 = rows 0,8,1,9,2,10,3,11 and H_1 = G_2|G_3 =
+// rows 4,12,5,13,6,14,7,15; then rowOf order.
+DATA q40w1<>+0(SB)/8, $0x0030002000100000
+GLOBL q40w1<>(SB), RODATA|NOPTR, $8
+DATA q40w2<>+0(SB)/8, $0x0003000200010000
+DATA q40w2<>+8(SB)/8, $0x0023002200210020
+GLOBL q40w2<>(SB), RODATA|NOPTR, $16
+DATA q40w3<>+0(SB)/8, $0x0024002000040000
+DATA q40w3<>+8(SB)/8, $0x0025002100050001
+DATA q40w3<>+16(SB)/8, $0x0026002200060002
+DATA q40w3<>+24(SB)/8, $0x0027002300070003
+GLOBL q40w3<>(SB), RODATA|NOPTR, $32
+
+// rowOf(L), for the gather offsets of the last block.
+DATA q40rows<>+0(SB)/8, $0x0000000200000000
+DATA q40rows<>+8(SB)/8, $0x0000000600000004
+DATA q40rows<>+16(SB)/8, $0x0000000a00000008
+DATA q40rows<>+24(SB)/8, $0x0000000e0000000c
+DATA q40rows<>+32(SB)/8, $0x0000000300000001
+DATA q40rows<>+40(SB)/8, $0x0000000700000005
+DATA q40rows<>+48(SB)/8, $0x0000000b00000009
+DATA q40rows<>+56(SB)/8, $0x0000000f0000000d
+GLOBL q40rows<>(SB), RODATA|NOPTR, $64
+
+// Lane of each output row: the inverse of rowOf.
+DATA q40inv<>+0(SB)/8, $0x0000000800000000
+DATA q40inv<>+8(SB)/8, $0x0000000900000001
+DATA q40inv<>+16(SB)/8, $0x0000000a00000002
+DATA q40inv<>+24(SB)/8, $0x0000000b00000003
+DATA q40inv<>+32(SB)/8, $0x0000000c00000004
+DATA q40inv<>+40(SB)/8, $0x0000000d00000005
+DATA q40inv<>+48(SB)/8, $0x0000000e00000006
+DATA q40inv<>+56(SB)/8, $0x0000000f00000007
+GLOBL q40inv<>(SB), RODATA|NOPTR, $64
+
+// Row addresses (block start) of rows 0..15.
+#define R0 (R10)
+#define R1 (R10)(R8*1)
+#define R2 (R10)(R8*2)
+#define R3 (R10)(R9*1)
+#define R4 (R11)
+#define R5 (R11)(R8*1)
+#define R6 (R11)(R8*2)
+#define R7 (R11)(R9*1)
+#define R8_ (R12)
+#define R9_ (R12)(R8*1)
+#define R10_ (R12)(R8*2)
+#define R11_ (R12)(R9*1)
+#define R12_ (R13)
+#define R13_ (R13)(R8*1)
+#define R14_ (R13)(R8*2)
+#define R15_ (R13)(R9*1)
+
+#define Q40_E(RA, RB, Zr, Yr) \
+	VMOVDQU32    RA, Yr;          \
+	VINSERTI64X4 $1, RB, Zr, Zr
+
+// Q40_NIBBLES: transposes F_0..F_3 (Z4, Z6, Z8, Z10) by dwords and splits
+// the nibbles into Z12..Z19.
+#define Q40_NIBBLES \
+	VPUNPCKLDQ  Z6, Z4, Z5;   \
+	VPUNPCKHDQ  Z6, Z4, Z7;   \
+	VPUNPCKLDQ  Z10, Z8, Z9;  \
+	VPUNPCKHDQ  Z10, Z8, Z11; \
+	VPUNPCKLQDQ Z9, Z5, Z4;   \
+	VPUNPCKHQDQ Z9, Z5, Z6;   \
+	VPUNPCKLQDQ Z11, Z7, Z8;  \
+	VPUNPCKHQDQ Z11, Z7, Z10; \
+	VPANDD      Z31, Z4, Z12; \
+	VPANDD      Z31, Z6, Z13; \
+	VPANDD      Z31, Z8, Z14; \
+	VPANDD      Z31, Z10, Z15; \
+	VPSRLD      $4, Z4, Z4;   \
+	VPSRLD      $4, Z6, Z6;   \
+	VPSRLD      $4, Z8, Z8;   \
+	VPSRLD      $4, Z10, Z10; \
+	VPANDD      Z31, Z4, Z16; \
+	VPANDD      Z31, Z6, Z17; \
+	VPANDD      Z31, Z8, Z18; \
+	VPANDD      Z31, Z10, Z19
+
+// Q40_WEIGHTS: quants (Z12..Z19) and scales (Z20) of a block that is not
+// the last of its row.
 #define Q40_WEIGHTS \
-	KXNORW       K1, K1, K1;                 \
-	VPGATHERDD   (R10)(Z29*1), K1, Z30;      \
-	VMOVDQU32    2(R10), X4;                 \
-	VINSERTI32X4 $1, 2(R11), Z4, Z4;         \
-	VINSERTI32X4 $2, 2(R12), Z4, Z4;         \
-	VINSERTI32X4 $3, 2(R13), Z4, Z4;         \
-	VMOVDQU32    2(R10)(R8*1), X5;           \
-	VINSERTI32X4 $1, 2(R11)(R8*1), Z5, Z5;   \
-	VINSERTI32X4 $2, 2(R12)(R8*1), Z5, Z5;   \
-	VINSERTI32X4 $3, 2(R13)(R8*1), Z5, Z5;   \
-	VMOVDQU32    2(R10)(R8*2), X6;           \
-	VINSERTI32X4 $1, 2(R11)(R8*2), Z6, Z6;   \
-	VINSERTI32X4 $2, 2(R12)(R8*2), Z6, Z6;   \
-	VINSERTI32X4 $3, 2(R13)(R8*2), Z6, Z6;   \
-	VMOVDQU32    2(R10)(R9*1), X7;           \
-	VINSERTI32X4 $1, 2(R11)(R9*1), Z7, Z7;   \
-	VINSERTI32X4 $2, 2(R12)(R9*1), Z7, Z7;   \
-	VINSERTI32X4 $3, 2(R13)(R9*1), Z7, Z7;   \
-	VPUNPCKLDQ   Z5, Z4, Z8;                 \
-	VPUNPCKHDQ   Z5, Z4, Z9;                 \
-	VPUNPCKLDQ   Z7, Z6, Z10;                \
-	VPUNPCKHDQ   Z7, Z6, Z11;                \
-	VPUNPCKLQDQ  Z10, Z8, Z4;                \
-	VPUNPCKHQDQ  Z10, Z8, Z5;                \
-	VPUNPCKLQDQ  Z11, Z9, Z6;                \
-	VPUNPCKHQDQ  Z11, Z9, Z7;                \
-	VPANDD       Z31, Z4, Z12;               \
-	VPANDD       Z31, Z5, Z13;               \
-	VPANDD       Z31, Z6, Z14;               \
-	VPANDD       Z31, Z7, Z15;               \
-	VPSRLD       $4, Z4, Z4;                 \
-	VPSRLD       $4, Z5, Z5;                 \
-	VPSRLD       $4, Z6, Z6;                 \
-	VPSRLD       $4, Z7, Z7;                 \
-	VPANDD       Z31, Z4, Z16;               \
-	VPANDD       Z31, Z5, Z17;               \
-	VPANDD       Z31, Z6, Z18;               \
-	VPANDD       Z31, Z7, Z19;               \
-	VPMOVDW      Z30, Y30;                   \
-	VCVTPH2PS    Y30, Z20
+	Q40_E(R0, R8_, Z4, Y4);            \
+	Q40_E(R1, R9_, Z5, Y5);            \
+	Q40_E(R2, R10_, Z6, Y6);           \
+	Q40_E(R3, R11_, Z7, Y7);           \
+	Q40_E(R4, R12_, Z8, Y8);           \
+	Q40_E(R5, R13_, Z9, Y9);           \
+	Q40_E(R6, R14_, Z10, Y10);         \
+	Q40_E(R7, R15_, Z11, Y11);         \
+	VMOVDQA64   Z25, Z12;              \
+	VPERMI2W    Z5, Z4, Z12;           \
+	VMOVDQA64   Z25, Z13;              \
+	VPERMI2W    Z7, Z6, Z13;           \
+	VMOVDQA64   Z25, Z14;              \
+	VPERMI2W    Z9, Z8, Z14;           \
+	VMOVDQA64   Z25, Z15;              \
+	VPERMI2W    Z11, Z10, Z15;         \
+	VPERMT2W    Z13, Z26, Z12;         \
+	VPERMT2W    Z15, Z26, Z14;         \
+	VPERMT2W    Z14, Z27, Z12;         \
+	VCVTPH2PS   Y12, Z20;              \
+	VPERMT2B    Z5, Z24, Z4;           \
+	VPERMT2B    Z7, Z24, Z6;           \
+	VPERMT2B    Z9, Z24, Z8;           \
+	VPERMT2B    Z11, Z24, Z10;         \
+	Q40_NIBBLES
+
+#define Q40_F(RA, RB, RC, RD, Zr, Xr) \
+	VMOVDQU32    2 RA, Xr;           \
+	VINSERTI32X4 $1, 2 RB, Zr, Zr;   \
+	VINSERTI32X4 $2, 2 RC, Zr, Zr;   \
+	VINSERTI32X4 $3, 2 RD, Zr, Zr
+
+// Q40_WEIGHTS_LAST: the same for the last block of the rows (16-byte
+// loads, gathered scales); clobbers Z24, Z25.
+#define Q40_WEIGHTS_LAST \
+	VPBROADCASTD R8, Z24;                  \
+	VPMULLD      q40rows<>(SB), Z24, Z24;  \
+	KXNORW       K1, K1, K1;               \
+	VPGATHERDD   (R10)(Z24*1), K1, Z25;    \
+	VPMOVDW      Z25, Y25;                 \
+	VCVTPH2PS    Y25, Z20;                 \
+	Q40_F(R0, R8_, R1, R9_, Z4, X4);       \
+	Q40_F(R2, R10_, R3, R11_, Z6, X6);     \
+	Q40_F(R4, R12_, R5, R13_, Z8, X8);     \
+	Q40_F(R6, R14_, R7, R15_, Z10, X10);   \
+	Q40_NIBBLES
 
 // Q40_BIAS(YA, Zb): Zb = -8*sum(activations of the block at YA) in every
-// lane (clobbers Z26).
+// lane (clobbers Z30).
 #define Q40_BIAS(YA, Zb, Yb, Xb) \
 	VPXORD        Yb, Yb, Yb;      \
-	VPDPBUSD      YA, Y27, Yb;     \
-	VEXTRACTI32X4 $1, Yb, X26;     \
-	VPADDD        X26, Xb, Xb;     \
-	VPSHUFD       $0x4e, Xb, X26;  \
-	VPADDD        X26, Xb, Xb;     \
-	VPSHUFD       $0xb1, Xb, X26;  \
-	VPADDD        X26, Xb, Xb;     \
+	VPDPBUSD      YA, Y29, Yb;     \
+	VEXTRACTI32X4 $1, Yb, X30;     \
+	VPADDD        X30, Xb, Xb;     \
+	VPSHUFD       $0x4e, Xb, X30;  \
+	VPADDD        X30, Xb, Xb;     \
+	VPSHUFD       $0xb1, Xb, X30;  \
+	VPADDD        X30, Xb, Xb;     \
 	VPBROADCASTD  Xb, Zb;          \
 	VPSUBD        Zb, Z28, Zb
 
 // Q40_POS: ACC = fma(float(block sum), dx*dy, ACC) for the sixteen rows
-// of one position (activations at YA, scale at DA); clobbers Z21..Z24.
+// of one position (activations at YA, scale at DA); clobbers Z21..Z23.
 #define Q40_POS(YA, DA, ACC) \
 	Q40_BIAS(YA, Z21, Y21, X21);        \
 	VPXORD        Z22, Z22, Z22;        \
@@ -430,6 +539,12 @@ q80bdone:
 	VMULPS.BCST   DA, Z20, Z23;         \
 	VFMADD231PS   Z23, Z21, ACC
 
+#define Q40_INDICES \
+	VMOVDQU32    q40qidx<>(SB), Z24;    \
+	VPBROADCASTQ q40w1<>(SB), Z25;      \
+	VBROADCASTI32X4 q40w2<>(SB), Z26;   \
+	VBROADCASTI64X4 q40w3<>(SB), Z27
+
 #define Q40_SETUP \
 	MOVQ         w+0(FP), R10;          \
 	MOVQ         rb+8(FP), R8;          \
@@ -439,15 +554,21 @@ q80bdone:
 	LEAQ         (R12)(R8*4), R13;      \
 	VPBROADCASTD q0nib<>(SB), Z31;      \
 	VPXORD       Z28, Z28, Z28;         \
-	VMOVDQU32    q0c08<>(SB), Y27;      \
-	VPBROADCASTD R8, Z29;               \
-	VPMULLD      q0iota<>(SB), Z29, Z29
+	VMOVDQU32    q0c08<>(SB), Y29;      \
+	Q40_INDICES
 
 #define Q40_ADVANCE \
 	ADDQ $18, R10; \
 	ADDQ $18, R11; \
 	ADDQ $18, R12; \
 	ADDQ $18, R13
+
+// Q40_STORE: the sixteen rows of ACC in row order at off(AX); clobbers
+// Z24 (the last block has been done).
+#define Q40_STORE(ACC, off) \
+	VMOVDQU32 q40inv<>(SB), Z24; \
+	VPERMPS   ACC, Z24, ACC;     \
+	VMOVUPS   ACC, off(AX)
 
 // func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
 TEXT ·q40Vec16(SB), NOSPLIT, $0-48
@@ -457,8 +578,9 @@ TEXT ·q40Vec16(SB), NOSPLIT, $0-48
 	MOVQ   nb+32(FP), CX
 	LEAQ   (R13)(R8*4), BX
 	VPXORD Z0, Z0, Z0
-	TESTQ  CX, CX
-	JZ     q40vdone
+	DECQ   CX
+	JLT    q40vdone
+	JZ     q40vlast
 
 q40vloop:
 	// The next tile, linearly (16*18 bytes a block), as in q80Vec16.
@@ -476,9 +598,13 @@ q40vloop:
 	DECQ CX
 	JNZ  q40vloop
 
+q40vlast:
+	Q40_WEIGHTS_LAST
+	Q40_POS((DI), (DX), Z0)
+
 q40vdone:
-	MOVQ    out+40(FP), AX
-	VMOVUPS Z0, (AX)
+	MOVQ out+40(FP), AX
+	Q40_STORE(Z0, 0)
 	VZEROUPPER
 	RET
 
@@ -497,8 +623,9 @@ TEXT ·q40Batch16x4(SB), NOSPLIT, $0-65
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
-	TESTQ  CX, CX
-	JZ     q40bdone
+	DECQ   CX
+	JLT    q40bdone
+	JZ     q40blast
 
 q40bloop:
 	// On the first call for these rows, the next tile, as in q80Batch8x4.
@@ -523,12 +650,18 @@ q40bnopf:
 	DECQ CX
 	JNZ  q40bloop
 
+q40blast:
+	Q40_WEIGHTS_LAST
+	Q40_POS((DI), (DX), Z0)
+	Q40_POS((DI)(R14*1), (DX)(BX*1), Z1)
+	Q40_POS((DI)(R14*2), (DX)(BX*2), Z2)
+	Q40_POS((DI)(R15*1), (DX)(SI*1), Z3)
+
 q40bdone:
-	MOVQ    out+56(FP), AX
-	VMOVUPS Z0, (AX)
-	VMOVUPS Z1, 64(AX)
-	VMOVUPS Z2, 128(AX)
-	VMOVUPS Z3, 192(AX)
+	MOVQ out+56(FP), AX
+	Q40_STORE(Z0, 0)
+	Q40_STORE(Z1, 64)
+	Q40_STORE(Z2, 128)
+	Q40_STORE(Z3, 192)
 	VZEROUPPER
 	RET
-

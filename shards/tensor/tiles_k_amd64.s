@@ -327,6 +327,7 @@ DATA k32x64<>+40(SB)/8, $0x2020202020202020
 DATA k32x64<>+48(SB)/8, $0x2020202020202020
 DATA k32x64<>+56(SB)/8, $0x2020202020202020
 GLOBL k32x64<>(SB), RODATA|NOPTR, $64
+
 // HSUM8X(Y, X): X = hsum8(Y) as dot_generic.go's hsum8. Clobbers X15.
 #define HSUM8X(Yr, Xr) \
 	VEXTRACTF128 $1, Yr, X15; \
@@ -339,18 +340,22 @@ GLOBL k32x64<>(SB), RODATA|NOPTR, $64
 // ---------------------------------------------------------------------
 // Q4_K, 8 rows x 1 position.
 //
-// Registers: Y0..Y7 float accumulators of rows 0..7; Z8 (rows 0..3) and Z9
-// (rows 4..7) the min accumulators, one 128-bit lane (4 floats) per row;
-// Y16..Y23 the eight 32-byte activation groups of the block; Y24 nibble
-// mask; Z25 the eight sums of 32 activations (words, in every lane); Z26,
-// Z27 VPERMW indexes; Y28..Y31 and Z10..Z15 scratch.
-// Stack: 0..127 (sc, sc) word pairs of the current four rows (row i,
-// scale j at 64*(j/4) + 16*i + 4*(j%4)); 128..191 dx*dy of row i at
-// 128+16*i (four copies).
+// Rows are taken in pairs, row r in the low and row r+1 in the high 256
+// bits of each zmm (two independent 8-lane float chains per accumulator);
+// the activations are broadcast to both halves once per block.
+//
+// Registers: Z0..Z3 float accumulators of row pairs (0,1) .. (6,7); Z8
+// (rows 0..3) and Z9 (rows 4..7) the min accumulators, one 128-bit lane
+// (4 floats) per row; Z16..Z23 the eight 32-byte activation groups of the
+// block, in both halves; Z24 nibble mask; Z25 the eight sums of 32
+// activations (words, in every lane); Z26, Z27 VPERMW indexes; Z11 the
+// unpacked scales and Z12 dx*dy of the current four rows; Z4..Z7, Z10,
+// Z13..Z15, Z28..Z31 scratch.
 
 // K4HDR unpacks the headers of the four rows at P, P+rb, P+2rb, P+3rb:
-// scales to the stack, dx*dy to the stack, and adds the min terms into
-// ACCM: accm = fma(-(dy*dmin), float(m0*s0+m1*s1, ...), accm), written as
+// into Z11 per row (lane) [sc0..3, m0..3, sc4..7, m4..7], into Z12 dx*dy
+// (four copies per lane), and adds the min terms into ACCM:
+// accm = fma(-(dy*dmin), float(m0*s0+m1*s1, ...), accm), written as
 // fnmadd(dy*dmin, ...), the same rounding.
 #define K4HDR(P, ACCM) \
 	VMOVDQU      (P), X10;                    \
@@ -365,10 +370,6 @@ GLOBL k32x64<>(SB), RODATA|NOPTR, $64
 	VPSRLW       $2, Z12, Z12;                \
 	VPANDD       k4maskc<>(SB), Z12, Z12;     \
 	VPTERNLOGD   $0xfe, Z13, Z12, Z11;        \
-	VPSHUFB      k4sclo<>(SB), Z11, Z12;      \
-	VMOVDQU64    Z12, 0(SP);                  \
-	VPSHUFB      k4schi<>(SB), Z11, Z12;      \
-	VMOVDQU64    Z12, 64(SP);                 \
 	VPSHUFB      k4mins<>(SB), Z11, Z12;      \
 	VPMADDWD     Z25, Z12, Z12;               \
 	VCVTDQ2PS    Z12, Z12;                    \
@@ -378,34 +379,39 @@ GLOBL k32x64<>(SB), RODATA|NOPTR, $64
 	VFNMADD231PS Z12, Z13, ACCM;              \
 	VPERMW       Z10, Z26, Z13;               \
 	VCVTPH2PS    Y13, Z13;                    \
-	VMULPS.BCST  (DX), Z13, Z13;              \
-	VMOVUPS      Z13, 128(SP)
+	VMULPS.BCST  (DX), Z13, Z12
 
-// K4CH: chunk c of the row at P (32 bytes: low nibbles = sub-block 2c with
-// activations AL, high nibbles = 2c+1 with AH), products scaled by the
-// sub-block scales at SLO/SHI(SP) into the int32 lanes Y30 (even
-// sub-blocks) and Y31 (odd).
-#define K4CH(P, c, SLO, SHI, AL, AH) \
-	VMOVDQU64     16+32*c(P), Y28;  \
-	VPSRLW        $4, Y28, Y29;     \
-	VPANDD        Y24, Y28, Y28;    \
-	VPANDD        Y24, Y29, Y29;    \
-	VPMADDUBSW    AL, Y28, Y28;     \
-	VPMADDUBSW    AH, Y29, Y29;     \
-	VPDPWSSD.BCST SLO(SP), Y28, Y30; \
-	VPDPWSSD.BCST SHI(SP), Y29, Y31
+// K4PCH: chunk c of the row pair at P, P+rb (32 bytes each: low nibbles
+// = sub-block 2c with activations AL, high nibbles = 2c+1 with AH),
+// products scaled by the sub-block scales (picked from Z4 by SLO/SHI)
+// into the int32 lanes Z6 (even sub-blocks) and Z7 (odd).
+#define K4PCH(P, c, AL, AH, SLO, SHI) \
+	VMOVDQU64    16+32*c(P), Y28;               \
+	VINSERTI64X4 $1, 16+32*c(P)(R9*1), Z28, Z28; \
+	VPSRLW       $4, Z28, Z29;                  \
+	VPANDD       Z24, Z28, Z28;                 \
+	VPANDD       Z24, Z29, Z29;                 \
+	VPMADDUBSW   AL, Z28, Z28;                  \
+	VPMADDUBSW   AH, Z29, Z29;                  \
+	VPSHUFB      SLO<>(SB), Z4, Z30;            \
+	VPDPWSSD     Z30, Z28, Z6;                  \
+	VPSHUFB      SHI<>(SB), Z4, Z31;            \
+	VPDPWSSD     Z31, Z29, Z7
 
-// K4ROW: row i (0..3 within its group) at P: ACC = fma(dx*dy, float(lanes), ACC).
-#define K4ROW(P, i, ACC) \
-	VPXORD Y30, Y30, Y30; \
-	VPXORD Y31, Y31, Y31; \
-	K4CH(P, 0, 16*i, 16*i+4, Y16, Y17);   \
-	K4CH(P, 1, 16*i+8, 16*i+12, Y18, Y19); \
-	K4CH(P, 2, 64+16*i, 68+16*i, Y20, Y21); \
-	K4CH(P, 3, 72+16*i, 76+16*i, Y22, Y23); \
-	VPADDD           Y31, Y30, Y30; \
-	VCVTDQ2PS        Y30, Y30;      \
-	VFMADD231PS.BCST 128+16*i(SP), Y30, ACC
+// K4PAIR: rows k, k+1 of the current four (lanes picked by IMM: 0x50 for
+// rows 0,1, 0xfa for rows 2,3) at P, P+rb: ACC = fma(dx*dy, float(lanes), ACC).
+#define K4PAIR(P, IMM, ACC) \
+	VSHUFI64X2  $IMM, Z11, Z11, Z4; \
+	VSHUFF32X4  $IMM, Z12, Z12, Z5; \
+	VPXORD      Z6, Z6, Z6;         \
+	VPXORD      Z7, Z7, Z7;         \
+	K4PCH(P, 0, Z16, Z17, kbsc0, kbsc1); \
+	K4PCH(P, 1, Z18, Z19, kbsc2, kbsc3); \
+	K4PCH(P, 2, Z20, Z21, kbsc4, kbsc5); \
+	K4PCH(P, 3, Z22, Z23, kbsc6, kbsc7); \
+	VPADDD      Z7, Z6, Z6;         \
+	VCVTDQ2PS   Z6, Z6;             \
+	VFMADD231PS Z5, Z6, ACC
 
 // K4OUT: out[off] = hsum8(ACC) + ((m0+m2)+(m1+m3)), m = lane L of ACCM.
 #define K4OUT(ACCY, ACCX, ACCM, L, off) \
@@ -418,8 +424,15 @@ GLOBL k32x64<>(SB), RODATA|NOPTR, $64
 	VADDSS        X14, ACCX, ACCX; \
 	MOVSS         ACCX, off(AX)
 
+// K4OUT2: both rows of a pair (the high half first: the VEX-encoded
+// reduction of the low half clears the high bits).
+#define K4OUT2(ACC, ACCY, ACCX, ACCM, L, off) \
+	VEXTRACTF32X8 $1, ACC, Y4;              \
+	K4OUT(Y4, X4, ACCM, L+1, off+4);        \
+	K4OUT(ACCY, ACCX, ACCM, L, off)
+
 // func q4kVec8(w *byte, rb int, y *int8, d *float32, bsums *int16, nb int, out *[8]float32)
-TEXT ·q4kVec8(SB), NOSPLIT, $192-56
+TEXT ·q4kVec8(SB), NOSPLIT, $0-56
 	MOVQ w+0(FP), SI
 	MOVQ rb+8(FP), R9
 	MOVQ y+16(FP), DI
@@ -428,49 +441,37 @@ TEXT ·q4kVec8(SB), NOSPLIT, $192-56
 	MOVQ nb+40(FP), CX
 	LEAQ (R9)(R9*2), R10
 	LEAQ (SI)(R9*8), R12 // the next tile, prefetched a block's share at a time
-	VPXORD   Z8, Z8, Z8
-	VPXORD   Z9, Z9, Z9
-	VXORPS   Y0, Y0, Y0
-	VXORPS   Y1, Y1, Y1
-	VXORPS   Y2, Y2, Y2
-	VXORPS   Y3, Y3, Y3
-	VXORPS   Y4, Y4, Y4
-	VXORPS   Y5, Y5, Y5
-	VXORPS   Y6, Y6, Y6
-	VXORPS   Y7, Y7, Y7
-	VMOVDQU64 kmask0f<>(SB), Y24
+	VPXORD    Z0, Z0, Z0
+	VPXORD    Z1, Z1, Z1
+	VPXORD    Z2, Z2, Z2
+	VPXORD    Z3, Z3, Z3
+	VPXORD    Z8, Z8, Z8
+	VPXORD    Z9, Z9, Z9
+	VMOVDQU64 kmask0f64<>(SB), Z24
 	VMOVDQU64 k4idxd<>(SB), Z26
 	VMOVDQU64 k4idxm<>(SB), Z27
 q4kv8loop:
-	VMOVDQU64 0(DI), Y16
-	VMOVDQU64 32(DI), Y17
-	VMOVDQU64 64(DI), Y18
-	VMOVDQU64 96(DI), Y19
-	VMOVDQU64 128(DI), Y20
-	VMOVDQU64 160(DI), Y21
-	VMOVDQU64 192(DI), Y22
-	VMOVDQU64 224(DI), Y23
+	VBROADCASTI64X4 0(DI), Z16
+	VBROADCASTI64X4 32(DI), Z17
+	VBROADCASTI64X4 64(DI), Z18
+	VBROADCASTI64X4 96(DI), Z19
+	VBROADCASTI64X4 128(DI), Z20
+	VBROADCASTI64X4 160(DI), Z21
+	VBROADCASTI64X4 192(DI), Z22
+	VBROADCASTI64X4 224(DI), Z23
 	// sums of each 32 activations (exact in int16: at most 32*127)
 	VMOVDQU    (R8), X14
 	VPHADDW    16(R8), X14, X14
 	VSHUFI64X2 $0, Z14, Z14, Z25
 	K4HDR(SI, Z8)
-	K4ROW(SI, 0, Y0)
-	LEAQ (SI)(R9*1), AX
-	K4ROW(AX, 1, Y1)
+	K4PAIR(SI, 0x50, Z0)
 	LEAQ (SI)(R9*2), AX
-	K4ROW(AX, 2, Y2)
-	LEAQ (SI)(R10*1), AX
-	K4ROW(AX, 3, Y3)
+	K4PAIR(AX, 0xfa, Z1)
 	LEAQ (SI)(R9*4), BX
 	K4HDR(BX, Z9)
-	K4ROW(BX, 0, Y4)
-	LEAQ (BX)(R9*1), AX
-	K4ROW(AX, 1, Y5)
+	K4PAIR(BX, 0x50, Z2)
 	LEAQ (BX)(R9*2), AX
-	K4ROW(AX, 2, Y6)
-	LEAQ (BX)(R10*1), AX
-	K4ROW(AX, 3, Y7)
+	K4PAIR(AX, 0xfa, Z3)
 	PREFETCHT0 0(R12)
 	PREFETCHT0 64(R12)
 	PREFETCHT0 128(R12)
@@ -497,14 +498,10 @@ q4kv8loop:
 	DECQ CX
 	JNZ  q4kv8loop
 	MOVQ out+48(FP), AX
-	K4OUT(Y0, X0, Z8, 0, 0)
-	K4OUT(Y1, X1, Z8, 1, 4)
-	K4OUT(Y2, X2, Z8, 2, 8)
-	K4OUT(Y3, X3, Z8, 3, 12)
-	K4OUT(Y4, X4, Z9, 0, 16)
-	K4OUT(Y5, X5, Z9, 1, 20)
-	K4OUT(Y6, X6, Z9, 2, 24)
-	K4OUT(Y7, X7, Z9, 3, 28)
+	K4OUT2(Z0, Y0, X0, Z8, 0, 0)
+	K4OUT2(Z1, Y1, X1, Z8, 2, 8)
+	K4OUT2(Z2, Y2, X2, Z9, 0, 16)
+	K4OUT2(Z3, Y3, X3, Z9, 2, 24)
 	VZEROUPPER
 	RET
 

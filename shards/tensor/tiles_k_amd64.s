@@ -506,125 +506,126 @@ q4kv8loop:
 	RET
 
 // ---------------------------------------------------------------------
-// Q6_K, 8 rows x 1 position.
+// Q6_K, 8 rows x 1 position, in row pairs as the Q4_K kernel.
 //
-// Registers: Y0..Y7 float accumulators of rows 0..7; Y16..Y23 the eight
-// 32-byte activation groups; Y24 0x0f bytes, Y25 0x30 bytes; the rest
-// scratch. Stack: 0..255 the products of 32 with each activation pair
-// (VPMADDUBSW words) per group, subtracted from the products with the
-// unsigned 6-bit quants to give those with quants-32.
+// Registers: Z0..Z3 float accumulators of row pairs (0,1) .. (6,7);
+// Z16..Z23 the eight 32-byte activation groups, in both halves; Z24 0x0f
+// bytes, Z25 0x30 bytes; the rest scratch. Stack: 64*g holds the products
+// of 32 with activation group g (VPMADDUBSW words), subtracted from the
+// products with the unsigned 6-bit quants to give those with quants-32.
 
-// K6G: group Q (32 unsigned quants, elements 32g'..32g'+31 of the block)
-// times activations A, minus the bias term at CORR(SP), scaled per 16
-// elements by the words picked from SH by CTRL, into the int32 lanes ACCI.
-#define K6G(Q, A, CORR, CTRL, SH, ACCI) \
+// K6PG: group Q (32 unsigned quants of each row) times activations A,
+// minus the bias at CORR(SP), scaled per 16 elements by the words picked
+// from SH by CTRL, into the int32 lanes ACCI.
+#define K6PG(Q, A, CORR, CTRL, SH, ACCI) \
 	VPMADDUBSW A, Q, Q;           \
 	VPSUBW     CORR(SP), Q, Q;    \
-	VPSHUFB    CTRL<>(SB), SH, Y15; \
-	VPDPWSSD   Y15, Q, ACCI
+	VPSHUFB    CTRL<>(SB), SH, Z15; \
+	VPDPWSSD   Z15, Q, ACCI
 
-// K6HALF: elements 128h..128h+127 of the row at P (ql at QL, qh at QH),
-// scales of that half (words, in both lanes) in SH.
-#define K6HALF(P, QL, QH, SH, A0, A1, A2, A3, C0) \
-	VMOVDQU64  QL(P), Y12;                 \
-	VMOVDQU64  QL+32(P), Y13;              \
-	VMOVDQU64  QH(P), Y14;                 \
-	VPSLLW     $4, Y14, Y26;               \
-	VPANDD     Y25, Y26, Y26;              \
-	VPTERNLOGD $0xf8, Y24, Y12, Y26;       \
-	K6G(Y26, A0, C0, k6sc0, SH, Y30);      \
-	VPSLLW     $2, Y14, Y27;               \
-	VPANDD     Y25, Y27, Y27;              \
-	VPTERNLOGD $0xf8, Y24, Y13, Y27;       \
-	K6G(Y27, A1, C0+32, k6sc1, SH, Y31);   \
-	VPSRLW     $4, Y12, Y12;               \
-	VPANDD     Y25, Y14, Y28;              \
-	VPTERNLOGD $0xf8, Y24, Y12, Y28;       \
-	K6G(Y28, A2, C0+64, k6sc2, SH, Y30);   \
-	VPSRLW     $4, Y13, Y13;               \
-	VPSRLW     $2, Y14, Y29;               \
-	VPANDD     Y25, Y29, Y29;              \
-	VPTERNLOGD $0xf8, Y24, Y13, Y29;       \
-	K6G(Y29, A3, C0+96, k6sc3, SH, Y31)
+// K6PHALF: elements 128h..128h+127 of the rows at P, P+rb (ql at QL, qh
+// at QH), scales of that half (words; lanes: row r twice, row r+1 twice)
+// in SH.
+#define K6PHALF(P, QL, QH, SH, A0, A1, A2, A3, C0) \
+	VMOVDQU64    QL(P), Y8;                    \
+	VINSERTI64X4 $1, QL(P)(R9*1), Z8, Z8;      \
+	VMOVDQU64    QL+32(P), Y9;                 \
+	VINSERTI64X4 $1, QL+32(P)(R9*1), Z9, Z9;   \
+	VMOVDQU64    QH(P), Y10;                   \
+	VINSERTI64X4 $1, QH(P)(R9*1), Z10, Z10;    \
+	VPSLLW       $4, Z10, Z11;                 \
+	VPANDD       Z25, Z11, Z11;                \
+	VPTERNLOGD   $0xf8, Z24, Z8, Z11;          \
+	K6PG(Z11, A0, C0, kbq6sc0, SH, Z30);       \
+	VPSLLW       $2, Z10, Z12;                 \
+	VPANDD       Z25, Z12, Z12;                \
+	VPTERNLOGD   $0xf8, Z24, Z9, Z12;          \
+	K6PG(Z12, A1, C0+64, kbq6sc1, SH, Z31);    \
+	VPSRLW       $4, Z8, Z8;                   \
+	VPANDD       Z25, Z10, Z13;                \
+	VPTERNLOGD   $0xf8, Z24, Z8, Z13;          \
+	K6PG(Z13, A2, C0+128, kbq6sc2, SH, Z30);   \
+	VPSRLW       $4, Z9, Z9;                   \
+	VPSRLW       $2, Z10, Z14;                 \
+	VPANDD       Z25, Z14, Z14;                \
+	VPTERNLOGD   $0xf8, Z24, Z9, Z14;          \
+	K6PG(Z14, A3, C0+192, kbq6sc3, SH, Z31)
 
-// K6ROW: the row at P: ACC = fma(dy*dx, float(lanes), ACC).
-#define K6ROW(P, ACC) \
-	MOVWLZX      208(P), R11;   \
-	VMOVD        R11, X8;       \
-	VCVTPH2PS    X8, X8;        \
-	VMULSS       (DX), X8, X8;  \
-	VBROADCASTSS X8, Y8;        \
-	VPMOVSXBW    192(P), Y9;    \
-	VPERMQ       $0x44, Y9, Y10; \
-	VPERMQ       $0xee, Y9, Y11; \
-	VPXORD       Y30, Y30, Y30; \
-	VPXORD       Y31, Y31, Y31; \
-	K6HALF(P, 0, 128, Y10, Y16, Y17, Y18, Y19, 0);   \
-	K6HALF(P, 64, 160, Y11, Y20, Y21, Y22, Y23, 128); \
-	VPADDD       Y31, Y30, Y30; \
-	VCVTDQ2PS    Y30, Y30;      \
-	VFMADD231PS  Y30, Y8, ACC
+// K6PAIR: the rows at P, P+rb: ACC = fma(dy*dx, float(lanes), ACC).
+#define K6PAIR(P, ACC) \
+	VPBROADCASTW 208(P), X4;                 \
+	VPBROADCASTW 208(P)(R9*1), X5;           \
+	VINSERTI32X4 $1, X5, Y4, Y4;             \
+	VCVTPH2PS    Y4, Z4;                     \
+	VMULPS.BCST  (DX), Z4, Z4;               \
+	VMOVDQU64    192(P), X5;                 \
+	VINSERTI32X4 $1, 192(P)(R9*1), Y5, Y5;   \
+	VPMOVSXBW    Y5, Z5;                     \
+	VSHUFI64X2   $0xa0, Z5, Z5, Z6;          \
+	VSHUFI64X2   $0xf5, Z5, Z5, Z7;          \
+	VPXORD       Z30, Z30, Z30;              \
+	VPXORD       Z31, Z31, Z31;              \
+	K6PHALF(P, 0, 128, Z6, Z16, Z17, Z18, Z19, 0);   \
+	K6PHALF(P, 64, 160, Z7, Z20, Z21, Z22, Z23, 256); \
+	VPADDD       Z31, Z30, Z30;              \
+	VCVTDQ2PS    Z30, Z30;                   \
+	VFMADD231PS  Z4, Z30, ACC
+
+// K6OUT2: out[off], out[off+4] = hsum8 of the low and high halves of ACC.
+#define K6OUT2(ACC, ACCY, ACCX, off) \
+	VEXTRACTF32X8 $1, ACC, Y4; \
+	HSUM8X(Y4, X4);            \
+	MOVSS         X4, off+4(AX); \
+	HSUM8X(ACCY, ACCX);        \
+	MOVSS         ACCX, off(AX)
 
 // func q6kVec8(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
-TEXT ·q6kVec8(SB), NOSPLIT, $256-48
+TEXT ·q6kVec8(SB), NOSPLIT, $512-48
 	MOVQ w+0(FP), SI
 	MOVQ rb+8(FP), R9
 	MOVQ y+16(FP), DI
 	MOVQ d+24(FP), DX
 	MOVQ nb+32(FP), CX
-	LEAQ (R9)(R9*2), R10
 	LEAQ (SI)(R9*8), R12 // the next tile, prefetched a block's share at a time
-	VXORPS   Y0, Y0, Y0
-	VXORPS   Y1, Y1, Y1
-	VXORPS   Y2, Y2, Y2
-	VXORPS   Y3, Y3, Y3
-	VXORPS   Y4, Y4, Y4
-	VXORPS   Y5, Y5, Y5
-	VXORPS   Y6, Y6, Y6
-	VXORPS   Y7, Y7, Y7
-	VMOVDQU64 kmask0f<>(SB), Y24
-	VMOVDQU64 kmask30<>(SB), Y25
+	VPXORD    Z0, Z0, Z0
+	VPXORD    Z1, Z1, Z1
+	VPXORD    Z2, Z2, Z2
+	VPXORD    Z3, Z3, Z3
+	VMOVDQU64 kmask0f64<>(SB), Z24
+	VMOVDQU64 kmask30x64<>(SB), Z25
 q6kv8loop:
-	VMOVDQU64 kthirty2<>(SB), Y26
-	VMOVDQU64 0(DI), Y16
-	VPMADDUBSW Y16, Y26, Y27
-	VMOVDQU64 Y27, 0(SP)
-	VMOVDQU64 32(DI), Y17
-	VPMADDUBSW Y17, Y26, Y27
-	VMOVDQU64 Y27, 32(SP)
-	VMOVDQU64 64(DI), Y18
-	VPMADDUBSW Y18, Y26, Y27
-	VMOVDQU64 Y27, 64(SP)
-	VMOVDQU64 96(DI), Y19
-	VPMADDUBSW Y19, Y26, Y27
-	VMOVDQU64 Y27, 96(SP)
-	VMOVDQU64 128(DI), Y20
-	VPMADDUBSW Y20, Y26, Y27
-	VMOVDQU64 Y27, 128(SP)
-	VMOVDQU64 160(DI), Y21
-	VPMADDUBSW Y21, Y26, Y27
-	VMOVDQU64 Y27, 160(SP)
-	VMOVDQU64 192(DI), Y22
-	VPMADDUBSW Y22, Y26, Y27
-	VMOVDQU64 Y27, 192(SP)
-	VMOVDQU64 224(DI), Y23
-	VPMADDUBSW Y23, Y26, Y27
-	VMOVDQU64 Y27, 224(SP)
-	K6ROW(SI, Y0)
-	LEAQ (SI)(R9*1), AX
-	K6ROW(AX, Y1)
+	VMOVDQU64 k32x64<>(SB), Z26
+	VBROADCASTI64X4 0(DI), Z16
+	VPMADDUBSW Z16, Z26, Z27
+	VMOVDQU64 Z27, 0(SP)
+	VBROADCASTI64X4 32(DI), Z17
+	VPMADDUBSW Z17, Z26, Z27
+	VMOVDQU64 Z27, 64(SP)
+	VBROADCASTI64X4 64(DI), Z18
+	VPMADDUBSW Z18, Z26, Z27
+	VMOVDQU64 Z27, 128(SP)
+	VBROADCASTI64X4 96(DI), Z19
+	VPMADDUBSW Z19, Z26, Z27
+	VMOVDQU64 Z27, 192(SP)
+	VBROADCASTI64X4 128(DI), Z20
+	VPMADDUBSW Z20, Z26, Z27
+	VMOVDQU64 Z27, 256(SP)
+	VBROADCASTI64X4 160(DI), Z21
+	VPMADDUBSW Z21, Z26, Z27
+	VMOVDQU64 Z27, 320(SP)
+	VBROADCASTI64X4 192(DI), Z22
+	VPMADDUBSW Z22, Z26, Z27
+	VMOVDQU64 Z27, 384(SP)
+	VBROADCASTI64X4 224(DI), Z23
+	VPMADDUBSW Z23, Z26, Z27
+	VMOVDQU64 Z27, 448(SP)
+	K6PAIR(SI, Z0)
 	LEAQ (SI)(R9*2), AX
-	K6ROW(AX, Y2)
-	LEAQ (SI)(R10*1), AX
-	K6ROW(AX, Y3)
-	LEAQ (SI)(R9*4), BX
-	K6ROW(BX, Y4)
-	LEAQ (BX)(R9*1), AX
-	K6ROW(AX, Y5)
-	LEAQ (BX)(R9*2), AX
-	K6ROW(AX, Y6)
-	LEAQ (BX)(R10*1), AX
-	K6ROW(AX, Y7)
+	K6PAIR(AX, Z1)
+	LEAQ (SI)(R9*4), AX
+	K6PAIR(AX, Z2)
+	LEAQ (AX)(R9*2), AX
+	K6PAIR(AX, Z3)
 	PREFETCHT0 0(R12)
 	PREFETCHT0 64(R12)
 	PREFETCHT0 128(R12)
@@ -659,22 +660,10 @@ q6kv8loop:
 	DECQ CX
 	JNZ  q6kv8loop
 	MOVQ out+40(FP), AX
-	HSUM8X(Y0, X0)
-	MOVSS X0, 0(AX)
-	HSUM8X(Y1, X1)
-	MOVSS X1, 4(AX)
-	HSUM8X(Y2, X2)
-	MOVSS X2, 8(AX)
-	HSUM8X(Y3, X3)
-	MOVSS X3, 12(AX)
-	HSUM8X(Y4, X4)
-	MOVSS X4, 16(AX)
-	HSUM8X(Y5, X5)
-	MOVSS X5, 20(AX)
-	HSUM8X(Y6, X6)
-	MOVSS X6, 24(AX)
-	HSUM8X(Y7, X7)
-	MOVSS X7, 28(AX)
+	K6OUT2(Z0, Y0, X0, 0)
+	K6OUT2(Z1, Y1, X1, 8)
+	K6OUT2(Z2, Y2, X2, 16)
+	K6OUT2(Z3, Y3, X3, 24)
 	VZEROUPPER
 	RET
 

@@ -14,8 +14,9 @@ import (
 // through one queue, and whenever the shard is free the scheduler takes
 // everything queued (up to a bound in positions) and computes it with one
 // model.Shard.ForwardBatch, so that one read of the weights serves every
-// waiting session. A lone step is taken at once: nothing waits for company,
-// so batches form only from steps that arrive while the shard is busy.
+// waiting session. A step that finds the shard idle is computed at once:
+// nothing waits for company, so batches form only from steps that arrive
+// while the shard is busy.
 // ForwardBatch gives each step the bits it would get alone.
 
 // errSchedulerStopped answers steps queued or submitted after the node
@@ -49,6 +50,7 @@ type scheduler struct {
 
 	mu      sync.Mutex
 	queue   []*stepReq
+	busy    bool // a batch is being computed (by the loop or a caller)
 	stopped bool
 	wake    chan struct{} // capacity 1: "the queue may be non-empty"
 }
@@ -57,9 +59,12 @@ func newScheduler(sh *model.Shard, limit int, met *nodeMetrics) *scheduler {
 	return &scheduler{shard: sh, limit: max(limit, 1), met: met, wake: make(chan struct{}, 1)}
 }
 
-// do queues a step and waits for its result or for ctx to end. A step given
-// up on is skipped if still queued, or dropped from its batch at the next
-// block (ForwardBatch checks each step's context).
+// do computes a step and waits for its result or for ctx to end. A step
+// that finds the shard idle and nobody waiting is computed at once on the
+// caller's goroutine (no hand-off, so a lone stream pays nothing for the
+// scheduler); otherwise it is queued for the next batch. A step given up on
+// is skipped if still queued, or dropped from its batch at the next block
+// (ForwardBatch checks each step's context).
 func (q *scheduler) do(ctx context.Context, id string, in model.Input, n int) stepResult {
 	r := &stepReq{ctx: ctx, id: id, in: in, n: n, queued: time.Now(), done: make(chan stepResult, 1)}
 	q.mu.Lock()
@@ -67,17 +72,42 @@ func (q *scheduler) do(ctx context.Context, id string, in model.Input, n int) st
 		q.mu.Unlock()
 		return stepResult{err: fmt.Errorf("session %q: %w", id, errSchedulerStopped)}
 	}
+	if !q.busy && len(q.queue) == 0 {
+		q.busy = true
+		q.mu.Unlock()
+		// The stream's context is a child of the node's, so the node
+		// closing ends this batch too.
+		q.compute(ctx, []*stepReq{r})
+		q.idle()
+		return <-r.done
+	}
 	q.queue = append(q.queue, r)
 	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
+	q.poke()
 	select {
 	case res := <-r.done:
 		return res
 	case <-ctx.Done():
 		return stepResult{err: fmt.Errorf("session %q: %w", id, ctx.Err())}
+	}
+}
+
+// poke tells the loop that there may be work.
+func (q *scheduler) poke() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// idle marks the shard free and hands what queued meanwhile to the loop.
+func (q *scheduler) idle() {
+	q.mu.Lock()
+	q.busy = false
+	pending := len(q.queue) > 0
+	q.mu.Unlock()
+	if pending {
+		q.poke()
 	}
 }
 
@@ -96,16 +126,22 @@ func (q *scheduler) run(ctx context.Context) {
 				break
 			}
 			q.compute(ctx, batch)
+			q.idle()
 		}
 	}
 }
 
-// take removes the next batch from the queue: steps in arrival order while
-// their positions fit in the limit (the first is always taken). Steps whose
-// stream has given up are answered and dropped.
+// take claims the shard and removes the next batch from the queue: steps
+// in arrival order while their positions fit in the limit (the first is
+// always taken). Steps whose stream has given up are answered and dropped.
+// It returns nothing when the shard is busy (whoever holds it pokes the
+// loop when done) or nothing is queued.
 func (q *scheduler) take() []*stepReq {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.busy {
+		return nil
+	}
 	var batch []*stepReq
 	total, i := 0, 0
 	for ; i < len(q.queue); i++ {
@@ -123,6 +159,7 @@ func (q *scheduler) take() []*stepReq {
 	rest := copy(q.queue, q.queue[i:])
 	clear(q.queue[rest:])
 	q.queue = q.queue[:rest]
+	q.busy = len(batch) > 0
 	return batch
 }
 

@@ -57,6 +57,14 @@ func histCount(t *testing.T, h prometheus.Histogram) (count uint64, sum float64)
 	return m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()
 }
 
+// setBusy marks the shard busy (steps then queue instead of running at
+// once) or free.
+func setBusy(q *scheduler, busy bool) {
+	q.mu.Lock()
+	q.busy = busy
+	q.mu.Unlock()
+}
+
 // queued waits until the scheduler holds want steps.
 func queued(t *testing.T, q *scheduler, want int) {
 	t.Helper()
@@ -113,9 +121,12 @@ func TestSchedulerBatchesWaitingSteps(t *testing.T) {
 		{Tokens: []int32{12, 13}, Logits: model.LogitsLast},
 	}
 	ctxs := []context.Context{ctx, ctx, ctx, gone, ctx}
+	// As if a batch were running: the steps queue up.
+	setBusy(q, true)
 	wait := submitAll(q, ctxs, ids, ins)
 	queued(t, q, len(ids))
 	giveUp()
+	setBusy(q, false)
 	done := make(chan struct{})
 	go func() { q.run(ctx); close(done) }()
 	res := wait()
@@ -144,10 +155,20 @@ func TestSchedulerBatchesWaitingSteps(t *testing.T) {
 		t.Fatalf("batch size histogram: %d batches, %v steps; want 1, 4", n, sum)
 	}
 
-	// A lone step runs at once, alone.
+	// A lone step runs at once, alone, on the caller's goroutine.
 	r := q.do(ctx, "b", model.Input{Tokens: []int32{5}, Logits: model.LogitsLast}, 1)
 	if r.err != nil || r.sessions != 1 {
 		t.Fatalf("lone step: %v, batch of %d", r.err, r.sessions)
+	}
+	// The loop takes over what queues while a caller computes.
+	setBusy(q, true)
+	wait = submitAll(q, ctxs[:2], ids[:2], []model.Input{{Tokens: []int32{6}}, {Tokens: []int32{7}}})
+	queued(t, q, 2)
+	q.idle()
+	for i, r := range wait() {
+		if r.err != nil || r.sessions != 2 {
+			t.Fatalf("step %d queued behind a busy shard: %v, batch of %d", i, r.err, r.sessions)
+		}
 	}
 
 	cancel()
@@ -178,8 +199,10 @@ func TestSchedulerLimit(t *testing.T) {
 		{Tokens: []int32{11}, Logits: model.LogitsLast},
 	}
 	ctxs := []context.Context{ctx, ctx, ctx, ctx}
+	setBusy(q, true)
 	wait := submitAll(q, ctxs, ids, ins)
 	queued(t, q, len(ids))
+	setBusy(q, false)
 	// Arrival order is whatever the goroutines made it; compute the
 	// batches take must form from the queue as it stands.
 	q.mu.Lock()
@@ -206,6 +229,7 @@ func TestSchedulerLimit(t *testing.T) {
 		}
 		got = append(got, names)
 		q.compute(ctx, b)
+		q.idle()
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("batches %v, want %v", got, want)
@@ -218,6 +242,7 @@ func TestSchedulerLimit(t *testing.T) {
 
 	// Stopping answers what is still queued.
 	bg := []context.Context{context.Background(), context.Background()}
+	setBusy(q, true)
 	wait = submitAll(q, bg, ids[:2], []model.Input{{Tokens: []int32{1}}, {Tokens: []int32{2}}})
 	queued(t, q, 2)
 	cancel()

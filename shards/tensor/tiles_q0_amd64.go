@@ -43,16 +43,12 @@ func addQ0Tiles(ks *kernelSet) {
 	if !hasQ0Tiles() {
 		return
 	}
-	dot8, dot4 := ks.dot[Q8_0], ks.dot[Q4_0]
+	dot4 := ks.dot[Q4_0]
 	ks.vec[Q8_0] = tileSpec{rows: 16, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 1, 34)
 		q80Vec16(pw, rb, py, pd, nb, &out[:16][0])
 	}}
 	ks.batch[Q8_0] = tileSpec{rows: 8, pos: 4, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		if !gatherable(rb, 8) {
-			fallbackTile(dot8, w, rb, a, i, 8, 4, out)
-			return
-		}
 		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 4, 34)
 		q80Batch8x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:32][0], i%posTile == 0)
 	}}

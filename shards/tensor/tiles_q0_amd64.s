@@ -33,30 +33,16 @@ GLOBL q0c08<>(SB), RODATA|NOPTR, $32
 DATA q0nib<>+0(SB)/4, $0x0f0f0f0f
 GLOBL q0nib<>(SB), RODATA|NOPTR, $4
 
-// Row numbers 0..15, for the gather offsets of sixteen rows.
-DATA q0iota<>+0(SB)/8, $0x0000000100000000
-DATA q0iota<>+8(SB)/8, $0x0000000300000002
-DATA q0iota<>+16(SB)/8, $0x0000000500000004
-DATA q0iota<>+24(SB)/8, $0x0000000700000006
-DATA q0iota<>+32(SB)/8, $0x0000000900000008
-DATA q0iota<>+40(SB)/8, $0x0000000b0000000a
-DATA q0iota<>+48(SB)/8, $0x0000000d0000000c
-DATA q0iota<>+56(SB)/8, $0x0000000f0000000e
-GLOBL q0iota<>(SB), RODATA|NOPTR, $64
+// Low word of each dword, twice: the scale of row ord[t] for lanes 2t, 2t+1
+// of the Q8_0 eight-row batch kernel, where qword t of its transposed weight
+// registers belongs to row ord[t] = 0,1,4,5,2,3,6,7.
+DATA q80sidx<>+0(SB)/8, $0x0002000200000000
+DATA q80sidx<>+8(SB)/8, $0x0006000600040004
+DATA q80sidx<>+16(SB)/8, $0x000a000a00080008
+DATA q80sidx<>+24(SB)/8, $0x000e000e000c000c
+GLOBL q80sidx<>(SB), RODATA|NOPTR, $32
 
-// Row of each lane pair in the Q8_0 eight-row batch kernel: qword t of its
-// transposed weight registers belongs to row ord[t] = 0,1,4,5,2,3,6,7.
-DATA q0ord<>+0(SB)/8, $0x0000000000000000
-DATA q0ord<>+8(SB)/8, $0x0000000100000001
-DATA q0ord<>+16(SB)/8, $0x0000000400000004
-DATA q0ord<>+24(SB)/8, $0x0000000500000005
-DATA q0ord<>+32(SB)/8, $0x0000000200000002
-DATA q0ord<>+40(SB)/8, $0x0000000300000003
-DATA q0ord<>+48(SB)/8, $0x0000000600000006
-DATA q0ord<>+56(SB)/8, $0x0000000700000007
-GLOBL q0ord<>(SB), RODATA|NOPTR, $64
-
-// Inverse of q0ord on the even lanes: output row r comes from lane idx[r].
+// Inverse of ord on the even lanes: output row r comes from lane idx[r].
 DATA q0inv<>+0(SB)/8, $0x0000000200000000
 DATA q0inv<>+8(SB)/8, $0x0000000a00000008
 DATA q0inv<>+16(SB)/8, $0x0000000600000004
@@ -202,8 +188,8 @@ q80vdone:
 //
 // Registers: Z0..Z15 accumulators (4*p + jj), Z20 weight scales of the
 // lanes, Z21 scale product, Z22..Z23 temporaries, Z24..Z25 and Z16..Z17
-// transposition temporaries, Z28 0x80 bytes, Z29 gather offsets, Z30
-// gather result, Z31 zero.
+// transposition temporaries, Z28 0x80 bytes, Y29 scale word indices, Z30
+// scale dwords, Z31 zero, K1..K7 dword lanes 1..7.
 
 // Q80B_BIAS: -128*sum of each activation dword of the block at YA, stored
 // at off(SP).
@@ -254,8 +240,21 @@ TEXT ·q80Batch8x4(SB), NOSPLIT, $128-65
 	MOVBQZX pf+64(FP), R13
 	VMOVDQU32        q0c80<>(SB), Y28
 	VSHUFI64X2       $0x44, Z28, Z28, Z28
-	VPBROADCASTD     R8, Z29
-	VPMULLD          q0ord<>(SB), Z29, Z29
+	VMOVDQU32        q80sidx<>(SB), Y29
+	MOVL             $2, AX
+	KMOVW            AX, K1
+	MOVL             $4, AX
+	KMOVW            AX, K2
+	MOVL             $8, AX
+	KMOVW            AX, K3
+	MOVL             $16, AX
+	KMOVW            AX, K4
+	MOVL             $32, AX
+	KMOVW            AX, K5
+	MOVL             $64, AX
+	KMOVW            AX, K6
+	MOVL             $128, AX
+	KMOVW            AX, K7
 	VPXORD           Z31, Z31, Z31
 	VPXORD           Z0, Z0, Z0
 	VPXORD           Z1, Z1, Z1
@@ -289,11 +288,19 @@ q80bloop:
 	ADDQ       $272, R12
 
 q80bnopf:
-	// Weight scales of the sixteen lanes (two per row).
-	KXNORW     K1, K1, K1
-	VPGATHERDD (R10)(Z29*1), K1, Z30
-	VPMOVDW    Z30, Y30
-	VCVTPH2PS  Y30, Z20
+	// Weight scales of the sixteen lanes (two per row): the dword at each
+	// row's block start (scale and two quants) into dword lane t for row
+	// ord[t], then the scale words doubled.
+	VPBROADCASTD (R10), Y30
+	VPBROADCASTD (R10)(R8*1), K1, Y30
+	VPBROADCASTD (R11), K2, Y30
+	VPBROADCASTD (R11)(R8*1), K3, Y30
+	VPBROADCASTD (R10)(R8*2), K4, Y30
+	VPBROADCASTD (R10)(R9*1), K5, Y30
+	VPBROADCASTD (R11)(R8*2), K6, Y30
+	VPBROADCASTD (R11)(R9*1), K7, Y30
+	VPERMW       Y30, Y29, Y30
+	VCVTPH2PS    Y30, Z20
 
 	// Rows 0|4, 1|5, 2|6, 3|7 side by side, made unsigned.
 	VMOVDQU32   2(R10), Y24

@@ -546,6 +546,54 @@ GLOBL q40inv<>(SB), RODATA|NOPTR, $64
 	VMULPS.BCST   DA, Z20, Z23;         \
 	VFMADD231PS   Z23, Z21, ACC
 
+// Q40_BIAS4: -8*sum(activations) of four blocks, broadcast into Z8..Z11
+// (Z4..Z11 are free once the weights are unpacked).
+#define Q40_BIAS4(YA0, YA1, YA2, YA3) \
+	VMOVDQU32    YA0, Y4;               \
+	VINSERTI64X4 $1, YA1, Z4, Z4;       \
+	VMOVDQU32    YA2, Y5;               \
+	VINSERTI64X4 $1, YA3, Z5, Z5;       \
+	VPXORD       Z6, Z6, Z6;            \
+	VPDPBUSD     Z4, Z29, Z6;           \
+	VPXORD       Z7, Z7, Z7;            \
+	VPDPBUSD     Z5, Z29, Z7;           \
+	VSHUFI64X2   $0x88, Z7, Z6, Z4;     \
+	VSHUFI64X2   $0xdd, Z7, Z6, Z5;     \
+	VPADDD       Z5, Z4, Z4;            \
+	VPSHUFD      $0x4e, Z4, Z5;         \
+	VPADDD       Z5, Z4, Z4;            \
+	VPSHUFD      $0xb1, Z4, Z5;         \
+	VPADDD       Z5, Z4, Z4;            \
+	VPSUBD       Z4, Z28, Z4;           \
+	VSHUFI32X4   $0x00, Z4, Z4, Z8;     \
+	VSHUFI32X4   $0x55, Z4, Z4, Z9;     \
+	VSHUFI32X4   $0xaa, Z4, Z4, Z10;    \
+	VSHUFI32X4   $0xff, Z4, Z4, Z11
+
+// Q40_POSB: Q40_POS with the bias already in ZB.
+#define Q40_POSB(YA, DA, ACC, ZB) \
+	VMOVDQA64     ZB, Z21;              \
+	VPXORD        Z22, Z22, Z22;        \
+	VPDPBUSD.BCST 0 YA, Z12, Z21;       \
+	VPDPBUSD.BCST 16 YA, Z16, Z22;      \
+	VPDPBUSD.BCST 4 YA, Z13, Z21;       \
+	VPDPBUSD.BCST 20 YA, Z17, Z22;      \
+	VPDPBUSD.BCST 8 YA, Z14, Z21;       \
+	VPDPBUSD.BCST 24 YA, Z18, Z22;      \
+	VPDPBUSD.BCST 12 YA, Z15, Z21;      \
+	VPDPBUSD.BCST 28 YA, Z19, Z22;      \
+	VPADDD        Z22, Z21, Z21;        \
+	VCVTDQ2PS     Z21, Z21;             \
+	VMULPS.BCST   DA, Z20, Z23;         \
+	VFMADD231PS   Z23, Z21, ACC
+
+#define Q40_BATCH_BLOCK \
+	Q40_BIAS4((DI), (DI)(R14*1), (DI)(R14*2), (DI)(R15*1)); \
+	Q40_POSB((DI), (DX), Z0, Z8);                  \
+	Q40_POSB((DI)(R14*1), (DX)(BX*1), Z1, Z9);     \
+	Q40_POSB((DI)(R14*2), (DX)(BX*2), Z2, Z10);    \
+	Q40_POSB((DI)(R15*1), (DX)(SI*1), Z3, Z11)
+
 #define Q40_INDICES \
 	VMOVDQU32    q40qidx<>(SB), Z24;    \
 	VPBROADCASTQ q40w1<>(SB), Z25;      \
@@ -561,7 +609,7 @@ GLOBL q40inv<>(SB), RODATA|NOPTR, $64
 	LEAQ         (R12)(R8*4), R13;      \
 	VPBROADCASTD q0nib<>(SB), Z31;      \
 	VPXORD       Z28, Z28, Z28;         \
-	VMOVDQU32    q0c08<>(SB), Y29;      \
+	VBROADCASTI64X4 q0c08<>(SB), Z29;   \
 	Q40_INDICES
 
 #define Q40_ADVANCE \
@@ -647,10 +695,7 @@ q40bloop:
 
 q40bnopf:
 	Q40_WEIGHTS
-	Q40_POS((DI), (DX), Z0)
-	Q40_POS((DI)(R14*1), (DX)(BX*1), Z1)
-	Q40_POS((DI)(R14*2), (DX)(BX*2), Z2)
-	Q40_POS((DI)(R15*1), (DX)(SI*1), Z3)
+	Q40_BATCH_BLOCK
 	Q40_ADVANCE
 	ADDQ $32, DI
 	ADDQ $4, DX
@@ -659,10 +704,7 @@ q40bnopf:
 
 q40blast:
 	Q40_WEIGHTS_LAST
-	Q40_POS((DI), (DX), Z0)
-	Q40_POS((DI)(R14*1), (DX)(BX*1), Z1)
-	Q40_POS((DI)(R14*2), (DX)(BX*2), Z2)
-	Q40_POS((DI)(R15*1), (DX)(SI*1), Z3)
+	Q40_BATCH_BLOCK
 
 q40bdone:
 	MOVQ out+56(FP), AX

@@ -1,0 +1,87 @@
+//go:build amd64 && !purego
+
+package tensor
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestQ0TilesShapes compares the Q8_0 and Q4_0 tile kernels with the
+// generic kernels, bit for bit, over the shapes that exercise their loops:
+// every block count up to 9 and around their unrolling (the Q4_0
+// one-position kernel takes blocks four at a time and the last block
+// apart), row counts that leave partial tiles, and batches whose sizes
+// leave positions to the one-position kernels.
+func TestQ0TilesShapes(t *testing.T) {
+	if !hasQ0Tiles() {
+		t.Skip("no AVX-512 VNNI on this CPU")
+	}
+	ks := avx512Kernels()
+	if ks.vec[Q8_0].fn == nil || ks.batch[Q8_0].fn == nil || ks.vec[Q4_0].fn == nil || ks.batch[Q4_0].fn == nil {
+		t.Fatal("Q8_0/Q4_0 tile kernels not registered")
+	}
+	r := rand.New(rand.NewPCG(61, 62))
+	p := NewPool(2)
+	defer p.Close()
+	for _, typ := range []Type{Q8_0, Q4_0} {
+		for _, nb := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 63, 64, 65} {
+			for _, shape := range [][2]int{{16, 1}, {24, 4}, {33, 5}, {48, 37}} {
+				rows, n := shape[0], shape[1]
+				w := randomMatrix(r, typ, rows, 32*nb)
+				x := randomVec(r, n*32*nb)
+				if nb%3 == 0 {
+					// Extreme quants: every weight byte 0xff or 0x80, and
+					// activations at the quantizer's limits.
+					for i := range w.Data {
+						w.Data[i] = 0xff
+						if (i/7)%2 == 0 {
+							w.Data[i] = 0x80
+						}
+					}
+					fixScales(r, w)
+					for i := range x {
+						x[i] = float32(math.Copysign(1e3, float64(x[i])))
+					}
+				}
+				want := make([]float32, n*rows)
+				got := make([]float32, n*rows)
+				matMul(genericKernels, p, NewWorkspace(), w, x, n, want)
+				matMul(ks, p, NewWorkspace(), w, x, n, got)
+				if d := firstDiff(want, got); d >= 0 {
+					t.Fatalf("%v nb=%d rows=%d n=%d: element %d (row %d, position %d): %g (%#08x), generic %g (%#08x)",
+						typ, nb, rows, n, d, d%rows, d/rows, got[d], math.Float32bits(got[d]), want[d], math.Float32bits(want[d]))
+				}
+			}
+		}
+	}
+}
+
+// TestQ0FallbackTile checks the row-kernel path the Q4_0 tiles take when
+// the scale gather cannot address the rows (rows over 100 MB, too large to
+// test directly).
+func TestQ0FallbackTile(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 64))
+	const rows, pos, cols = 16, 4, 96
+	w := randomMatrix(r, Q4_0, rows, cols)
+	x := randomVec(r, pos*cols)
+	ws := NewWorkspace()
+	ws.bind()
+	ws.act.prepare(genericKernels, nil, Q4_0, x, pos, cols, ws.convFn)
+	rb := mustRowBytes(Q4_0, cols)
+	out := make([]float32, rows*pos)
+	fallbackTile(genericKernels.dot[Q4_0], w.Data, rb, &ws.act, 0, rows, pos, out)
+	want := make([]float32, rows*pos)
+	matMul(genericKernels, nil, NewWorkspace(), w, x, pos, want)
+	for p := 0; p < pos; p++ {
+		for k := 0; k < rows; k++ {
+			if out[p*rows+k] != want[p*rows+k] {
+				t.Fatalf("row %d position %d: %g, want %g", k, p, out[p*rows+k], want[p*rows+k])
+			}
+		}
+	}
+	if gatherable(1<<28, 16) || !gatherable(1<<20, 16) {
+		t.Fatal("gatherable bounds wrong")
+	}
+}

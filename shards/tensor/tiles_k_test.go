@@ -107,3 +107,35 @@ func checkTilesDirect(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int,
 		}
 	}
 }
+
+// TestKTilesNonFinite feeds NaN and Inf activations through the Q4_K/Q6_K
+// tile kernels (one position and batches): no panic, and the same outputs
+// as the generic kernels where those are finite, non-finite where not.
+func TestKTilesNonFinite(t *testing.T) {
+	if !hasAVX512Set() || !hasKTiles() {
+		t.Skip("the CPU lacks AVX512BW/VL/VNNI: no Q4_K/Q6_K tile kernels to test")
+	}
+	ks := avx512Kernels()
+	r := rand.New(rand.NewPCG(53, 54))
+	for _, typ := range []Type{Q4_K, Q6_K} {
+		const rows, cols = 16, 512
+		for _, n := range []int{1, 9} {
+			w := randomMatrix(r, typ, rows, cols)
+			x := randomVec(r, n*cols)
+			x[3] = float32(math.NaN())
+			x[(n-1)*cols+7] = float32(math.Inf(1))
+			x[(n-1)*cols+300] = float32(math.Inf(-1))
+			want := make([]float32, n*rows)
+			got := make([]float32, n*rows)
+			matMul(genericKernels, nil, NewWorkspace(), w, x, n, want)
+			matMul(ks, nil, NewWorkspace(), w, x, n, got)
+			for i := range got {
+				gf := !math.IsNaN(float64(got[i])) && !math.IsInf(float64(got[i]), 0)
+				wf := !math.IsNaN(float64(want[i])) && !math.IsInf(float64(want[i]), 0)
+				if gf != wf || (gf && got[i] != want[i]) {
+					t.Fatalf("%v n=%d element %d: %g, generic %g", typ, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

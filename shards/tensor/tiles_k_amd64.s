@@ -328,6 +328,64 @@ DATA k32x64<>+48(SB)/8, $0x2020202020202020
 DATA k32x64<>+56(SB)/8, $0x2020202020202020
 GLOBL k32x64<>(SB), RODATA|NOPTR, $64
 
+// kbscp<c>: (sc_2c, sc_2c+1) word pairs of each row for the packed
+// Q4_K batch sums; kbias16 puts 8192 in the low word (VPSHLDD); kneg8192
+// is the word pair (-8192, 0).
+DATA kbscp0<>+0(SB)/8, $0x8001800080018000
+DATA kbscp0<>+8(SB)/8, $0x8001800080018000
+DATA kbscp0<>+16(SB)/8, $0x8001800080018000
+DATA kbscp0<>+24(SB)/8, $0x8001800080018000
+DATA kbscp0<>+32(SB)/8, $0x8001800080018000
+DATA kbscp0<>+40(SB)/8, $0x8001800080018000
+DATA kbscp0<>+48(SB)/8, $0x8001800080018000
+DATA kbscp0<>+56(SB)/8, $0x8001800080018000
+GLOBL kbscp0<>(SB), RODATA|NOPTR, $64
+DATA kbscp1<>+0(SB)/8, $0x8003800280038002
+DATA kbscp1<>+8(SB)/8, $0x8003800280038002
+DATA kbscp1<>+16(SB)/8, $0x8003800280038002
+DATA kbscp1<>+24(SB)/8, $0x8003800280038002
+DATA kbscp1<>+32(SB)/8, $0x8003800280038002
+DATA kbscp1<>+40(SB)/8, $0x8003800280038002
+DATA kbscp1<>+48(SB)/8, $0x8003800280038002
+DATA kbscp1<>+56(SB)/8, $0x8003800280038002
+GLOBL kbscp1<>(SB), RODATA|NOPTR, $64
+DATA kbscp2<>+0(SB)/8, $0x8009800880098008
+DATA kbscp2<>+8(SB)/8, $0x8009800880098008
+DATA kbscp2<>+16(SB)/8, $0x8009800880098008
+DATA kbscp2<>+24(SB)/8, $0x8009800880098008
+DATA kbscp2<>+32(SB)/8, $0x8009800880098008
+DATA kbscp2<>+40(SB)/8, $0x8009800880098008
+DATA kbscp2<>+48(SB)/8, $0x8009800880098008
+DATA kbscp2<>+56(SB)/8, $0x8009800880098008
+GLOBL kbscp2<>(SB), RODATA|NOPTR, $64
+DATA kbscp3<>+0(SB)/8, $0x800b800a800b800a
+DATA kbscp3<>+8(SB)/8, $0x800b800a800b800a
+DATA kbscp3<>+16(SB)/8, $0x800b800a800b800a
+DATA kbscp3<>+24(SB)/8, $0x800b800a800b800a
+DATA kbscp3<>+32(SB)/8, $0x800b800a800b800a
+DATA kbscp3<>+40(SB)/8, $0x800b800a800b800a
+DATA kbscp3<>+48(SB)/8, $0x800b800a800b800a
+DATA kbscp3<>+56(SB)/8, $0x800b800a800b800a
+GLOBL kbscp3<>(SB), RODATA|NOPTR, $64
+DATA kbias16<>+0(SB)/8, $0x2000000020000000
+DATA kbias16<>+8(SB)/8, $0x2000000020000000
+DATA kbias16<>+16(SB)/8, $0x2000000020000000
+DATA kbias16<>+24(SB)/8, $0x2000000020000000
+DATA kbias16<>+32(SB)/8, $0x2000000020000000
+DATA kbias16<>+40(SB)/8, $0x2000000020000000
+DATA kbias16<>+48(SB)/8, $0x2000000020000000
+DATA kbias16<>+56(SB)/8, $0x2000000020000000
+GLOBL kbias16<>(SB), RODATA|NOPTR, $64
+DATA kneg8192<>+0(SB)/8, $0x0000e0000000e000
+DATA kneg8192<>+8(SB)/8, $0x0000e0000000e000
+DATA kneg8192<>+16(SB)/8, $0x0000e0000000e000
+DATA kneg8192<>+24(SB)/8, $0x0000e0000000e000
+DATA kneg8192<>+32(SB)/8, $0x0000e0000000e000
+DATA kneg8192<>+40(SB)/8, $0x0000e0000000e000
+DATA kneg8192<>+48(SB)/8, $0x0000e0000000e000
+DATA kneg8192<>+56(SB)/8, $0x0000e0000000e000
+GLOBL kneg8192<>(SB), RODATA|NOPTR, $64
+
 // HSUM8X(Y, X): X = hsum8(Y) as dot_generic.go's hsum8. Clobbers X15.
 #define HSUM8X(Yr, Xr) \
 	VEXTRACTF128 $1, Yr, X15; \
@@ -694,13 +752,22 @@ q6kv8loop:
 
 // KBPOS: one position (activations at AX, bsums at BX, dy at R13):
 // ACC = fma(dx*dy, float(lanes), ACC); ACCM = fnmadd(dmin*dy, float(prod), ACCM).
+#define KBCH2(c, WL, WH, ACCI) \
+	VBROADCASTI64X4 64*c+32(AX), Z28;   \
+	VPXORD          Z29, Z29, Z29;      \
+	VPDPBUSD        Z28, WH, Z29;       \
+	VPSHLDD         $16, Z30, Z29, Z29; \
+	VBROADCASTI64X4 64*c(AX), Z28;      \
+	VPDPBUSD        Z28, WL, Z29;       \
+	VPDPWSSD        64*c(SP), Z29, ACCI
+
 #define KBPOS(ACC, ACCM) \
-	VPXORD          Z26, Z26, Z26;  \
+	VMOVDQU64       256(SP), Z26;   \
 	VPXORD          Z27, Z27, Z27;  \
-	KBCH(0, Z0, Z1);                \
-	KBCH(1, Z2, Z3);                \
-	KBCH(2, Z4, Z5);                \
-	KBCH(3, Z6, Z7);                \
+	KBCH2(0, Z0, Z1, Z26);          \
+	KBCH2(1, Z2, Z3, Z27);          \
+	KBCH2(2, Z4, Z5, Z26);          \
+	KBCH2(3, Z6, Z7, Z27);          \
 	VPADDD          Z27, Z26, Z26;  \
 	VCVTDQ2PS       Z26, Z26;       \
 	VMULPS.BCST     (R13), Z24, Z28; \
@@ -746,7 +813,7 @@ q6kv8loop:
 	KBOUT1(8*p+4)
 
 // func q4kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
-TEXT ·q4kBatch2x8(SB), NOSPLIT, $512-80
+TEXT ·q4kBatch2x8(SB), NOSPLIT, $320-80
 	MOVQ w+0(FP), SI
 	MOVQ rb+8(FP), R9
 	MOVQ y+16(FP), DI
@@ -774,6 +841,7 @@ TEXT ·q4kBatch2x8(SB), NOSPLIT, $512-80
 	VPXORD Z21, Z21, Z21
 	VPXORD Z22, Z22, Z22
 	VPXORD Z23, Z23, Z23
+	VMOVDQU64 kbias16<>(SB), Z30
 q4kb28loop:
 	// headers of the two rows: d, dmin, scales and mins
 	VMOVDQU64    (SI), X26
@@ -793,22 +861,20 @@ q4kb28loop:
 	VPANDD       k4maskc<>(SB), Y28, Y28
 	VPTERNLOGD   $0xfe, Y29, Y28, Y27
 	VSHUFI64X2   $0x50, Z27, Z27, Z27
-	VPSHUFB      kbsc0<>(SB), Z27, Z28
+	VPXORD       Z29, Z29, Z29
+	VPSHUFB      kbscp0<>(SB), Z27, Z28
 	VMOVDQU64    Z28, 0(SP)
-	VPSHUFB      kbsc1<>(SB), Z27, Z28
+	VPDPWSSD     kneg8192<>(SB), Z28, Z29
+	VPSHUFB      kbscp1<>(SB), Z27, Z28
 	VMOVDQU64    Z28, 64(SP)
-	VPSHUFB      kbsc2<>(SB), Z27, Z28
+	VPDPWSSD     kneg8192<>(SB), Z28, Z29
+	VPSHUFB      kbscp2<>(SB), Z27, Z28
 	VMOVDQU64    Z28, 128(SP)
-	VPSHUFB      kbsc3<>(SB), Z27, Z28
+	VPDPWSSD     kneg8192<>(SB), Z28, Z29
+	VPSHUFB      kbscp3<>(SB), Z27, Z28
 	VMOVDQU64    Z28, 192(SP)
-	VPSHUFB      kbsc4<>(SB), Z27, Z28
-	VMOVDQU64    Z28, 256(SP)
-	VPSHUFB      kbsc5<>(SB), Z27, Z28
-	VMOVDQU64    Z28, 320(SP)
-	VPSHUFB      kbsc6<>(SB), Z27, Z28
-	VMOVDQU64    Z28, 384(SP)
-	VPSHUFB      kbsc7<>(SB), Z27, Z28
-	VMOVDQU64    Z28, 448(SP)
+	VPDPWSSD     kneg8192<>(SB), Z28, Z29
+	VMOVDQU64    Z29, 256(SP)
 	VPSHUFB      kbmdup<>(SB), Z27, Z31
 	KBW(0, Z0, Y0, Z1)
 	KBW(1, Z2, Y2, Z3)

@@ -5,22 +5,25 @@
 // AVX-512 (BW, VL, VNNI) tile kernels for Q4_K and Q6_K. Each output is the
 // canonical dot product of dot_generic.go: the integer lanes of a
 // super-block are exact whatever instructions form them (here VPMADDUBSW
-// products, scaled and summed by VPDPWSSD), and the float steps of one
+// or VPDPBUSD products, scaled and summed by VPDPWSSD), and the float steps of one
 // (row, position) run in the order of the Go code: acc = fma(dx*dy,
 // float(lanes), acc) per super-block into one 8-lane accumulator, the Q4_K
 // mins into a 4-lane accumulator, then hsum8 (+ the mins' sum). Several
 // rows are interleaved so that many independent accumulators are in flight
-// and the activations are loaded once for all of them.
+// and the activations are loaded once for all of them: zmm registers hold
+// two rows, one per 256-bit half, each half following its own row's order.
+// The one-position kernels (8 rows) prefetch the next 8 rows while they
+// work; the batch kernels (2 rows x 8 positions) unpack each block's
+// weights once for the eight positions.
 
 // Constants. 64-byte tables hold the same 16 bytes in each 128-bit lane
 // (VPSHUFB works within lanes); 0x80 selects a zero byte.
 //
 // Q4_K: one lane per row holds the block's first 16 bytes (d, dmin,
 // scales[12]). k4shufa/k4shufb/k4mask* turn them into
-// [sc0..3, m0..3, sc4..7, m4..7] (see kScaleMin); k4sclo/k4schi spread the
-// scales into (sc, sc) word pairs for VPDPWSSD, k4mins the mins into words;
-// k4idxd/k4idxm (VPERMW) gather d resp. dmin of the four rows, four copies
-// each.
+// [sc0..3, m0..3, sc4..7, m4..7] (see kScaleMin), k4mins the mins into
+// words; k4idxd/k4idxm (VPERMW) gather d resp. dmin of the four rows, four
+// copies each.
 DATA k4shufa<>+0(SB)/8, $0x0b0a090807060504
 DATA k4shufa<>+8(SB)/8, $0x0f0e0d0c0f0e0d0c
 DATA k4shufa<>+16(SB)/8, $0x0b0a090807060504
@@ -66,24 +69,6 @@ DATA k4maskc<>+40(SB)/8, $0x3030303030303030
 DATA k4maskc<>+48(SB)/8, $0x0000000000000000
 DATA k4maskc<>+56(SB)/8, $0x3030303030303030
 GLOBL k4maskc<>(SB), RODATA|NOPTR, $64
-DATA k4sclo<>+0(SB)/8, $0x8001800180008000
-DATA k4sclo<>+8(SB)/8, $0x8003800380028002
-DATA k4sclo<>+16(SB)/8, $0x8001800180008000
-DATA k4sclo<>+24(SB)/8, $0x8003800380028002
-DATA k4sclo<>+32(SB)/8, $0x8001800180008000
-DATA k4sclo<>+40(SB)/8, $0x8003800380028002
-DATA k4sclo<>+48(SB)/8, $0x8001800180008000
-DATA k4sclo<>+56(SB)/8, $0x8003800380028002
-GLOBL k4sclo<>(SB), RODATA|NOPTR, $64
-DATA k4schi<>+0(SB)/8, $0x8009800980088008
-DATA k4schi<>+8(SB)/8, $0x800b800b800a800a
-DATA k4schi<>+16(SB)/8, $0x8009800980088008
-DATA k4schi<>+24(SB)/8, $0x800b800b800a800a
-DATA k4schi<>+32(SB)/8, $0x8009800980088008
-DATA k4schi<>+40(SB)/8, $0x800b800b800a800a
-DATA k4schi<>+48(SB)/8, $0x8009800980088008
-DATA k4schi<>+56(SB)/8, $0x800b800b800a800a
-GLOBL k4schi<>(SB), RODATA|NOPTR, $64
 DATA k4mins<>+0(SB)/8, $0x8007800680058004
 DATA k4mins<>+8(SB)/8, $0x800f800e800d800c
 DATA k4mins<>+16(SB)/8, $0x8007800680058004
@@ -111,41 +96,6 @@ DATA k4idxm<>+40(SB)/8, $0x0000000000000000
 DATA k4idxm<>+48(SB)/8, $0x0000000000000000
 DATA k4idxm<>+56(SB)/8, $0x0000000000000000
 GLOBL k4idxm<>(SB), RODATA|NOPTR, $64
-DATA k6sc0<>+0(SB)/8, $0x0100010001000100
-DATA k6sc0<>+8(SB)/8, $0x0100010001000100
-DATA k6sc0<>+16(SB)/8, $0x0302030203020302
-DATA k6sc0<>+24(SB)/8, $0x0302030203020302
-GLOBL k6sc0<>(SB), RODATA|NOPTR, $32
-DATA k6sc1<>+0(SB)/8, $0x0504050405040504
-DATA k6sc1<>+8(SB)/8, $0x0504050405040504
-DATA k6sc1<>+16(SB)/8, $0x0706070607060706
-DATA k6sc1<>+24(SB)/8, $0x0706070607060706
-GLOBL k6sc1<>(SB), RODATA|NOPTR, $32
-DATA k6sc2<>+0(SB)/8, $0x0908090809080908
-DATA k6sc2<>+8(SB)/8, $0x0908090809080908
-DATA k6sc2<>+16(SB)/8, $0x0b0a0b0a0b0a0b0a
-DATA k6sc2<>+24(SB)/8, $0x0b0a0b0a0b0a0b0a
-GLOBL k6sc2<>(SB), RODATA|NOPTR, $32
-DATA k6sc3<>+0(SB)/8, $0x0d0c0d0c0d0c0d0c
-DATA k6sc3<>+8(SB)/8, $0x0d0c0d0c0d0c0d0c
-DATA k6sc3<>+16(SB)/8, $0x0f0e0f0e0f0e0f0e
-DATA k6sc3<>+24(SB)/8, $0x0f0e0f0e0f0e0f0e
-GLOBL k6sc3<>(SB), RODATA|NOPTR, $32
-DATA kmask0f<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA kmask0f<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA kmask0f<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA kmask0f<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
-GLOBL kmask0f<>(SB), RODATA|NOPTR, $32
-DATA kmask30<>+0(SB)/8, $0x3030303030303030
-DATA kmask30<>+8(SB)/8, $0x3030303030303030
-DATA kmask30<>+16(SB)/8, $0x3030303030303030
-DATA kmask30<>+24(SB)/8, $0x3030303030303030
-GLOBL kmask30<>(SB), RODATA|NOPTR, $32
-DATA kthirty2<>+0(SB)/8, $0x2020202020202020
-DATA kthirty2<>+8(SB)/8, $0x2020202020202020
-DATA kthirty2<>+16(SB)/8, $0x2020202020202020
-DATA kthirty2<>+24(SB)/8, $0x2020202020202020
-GLOBL kthirty2<>(SB), RODATA|NOPTR, $32
 
 // Batch tables (two rows, one per 256-bit half): kbsc<j> spreads scale j
 // of each row into 16 words; kbmdup gives each row's mins as word pairs

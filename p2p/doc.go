@@ -31,8 +31,11 @@
 // computes them with one model.Shard.ForwardBatch, so that concurrent
 // sessions share each read of the weights; each stream still gets exactly
 // the bits its step gives alone. A step that finds the shard idle starts at
-// once. A stream that ends or is cancelled drops its step without touching
-// the others'.
+// once, unless sessions computed in the same batch as its previous step
+// have not yet sent theirs: it then waits for them, at most half that
+// batch's compute time (20 ms at most), so that batches stay together along
+// the chain; a lone stream never waits. A stream that ends or is cancelled
+// drops its step without touching the others'.
 //
 // An Endpoint (NewEndpoint) is the host and DHT alone; the router uses one
 // in DHT client mode. Endpoint.Members and Endpoint.Lookup give the swarm

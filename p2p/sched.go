@@ -14,10 +14,26 @@ import (
 // through one queue, and whenever the shard is free the scheduler takes
 // everything queued (up to a bound in positions) and computes it with one
 // model.Shard.ForwardBatch, so that one read of the weights serves every
-// waiting session. A step that finds the shard idle is computed at once:
-// nothing waits for company, so batches form only from steps that arrive
-// while the shard is busy.
-// ForwardBatch gives each step the bits it would get alone.
+// waiting session. ForwardBatch gives each step the bits it would get alone.
+//
+// A step that finds the shard idle is computed at once, with one exception
+// that keeps batches together: the steps computed in one batch (a cohort)
+// come back at nearly the same time for their next step, and if the first
+// to arrive started alone the cohort would split, and split again at the
+// next node. So a step whose cohort still has members that have not sent
+// their next step waits for them, for at most half of the cohort's
+// last compute time (and maxGather). A lone stream is a cohort of one and
+// never waits; a session that ends leaves its cohort.
+
+// maxGather bounds how long a step waits for its cohort.
+const maxGather = 20 * time.Millisecond
+
+// cohort is the steps of one batch, as far as the next steps of their
+// sessions are concerned.
+type cohort struct {
+	missing int           // sessions that have not yet sent their next step
+	gather  time.Duration // how long a returning member waits for the rest
+}
 
 // errSchedulerStopped answers steps queued or submitted after the node
 // began closing.
@@ -31,6 +47,7 @@ type stepReq struct {
 	n      int // positions
 	queued time.Time
 	done   chan stepResult // buffered: the scheduler never blocks on it
+	cohort *cohort         // the batch of the session's previous step, if any
 }
 
 // stepResult is a step's output with the batch it was computed in.
@@ -52,11 +69,32 @@ type scheduler struct {
 	queue   []*stepReq
 	busy    bool // a batch is being computed (by the loop or a caller)
 	stopped bool
-	wake    chan struct{} // capacity 1: "the queue may be non-empty"
+	wake    chan struct{}      // capacity 1: "the queue may be non-empty"
+	awaited map[string]*cohort // sessions whose next step their cohort awaits
 }
 
 func newScheduler(sh *model.Shard, limit int, met *nodeMetrics) *scheduler {
-	return &scheduler{shard: sh, limit: max(limit, 1), met: met, wake: make(chan struct{}, 1)}
+	return &scheduler{shard: sh, limit: max(limit, 1), met: met, wake: make(chan struct{}, 1), awaited: map[string]*cohort{}}
+}
+
+// arrived takes session id out of the count of its cohort's missing
+// members and returns that cohort (nil if none). Callers hold q.mu.
+func (q *scheduler) arrived(id string) *cohort {
+	c := q.awaited[id]
+	if c != nil {
+		delete(q.awaited, id)
+		c.missing--
+	}
+	return c
+}
+
+// forget is called when a session ends: its cohort stops waiting for it.
+func (q *scheduler) forget(id string) {
+	q.mu.Lock()
+	q.arrived(id)
+	q.mu.Unlock()
+	// Queued steps may have been waiting for this one.
+	q.poke()
 }
 
 // do computes a step and waits for its result or for ctx to end. A step
@@ -72,7 +110,8 @@ func (q *scheduler) do(ctx context.Context, id string, in model.Input, n int) st
 		q.mu.Unlock()
 		return stepResult{err: fmt.Errorf("session %q: %w", id, errSchedulerStopped)}
 	}
-	if !q.busy && len(q.queue) == 0 {
+	r.cohort = q.arrived(id)
+	if !q.busy && len(q.queue) == 0 && (r.cohort == nil || r.cohort.missing == 0) {
 		q.busy = true
 		q.mu.Unlock()
 		// The stream's context is a child of the node's, so the node
@@ -113,15 +152,24 @@ func (q *scheduler) idle() {
 
 // run computes batches until ctx ends, then fails whatever is still queued.
 func (q *scheduler) run(ctx context.Context) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			q.stop()
 			return
 		case <-q.wake:
+		case <-timer.C:
 		}
 		for ctx.Err() == nil {
-			batch := q.take()
+			batch, wait := q.take(time.Now())
+			if wait > 0 {
+				// Gathering a cohort: come back when it is complete
+				// (poked by its last arrival) or the wait is over.
+				timer.Reset(wait)
+				break
+			}
 			if len(batch) == 0 {
 				break
 			}
@@ -135,12 +183,22 @@ func (q *scheduler) run(ctx context.Context) {
 // in arrival order while their positions fit in the limit (the first is
 // always taken). Steps whose stream has given up are answered and dropped.
 // It returns nothing when the shard is busy (whoever holds it pokes the
-// loop when done) or nothing is queued.
-func (q *scheduler) take() []*stepReq {
+// loop when done) or nothing is queued, and nothing but the time left to
+// wait while a queued step's cohort is incomplete (see the top of the file).
+func (q *scheduler) take(now time.Time) ([]*stepReq, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.busy {
-		return nil
+	if q.busy || len(q.queue) == 0 {
+		return nil, 0
+	}
+	var gather time.Duration
+	for _, r := range q.queue {
+		if c := r.cohort; c != nil && c.missing > 0 && r.ctx.Err() == nil {
+			gather = max(gather, c.gather)
+		}
+	}
+	if wait := q.queue[0].queued.Add(gather).Sub(now); wait > 0 {
+		return nil, wait
 	}
 	var batch []*stepReq
 	total, i := 0, 0
@@ -160,7 +218,7 @@ func (q *scheduler) take() []*stepReq {
 	clear(q.queue[rest:])
 	q.queue = q.queue[:rest]
 	q.busy = len(batch) > 0
-	return batch
+	return batch, 0
 }
 
 // compute runs one batch and answers each of its steps.
@@ -177,6 +235,17 @@ func (q *scheduler) compute(ctx context.Context, batch []*stepReq) {
 	el := time.Since(now)
 	q.met.batchSessions.Observe(float64(len(batch)))
 	q.met.batchPositions.Observe(float64(positions))
+	// The sessions that go on form the cohort their next steps wait for.
+	// (A session's stream ends, and forgets it, only after its answer.)
+	c := &cohort{gather: min(el/2, maxGather)}
+	q.mu.Lock()
+	for i, r := range batch {
+		if errs[i] == nil && len(batch) > 1 {
+			q.awaited[r.id] = c
+			c.missing++
+		}
+	}
+	q.mu.Unlock()
 	for i, r := range batch {
 		r.done <- stepResult{out: outs[i], err: errs[i], compute: el, sessions: len(batch), positions: positions}
 	}

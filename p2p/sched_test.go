@@ -219,7 +219,7 @@ func TestSchedulerLimit(t *testing.T) {
 	q.mu.Unlock()
 	var got [][]string
 	for {
-		b := q.take()
+		b, _ := q.take(time.Now())
 		if len(b) == 0 {
 			break
 		}
@@ -346,5 +346,80 @@ func TestNodeBatchesConcurrentStreams(t *testing.T) {
 	t.Logf("%v steps in %v batches (%.2f per batch)", steps, batches, steps/batches)
 	if !strings.Contains(fmt.Sprint(mfs), "svc_node_queue_seconds") {
 		t.Fatal("no svc_node_queue_seconds metric")
+	}
+}
+
+// TestSchedulerKeepsCohorts checks that the steps computed together wait
+// for each other at their next step: a step whose batch mates have not yet
+// sent theirs is held (for at most the cohort's gather time), the last
+// arrival releases the batch, and a mate whose session ends releases it too.
+func TestSchedulerKeepsCohorts(t *testing.T) {
+	ids := []string{"a", "b", "c"}
+	sh := testShard(t, ids...)
+	q := newScheduler(sh, model.MaxBatch, testMetrics(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	defer func() { cancel(); <-done }()
+	step := func(tok int32) model.Input { return model.Input{Tokens: []int32{tok}, Logits: model.LogitsLast} }
+	bg := []context.Context{ctx, ctx, ctx}
+
+	// Three steps computed as one batch form a cohort.
+	setBusy(q, true)
+	wait := submitAll(q, bg, ids, []model.Input{step(1), step(2), step(3)})
+	queued(t, q, 3)
+	setBusy(q, false)
+	go func() { q.run(ctx); close(done) }()
+	q.poke()
+	for _, r := range wait() {
+		if r.err != nil || r.sessions != 3 {
+			t.Fatalf("first batch: %v, %d steps", r.err, r.sessions)
+		}
+	}
+	q.mu.Lock()
+	if len(q.awaited) != 3 {
+		t.Fatalf("%d sessions awaited, want 3", len(q.awaited))
+	}
+	for _, c := range q.awaited {
+		c.gather = time.Minute // long enough that only arrivals can end it
+	}
+	q.mu.Unlock()
+
+	// Two come back: they wait for the third, which then joins them.
+	wait = submitAll(q, bg[:2], ids[:2], []model.Input{step(4), step(5)})
+	queued(t, q, 2)
+	time.Sleep(50 * time.Millisecond)
+	queued(t, q, 2)
+	last := q.do(ctx, "c", step(6), 1)
+	if last.err != nil || last.sessions != 3 {
+		t.Fatalf("last of the cohort: %v, batch of %d", last.err, last.sessions)
+	}
+	for _, r := range wait() {
+		if r.err != nil || r.sessions != 3 {
+			t.Fatalf("cohort step: %v, batch of %d", r.err, r.sessions)
+		}
+	}
+
+	// Again, but the third session ends instead of sending a step.
+	q.mu.Lock()
+	for _, c := range q.awaited {
+		c.gather = time.Minute
+	}
+	q.mu.Unlock()
+	wait = submitAll(q, bg[:2], ids[:2], []model.Input{step(7), step(8)})
+	queued(t, q, 2)
+	q.forget("c")
+	for _, r := range wait() {
+		if r.err != nil || r.sessions != 2 {
+			t.Fatalf("cohort step after a mate left: %v, batch of %d", r.err, r.sessions)
+		}
+	}
+	q.forget("a")
+	q.forget("b")
+	q.mu.Lock()
+	n := len(q.awaited)
+	q.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d sessions still awaited after all ended", n)
 	}
 }

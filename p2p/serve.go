@@ -99,6 +99,9 @@ func (n *Node) handleForward(s network.Stream) {
 	if ss.shard != nil {
 		_ = ss.shard.CloseSession(ss.id)
 	}
+	if ss.sched != nil {
+		ss.sched.forget(ss.id)
+	}
 	n.finish(s, err)
 }
 

@@ -26,8 +26,8 @@ func (lc *layerCache) store(k, v []float32, pos0, n, kvDim, maxLen int) {
 		copy(nv, lc.v[:pos0*kvDim])
 		lc.k, lc.v = nk, nv
 	}
-	toF16(lc.k[pos0*kvDim:need], k[:n*kvDim])
-	toF16(lc.v[pos0*kvDim:need], v[:n*kvDim])
+	bestAttn.toF16(lc.k[pos0*kvDim:need], k[:n*kvDim])
+	bestAttn.toF16(lc.v[pos0*kvDim:need], v[:n*kvDim])
 }
 
 // attnBuffers is one worker's scratch memory for attention, recycled

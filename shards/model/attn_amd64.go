@@ -47,6 +47,7 @@ var avx512Attn = &attnKernels{
 	kqvTiny:    kqvTinyAVX512,
 	kqvVec:     kqvVecAVX512,
 	silu:       siluAVX512,
+	toF16:      toF16AVX512,
 }
 
 //go:noescape
@@ -63,6 +64,9 @@ func attnSoftmax512(p *float32, span int)
 
 //go:noescape
 func attnKQVTiny512(p *float32, v *uint16, stride int, span int, hd int, acc *float32, o *float32)
+
+//go:noescape
+func attnToF16_512(dst *uint16, x *float32, n int)
 
 //go:noescape
 func attnSiLU512(y, x *float32, n int)
@@ -163,4 +167,12 @@ func siluAVX512(y, x []float32) {
 		v := x[i]
 		y[i] = v / (1 + expf(-v))
 	}
+}
+
+func toF16AVX512(dst []uint16, x []float32) {
+	if len(x) == 0 {
+		return
+	}
+	_ = dst[len(x)-1]
+	attnToF16_512(&dst[0], &x[0], len(x))
 }

@@ -63,6 +63,33 @@ prep_done:
 	VZEROUPPER
 	RET
 
+// func attnToF16_512(dst *uint16, x *float32, n int)
+TEXT ·attnToF16_512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+
+tof16_loop:
+	CMPQ      CX, $16
+	JLT       tof16_tail
+	VMOVUPS   (SI), Z0
+	VCVTPS2PH $0, Z0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $32, DI
+	SUBQ      $16, CX
+	JMP       tof16_loop
+
+tof16_tail:
+	TESTQ CX, CX
+	JZ    tof16_done
+	TAILMASK(K1)
+	VMOVUPS.Z (SI), K1, Z0
+	VCVTPS2PH $0, Z0, K1, (DI)
+
+tof16_done:
+	VZEROUPPER
+	RET
+
 // func attnScoresTiny512(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)
 //
 // s[j] = (one 16-lane accumulator over chunks·16 elements, hsum)·scale.

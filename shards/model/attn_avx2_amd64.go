@@ -16,6 +16,7 @@ var avx2Attn = &attnKernels{
 	kqvTiny:    kqvTinyAVX2,
 	kqvVec:     kqvVecAVX2,
 	silu:       siluAVX2,
+	toF16:      toF16AVX2,
 }
 
 //go:noescape
@@ -35,6 +36,9 @@ func attnKQVTiny2(p *float32, v *uint16, stride int, span int, hd int, acc *floa
 
 //go:noescape
 func attnKQVVec2(p *float32, v *uint16, stride int, span int, np int, hd int, acc *float32, o *float32)
+
+//go:noescape
+func attnToF16_2(dst *uint16, x *float32, n int)
 
 //go:noescape
 func attnSiLU2(y, x *float32, n int)
@@ -127,4 +131,13 @@ func siluAVX2(y, x []float32) {
 		v := x[i]
 		y[i] = v / (1 + expf(-v))
 	}
+}
+
+func toF16AVX2(dst []uint16, x []float32) {
+	whole := len(x) &^ 7
+	if whole > 0 {
+		_ = dst[whole-1]
+		attnToF16_2(&dst[0], &x[0], whole)
+	}
+	toF16(dst[whole:len(x)], x[whole:])
 }

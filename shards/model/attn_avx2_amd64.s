@@ -193,6 +193,28 @@ prep2_done:
 	VZEROUPPER
 	RET
 
+// func attnToF16_2(dst *uint16, x *float32, n int)
+//
+// n is a multiple of 8.
+TEXT ·attnToF16_2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JZ   tof16_2_done
+
+tof16_2_loop:
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0, Y0, (DI)
+	ADDQ      $32, SI
+	ADDQ      $16, DI
+	DECQ      CX
+	JNZ       tof16_2_loop
+
+tof16_2_done:
+	VZEROUPPER
+	RET
+
 // func attnScoresTiny2(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)
 //
 // The 16-lane accumulator is Y0 (lanes 0..7) and Y1 (lanes 8..15).

@@ -39,6 +39,9 @@ type attnKernels struct {
 	// silu is siluRow (ggmlmath.go), which shares the vector exponential
 	// with the softmax.
 	silu func(y, x []float32)
+
+	// toF16 is toF16 (ops.go): dst[i] = x[i] rounded to f16, for the cache.
+	toF16 func(dst []uint16, x []float32)
 }
 
 // attnAccLen is the scratch the kqv kernels need for head dimension hd: 64
@@ -57,6 +60,7 @@ var genericAttn = &attnKernels{
 	kqvTiny:    kqvTinyGo,
 	kqvVec:     kqvVecGo,
 	silu:       siluRowGo,
+	toF16:      toF16,
 }
 
 func prepQGo(q16 []uint16, qf []float32, q []float32) {

@@ -339,3 +339,27 @@ func BenchmarkAttention(b *testing.B) {
 		}
 	}
 }
+
+func TestToF16Kernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for _, ks := range simdSets(t) {
+		for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 100, 256, 1000} {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = randF32(r, 3, true)
+				if r.IntN(4) == 0 {
+					x[i] = math.Float32frombits(r.Uint32()) // any bits, NaN payloads too
+				}
+			}
+			want, got := make([]uint16, n+1), make([]uint16, n+1)
+			want[n], got[n] = 0x1234, 0x1234 // must stay untouched
+			genericAttn.toF16(want[:n], x)
+			ks.toF16(got[:n], x)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%s n=%d: element %d = %#04x, want %#04x (x=%g)", ks.name, n, i, got[i], want[i], x[i])
+				}
+			}
+		}
+	}
+}

@@ -32,10 +32,6 @@ func hasQ0Tiles() bool {
 	return hasAVX2Set() && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI
 }
 
-// maxGatherRows bounds the row offsets (rows × rb) the kernels gather the
-// weight scales with: the offsets are int32.
-const maxGatherRows = 16
-
 // addQ0Tiles registers the VNNI tile kernels for Q8_0 and Q4_0 on CPUs that
 // have them: sixteen rows for one position, and eight rows × four
 // positions (Q8_0) or sixteen rows × four positions (Q4_0) for batches.
@@ -70,8 +66,9 @@ func addQ0Tiles(ks *kernelSet) {
 	}}
 }
 
-// gatherable reports whether the scale gather's int32 offsets reach rows
-// rows of rb bytes (always, unless a row is over 100 MB).
+// gatherable reports whether the int32 offsets with which the Q4_0 tiles
+// gather the scales of a row's last block reach rows rows of rb bytes
+// (always, unless a row is over 100 MB).
 func gatherable(rb, rows int) bool { return rb <= math.MaxInt32/rows }
 
 // tileArgs checks the lengths a tile kernel relies on (a mismatch would be

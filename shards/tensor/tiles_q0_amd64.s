@@ -181,7 +181,7 @@ q80vdone:
 // Q8_0, eight rows, four positions. The eight rows' blocks are transposed
 // at qword granularity: register jj (Z18, Z26, Z19, Z27) holds qword jj
 // (elements 8jj..8jj+7, i.e. lanes j = 2jj, 2jj+1) of every row, qword t
-// belonging to row ord[t] (q0ord). Accumulator (p, jj) holds, in lane
+// belonging to row ord[t] = 0,1,4,5,2,3,6,7. Accumulator (p, jj) holds, in lane
 // 2t+h, the float lane 2jj+h of row ord[t] at position p. Per block and
 // position, the activation qword jj is broadcast to every row, and the
 // bias of its two lanes comes from a stack copy (p*32(SP)).

@@ -5,10 +5,11 @@ package tensor
 import "golang.org/x/sys/cpu"
 
 // hasKTiles reports whether the Q4_K/Q6_K tile kernels can run: they use
-// 512-bit and EVEX-encoded 256-bit integer instructions (AVX512BW, VL) and
-// VPDPWSSD (AVX512_VNNI).
+// 512-bit and EVEX-encoded 256-bit integer instructions (AVX512BW, VL, DQ),
+// VPDPWSSD/VPDPBUSD (AVX512_VNNI) and VPSHLDD (AVX512_VBMI2).
 func hasKTiles() bool {
-	return cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI
+	x := &cpu.X86
+	return x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512DQ && x.HasAVX512VNNI && x.HasAVX512VBMI2
 }
 
 //go:noescape
@@ -24,9 +25,13 @@ func q6kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int,
 func q6kVec8(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
 
 // addKTiles registers the VNNI tile kernels for Q4_K and Q6_K on CPUs that
-// have them. Each kernel interleaves several rows (and positions) so that
-// many independent accumulators are in flight, each following the
-// canonical float order of dotQ4_K/dotQ6_K.
+// have them: 8 rows x 1 position for decoding (memory-bound: the kernels
+// prefetch the next 8 rows) and 2 rows x 8 positions for prompt batches
+// (each block's weights unpacked once for the eight positions). Each
+// kernel interleaves several rows (and positions) so that many independent
+// accumulators are in flight, each following the canonical float order of
+// dotQ4_K/dotQ6_K (tiles_k_amd64.s). The wrappers check the lengths the
+// assembly relies on; a mismatch would be a bug in MatMul.
 func addKTiles(ks *kernelSet) {
 	if !hasKTiles() {
 		return

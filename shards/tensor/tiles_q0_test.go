@@ -85,3 +85,35 @@ func TestQ0FallbackTile(t *testing.T) {
 		t.Fatal("gatherable bounds wrong")
 	}
 }
+
+// TestQ0TilesNonFinite feeds NaN and Inf activations through the tile
+// kernels (TestKernelsNonFinite's matrices are too small for tiles): the
+// outputs must be finite exactly where the generic ones are, and equal
+// there.
+func TestQ0TilesNonFinite(t *testing.T) {
+	if !hasQ0Tiles() {
+		t.Skip("no AVX-512 VNNI on this CPU")
+	}
+	ks := avx512Kernels()
+	r := rand.New(rand.NewPCG(65, 66))
+	const rows, n, cols = 32, 5, 32 * 6
+	for _, typ := range []Type{Q8_0, Q4_0} {
+		w := randomMatrix(r, typ, rows, cols)
+		x := randomVec(r, n*cols)
+		x[3] = float32(math.NaN())
+		x[cols+40] = float32(math.Inf(1))
+		x[2*cols+100] = float32(math.Inf(-1))
+		x[4*cols+cols-1] = float32(math.NaN())
+		want := make([]float32, n*rows)
+		got := make([]float32, n*rows)
+		matMul(genericKernels, nil, NewWorkspace(), w, x, n, want)
+		matMul(ks, nil, NewWorkspace(), w, x, n, got)
+		for i := range got {
+			gf := !math.IsNaN(float64(got[i])) && !math.IsInf(float64(got[i]), 0)
+			wf := !math.IsNaN(float64(want[i])) && !math.IsInf(float64(want[i]), 0)
+			if gf != wf || (gf && got[i] != want[i]) {
+				t.Fatalf("%v element %d: %g, generic %g", typ, i, got[i], want[i])
+			}
+		}
+	}
+}

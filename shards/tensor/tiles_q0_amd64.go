@@ -26,10 +26,11 @@ func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
 func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
 
 // hasQ0Tiles reports whether the CPU runs the kernels below: AVX-512
-// F/BW/VL with VNNI, on top of the AVX2 set (F16C for the scales).
+// F/BW/VL with VNNI (VPDPBUSD) and VBMI (VPERMT2B), on top of the AVX2 set
+// (F16C for the scales).
 func hasQ0Tiles() bool {
 	x := cpu.X86
-	return hasAVX2Set() && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI
+	return hasAVX2Set() && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI && x.HasAVX512VBMI
 }
 
 // addQ0Tiles registers the VNNI tile kernels for Q8_0 and Q4_0 on CPUs that

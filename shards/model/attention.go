@@ -101,13 +101,11 @@ func (t *attnTask) heads(lo, hi int) {
 	// shapes fit its tiles (inner size a multiple of 16, rows of 4); the
 	// inner size of the value product is the cache length, which llama.cpp
 	// pads to a multiple of 32.
-	scores, kqv := kern.scoresVec, false
+	scores := kern.scoresVec
 	if n >= 2 && hd%lanes == 0 {
 		scores = kern.scoresTiny
 	}
-	if n >= 2 && hd%4 == 0 {
-		kqv = true
-	}
+	tinyKQV := n >= 2 && hd%4 == 0
 	b, _ := bufs.Get().(*attnBuffers)
 	if b == nil {
 		b = &attnBuffers{}
@@ -122,7 +120,7 @@ func (t *attnTask) heads(lo, hi int) {
 		scores(q16, qf, lc.k[kvOff:], kvDim, scale, probs[:span])
 		kern.softmax(probs, span)
 		o := out[i*c.QDim()+h*hd : i*c.QDim()+(h+1)*hd]
-		if kqv {
+		if tinyKQV {
 			kern.kqvTiny(probs[:span], lc.v[kvOff:], kvDim, acc, o)
 		} else {
 			kern.kqvVec(probs[:span], lc.v[kvOff:], kvDim, acc, sum, o)

@@ -229,7 +229,13 @@ func (s *Shard) round(ctx context.Context, sc *scratch, segs []segment, rows int
 		if len(segs) == 0 {
 			return
 		}
-		s.batchBlockForward(b, l, sc.x, rows, segs, sc)
+		sc.spans = sc.spans[:0]
+		for _, g := range segs {
+			ss := g.it.ss
+			// The session's own attention task: its semaphore is held.
+			sc.spans = append(sc.spans, span{row0: g.row0, rows: g.rows, pos0: g.pos0, maxLen: ss.maxLen, lc: &ss.layers[l], attn: &ss.sc.attn})
+		}
+		s.blockForward(b, sc.x, rows, sc.spans, sc)
 	}
 	for _, g := range segs {
 		it := g.it
@@ -264,49 +270,6 @@ func (s *Shard) dropEnded(ctx context.Context, x []float32, segs []segment, rows
 		kept = append(kept, g)
 	}
 	return kept, rows - shift
-}
-
-// batchBlockForward is blockForward for a round of several sessions: the
-// same operations in the same order for every row, with the matrix
-// products over all rows and RoPE, the KV cache and attention per segment.
-func (s *Shard) batchBlockForward(b *blockWeights, l int, x []float32, rows int, segs []segment, sc *scratch) {
-	c := &s.cfg
-	qd, kvd := c.QDim(), c.KVDim()
-	mm := func(w tensor.Matrix, in, out []float32) { s.matmul(s.pool, sc.ws, w, in, rows, out) }
-
-	// Attention sub-layer.
-	rmsNormRows(sc.xn, x, b.attnNorm, rows, c.Dim, c.Eps)
-	mm(b.wq, sc.xn, sc.q)
-	addBias(sc.q, b.bq, rows)
-	mm(b.wk, sc.xn, sc.k)
-	addBias(sc.k, b.bk, rows)
-	mm(b.wv, sc.xn, sc.v)
-	addBias(sc.v, b.bv, rows)
-	for _, g := range segs {
-		ss := g.it.ss
-		for i := 0; i < g.rows; i++ {
-			r := g.row0 + i
-			s.rope.angles(g.pos0+i, sc.ropeCS)
-			s.rope.rotate(sc.q[r*qd:(r+1)*qd], c.Heads, c.HeadDim, sc.ropeCS)
-			s.rope.rotate(sc.k[r*kvd:(r+1)*kvd], c.KVHeads, c.HeadDim, sc.ropeCS)
-		}
-		lc := &ss.layers[l]
-		lc.store(sc.k[g.row0*kvd:], sc.v[g.row0*kvd:], g.pos0, g.rows, kvd, ss.maxLen)
-		// The session's own attention task: its semaphore is held.
-		attention(s.pool, &ss.sc.attn, &s.attnBufs, c, lc,
-			sc.q[g.row0*qd:(g.row0+g.rows)*qd], g.rows, g.pos0, sc.att[g.row0*qd:(g.row0+g.rows)*qd])
-	}
-	mm(b.wo, sc.att, sc.o)
-	addBias(sc.o, b.bo, rows)
-	addInto(x[:rows*c.Dim], sc.o)
-
-	// Feed-forward sub-layer (SwiGLU).
-	rmsNormRows(sc.xn, x, b.ffnNorm, rows, c.Dim, c.Eps)
-	mm(b.wgate, sc.xn, sc.gate)
-	mm(b.wup, sc.xn, sc.up)
-	swiGLU(sc.gate, sc.up, rows, c.FFN)
-	mm(b.wdown, sc.gate, sc.o)
-	addInto(x[:rows*c.Dim], sc.o)
 }
 
 // batchLogits applies the output norm and head to the rows of the round

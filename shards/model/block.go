@@ -24,6 +24,7 @@ type scratch struct {
 	logits   []float32 // head output when the caller does not take it
 	x        []float32 // residual stream when it is not returned (last shard)
 	attn     attnTask
+	spans    []span // the spans of the block being computed
 }
 
 func growTo(s []float32, n int) []float32 {
@@ -45,11 +46,23 @@ func (sc *scratch) reserve(c *Config, rows int) {
 	sc.ropeCS = growTo(sc.ropeCS, c.RopeDims)
 }
 
-// blockForward runs block b over rows positions of x (updated in place); the
-// first row is position pos0 of the session. The block's keys and values
-// for these positions are written to lc.
-func (s *Shard) blockForward(b *blockWeights, lc *layerCache, x []float32, rows, pos0, maxLen int, sc *scratch) {
+// span is one session's share of a block's input rows: rows [row0,
+// row0+rows) are its positions [pos0, pos0+rows). Everything but attention
+// treats rows alike, so several sessions' spans share each matrix product;
+// RoPE, the KV cache (lc, bounded by maxLen) and attention (with the
+// session's own task, whose float order depends on its row count) are per
+// span.
+type span struct {
+	row0, rows, pos0, maxLen int
+	lc                       *layerCache
+	attn                     *attnTask
+}
+
+// blockForward runs block b over rows positions of x (updated in place),
+// made of the given spans.
+func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []span, sc *scratch) {
 	c := &s.cfg
+	qd, kvd := c.QDim(), c.KVDim()
 	mm := func(w tensor.Matrix, in, out []float32) { s.matmul(s.pool, sc.ws, w, in, rows, out) }
 
 	// Attention sub-layer.
@@ -60,13 +73,17 @@ func (s *Shard) blockForward(b *blockWeights, lc *layerCache, x []float32, rows,
 	addBias(sc.k, b.bk, rows)
 	mm(b.wv, sc.xn, sc.v)
 	addBias(sc.v, b.bv, rows)
-	for i := 0; i < rows; i++ {
-		s.rope.angles(pos0+i, sc.ropeCS)
-		s.rope.rotate(sc.q[i*c.QDim():(i+1)*c.QDim()], c.Heads, c.HeadDim, sc.ropeCS)
-		s.rope.rotate(sc.k[i*c.KVDim():(i+1)*c.KVDim()], c.KVHeads, c.HeadDim, sc.ropeCS)
+	for _, g := range spans {
+		for i := 0; i < g.rows; i++ {
+			r := g.row0 + i
+			s.rope.angles(g.pos0+i, sc.ropeCS)
+			s.rope.rotate(sc.q[r*qd:(r+1)*qd], c.Heads, c.HeadDim, sc.ropeCS)
+			s.rope.rotate(sc.k[r*kvd:(r+1)*kvd], c.KVHeads, c.HeadDim, sc.ropeCS)
+		}
+		g.lc.store(sc.k[g.row0*kvd:], sc.v[g.row0*kvd:], g.pos0, g.rows, kvd, g.maxLen)
+		attention(s.pool, g.attn, &s.attnBufs, c, g.lc,
+			sc.q[g.row0*qd:(g.row0+g.rows)*qd], g.rows, g.pos0, sc.att[g.row0*qd:(g.row0+g.rows)*qd])
 	}
-	lc.store(sc.k, sc.v, pos0, rows, c.KVDim(), maxLen)
-	attention(s.pool, &sc.attn, &s.attnBufs, c, lc, sc.q, rows, pos0, sc.att)
 	mm(b.wo, sc.att, sc.o)
 	addBias(sc.o, b.bo, rows)
 	addInto(x[:rows*c.Dim], sc.o)

@@ -379,7 +379,9 @@ func (s *Shard) Forward(ctx context.Context, id string, in Input) (*Output, erro
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("model: session %q: %w", id, err)
 			}
-			s.blockForward(b, &ss.layers[l], xb, rows, ss.n+r0, ss.maxLen, &ss.sc)
+			sc := &ss.sc
+			sc.spans = append(sc.spans[:0], span{rows: rows, pos0: ss.n + r0, maxLen: ss.maxLen, lc: &ss.layers[l], attn: &sc.attn})
+			s.blockForward(b, xb, rows, sc.spans, sc)
 		}
 		if s.IsLast() {
 			s.logits(&ss.sc, xb, r0, rows, n, in, out)

@@ -21,5 +21,13 @@
 // it (failover re-sends the past steps batch for batch) use the same batches
 // and so give the same bits.
 //
+// ForwardBatch computes one step of several sessions together: their rows
+// share every weight product (one read of the weights for all of them),
+// while RoPE, the KV cache and attention stay per session, with each
+// session's own row count choosing attention's order. For batch-invariant
+// weight types (tensor.BatchInvariant) the result is Forward's, bit for
+// bit; for BF16 a one-row chunk runs alone so that it keeps the one-position
+// order.
+//
 // The transformer block itself is in block.go and reads like the math.
 package model

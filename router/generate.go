@@ -40,7 +40,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		}
 		maxTokens = room
 	}
-	ch := &chain{r: r, digest: st.Digest, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1}
+	ch := &chain{r: r, digest: st.Digest, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
 	defer ch.close()
 	if err := ch.build(ctx); err != nil {
 		return GenerateResult{}, err
@@ -83,6 +83,14 @@ type chain struct {
 	dim    int
 	maxLen int
 
+	// barrier lines this generation's decode steps up with the others'
+	// (barrier.go); joined at the first decode step.
+	barrier *stepBarrier
+	joined  bool
+	// lastStep is how long the last decode step took, the bound of the
+	// next one's wait at the barrier.
+	lastStep time.Duration
+
 	hops      []*p2p.Session
 	history   []model.Input
 	failovers int
@@ -94,6 +102,15 @@ type chain struct {
 
 // Forward runs one step through every hop, failing over on hop failures.
 func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
+	if decode := len(in.Tokens) == 1 && len(c.history) > 0; decode && c.barrier != nil {
+		if !c.joined {
+			c.barrier.join()
+			c.joined = true
+		}
+		c.barrier.wait(ctx, c.lastStep)
+		t0 := time.Now()
+		defer func() { c.lastStep = time.Since(t0) }()
+	}
 	for {
 		out, err := c.run(ctx, in)
 		if err == nil {
@@ -328,4 +345,10 @@ func (c *chain) closeHops() {
 	c.hops = nil
 }
 
-func (c *chain) close() { c.closeHops() }
+func (c *chain) close() {
+	if c.joined {
+		c.barrier.leave()
+		c.joined = false
+	}
+	c.closeHops()
+}

@@ -85,6 +85,7 @@ type Router struct {
 	backoff  map[peer.ID]time.Time
 	inflight map[peer.ID]int // sessions this router holds per peer
 	headers  map[string]*header
+	barriers map[string]*stepBarrier // digest → its generations' barrier
 
 	fetchMu sync.Mutex // one header fetch at a time
 
@@ -110,7 +111,7 @@ func New(ctx context.Context, cfg Config) (*Router, error) {
 	r := &Router{
 		cfg: cfg, log: cfg.Logger, ep: ep,
 		nodes: map[peer.ID]p2p.Member{}, created: map[string]time.Time{},
-		backoff: map[peer.ID]time.Time{}, inflight: map[peer.ID]int{}, headers: map[string]*header{},
+		backoff: map[peer.ID]time.Time{}, inflight: map[peer.ID]int{}, headers: map[string]*header{}, barriers: map[string]*stepBarrier{},
 	}
 	r.reg = prometheus.NewRegistry()
 	if r.met, err = newMetrics(r, r.reg); err != nil {
@@ -502,4 +503,16 @@ func newSessionID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// barrier returns the step barrier of the model with the given digest.
+func (r *Router) barrier(digest string) *stepBarrier {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := r.barriers[digest]
+	if b == nil {
+		b = newStepBarrier()
+		r.barriers[digest] = b
+	}
+	return b
 }

@@ -15,14 +15,22 @@
 //
 // Determinism: dot_generic.go defines, per weight type, the exact sequence
 // of float32 operations that produces one output element. The pure-Go
-// kernels, the AVX2 kernels (dot_amd64.s, actquant_amd64.s) and the AVX-512
-// kernels for the float types (dot512_amd64.s, including four-position
-// kernels for prompt batches) all follow it, so every path gives the same
-// bits, and an element does not depend on the thread count, the split of
-// rows among workers, the batch size or its position in the batch. The
-// kernel set is chosen once at start-up from the CPU's features
-// (golang.org/x/sys/cpu); building with -tags purego keeps the Go kernels.
-// kernels_test.go checks every SIMD kernel bit-for-bit against the Go ones.
+// kernels, the AVX2 kernels (dot_amd64.s, actquant_amd64.s), the AVX-512
+// kernels for the float types (dot512_amd64.s), the VDPBF16PS kernels for
+// BF16 (bf16_amd64.s) and the AVX-512 VNNI tile kernels for Q8_0/Q4_0
+// (tiles_q0_amd64.s) and Q4_K/Q6_K (tiles_k_amd64.s) all follow it: the
+// integer parts are exact whatever the instructions, and each output keeps
+// its own float chain in the canonical order, so a tile kernel computes
+// many rows (and positions) at once without changing a bit. An element does
+// not depend on the thread count, the split of rows among workers, or —
+// except for BF16, whose llama.cpp order depends on the batch size
+// (bf16order.go, BatchInvariant) — the batch size or its position in the
+// batch. MatMul uses a type's tile kernels in rowTile-row units: "batch"
+// tiles (rows × positions) for prompt batches, "vec" tiles (rows × one
+// position) for single positions. The kernel set is chosen once at start-up
+// from the CPU's features (golang.org/x/sys/cpu); building with -tags
+// purego keeps the Go kernels. kernels_test.go and the tiles_*_test.go
+// files check every SIMD kernel bit for bit against the Go ones.
 //
 // Benchmarks (weight bytes streamed per second):
 //

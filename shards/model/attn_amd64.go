@@ -41,9 +41,9 @@ func attnKernelSets() []*attnKernels {
 var avx512Attn = &attnKernels{
 	name:       "avx512",
 	prepQ:      prepQAVX512,
-	scoresTiny: scoresTinyAVX512,
-	scoresVec:  scoresVecAVX512,
-	softmax:    softmaxAVX512,
+	scoresTiny: scoresTinyWith(attnScoresTiny512),
+	scoresVec:  scoresVecWith(attnScoresVec512),
+	softmax:    softmaxWith(attnSoftmax512),
 	kqvTiny:    kqvTinyAVX512,
 	kqvVec:     kqvVecAVX512,
 	silu:       siluAVX512,
@@ -86,37 +86,6 @@ func prepQAVX512(q16 []uint16, qf []float32, q []float32) {
 	_ = q16[hd-1]
 	_ = qf[roundUp(hd, lanes)-1]
 	attnPrepQ512(&q[0], &q16[0], &qf[0], hd)
-}
-
-func scoresTinyAVX512(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	hd, span := len(q16), len(s)
-	if span == 0 || hd == 0 {
-		return
-	}
-	if hd%lanes != 0 {
-		panic("model: tinyBLAS scores need a head size that is a multiple of 16")
-	}
-	_ = qf[hd-1]
-	_ = k[(span-1)*stride+hd-1]
-	attnScoresTiny512(&qf[0], &k[0], 2*stride, hd/lanes, span, scale, &s[0])
-}
-
-func scoresVecAVX512(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	hd, span := len(q16), len(s)
-	if span == 0 || hd == 0 {
-		return
-	}
-	_ = qf[hd-1]
-	_ = k[(span-1)*stride+hd-1]
-	attnScoresVec512(&qf[0], &k[0], 2*stride, hd, span, scale, &s[0])
-}
-
-func softmaxAVX512(p []float32, span int) {
-	if span <= 0 {
-		return
-	}
-	_ = p[roundUp(span, lanes)-1]
-	attnSoftmax512(&p[0], span)
 }
 
 func kqvTinyAVX512(p []float32, v []uint16, stride int, acc []float32, o []float32) {
@@ -175,4 +144,44 @@ func toF16AVX512(dst []uint16, x []float32) {
 	}
 	_ = dst[len(x)-1]
 	attnToF16_512(&dst[0], &x[0], len(x))
+}
+
+// The score and softmax kernels of both SIMD sets take the same arguments;
+// these wrap one of them with the checks.
+
+func scoresTinyWith(asm func(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)) func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+	return func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+		hd, span := len(q16), len(s)
+		if span == 0 || hd == 0 {
+			return
+		}
+		if hd%lanes != 0 {
+			panic("model: tinyBLAS scores need a head size that is a multiple of 16")
+		}
+		_ = qf[hd-1]
+		_ = k[(span-1)*stride+hd-1]
+		asm(&qf[0], &k[0], 2*stride, hd/lanes, span, scale, &s[0])
+	}
+}
+
+func scoresVecWith(asm func(qf *float32, k *uint16, stride int, hd int, span int, scale float32, s *float32)) func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+	return func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+		hd, span := len(q16), len(s)
+		if span == 0 || hd == 0 {
+			return
+		}
+		_ = qf[hd-1]
+		_ = k[(span-1)*stride+hd-1]
+		asm(&qf[0], &k[0], 2*stride, hd, span, scale, &s[0])
+	}
+}
+
+func softmaxWith(asm func(p *float32, span int)) func(p []float32, span int) {
+	return func(p []float32, span int) {
+		if span <= 0 {
+			return
+		}
+		_ = p[roundUp(span, lanes)-1]
+		asm(&p[0], span)
+	}
 }

@@ -10,9 +10,9 @@ import "svc/shards/tensor"
 var avx2Attn = &attnKernels{
 	name:       "avx2",
 	prepQ:      prepQAVX2,
-	scoresTiny: scoresTinyAVX2,
-	scoresVec:  scoresVecAVX2,
-	softmax:    softmaxAVX2,
+	scoresTiny: scoresTinyWith(attnScoresTiny2),
+	scoresVec:  scoresVecWith(attnScoresVec2),
+	softmax:    softmaxWith(attnSoftmax2),
 	kqvTiny:    kqvTinyAVX2,
 	kqvVec:     kqvVecAVX2,
 	silu:       siluAVX2,
@@ -65,37 +65,6 @@ func prepQAVX2(q16 []uint16, qf []float32, q []float32) {
 		qf[i] = tensor.FP16ToFP32(q16[i])
 	}
 	clear(qf[hd:roundUp(hd, lanes)])
-}
-
-func scoresTinyAVX2(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	hd, span := len(q16), len(s)
-	if span == 0 || hd == 0 {
-		return
-	}
-	if hd%lanes != 0 {
-		panic("model: tinyBLAS scores need a head size that is a multiple of 16")
-	}
-	_ = qf[hd-1]
-	_ = k[(span-1)*stride+hd-1]
-	attnScoresTiny2(&qf[0], &k[0], 2*stride, hd/lanes, span, scale, &s[0])
-}
-
-func scoresVecAVX2(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	hd, span := len(q16), len(s)
-	if span == 0 || hd == 0 {
-		return
-	}
-	_ = qf[hd-1]
-	_ = k[(span-1)*stride+hd-1]
-	attnScoresVec2(&qf[0], &k[0], 2*stride, hd, span, scale, &s[0])
-}
-
-func softmaxAVX2(p []float32, span int) {
-	if span <= 0 {
-		return
-	}
-	_ = p[roundUp(span, lanes)-1]
-	attnSoftmax2(&p[0], span)
 }
 
 func kqvTinyAVX2(p []float32, v []uint16, stride int, acc []float32, o []float32) {

@@ -1,6 +1,10 @@
 package model
 
-import "svc/shards/tensor"
+import (
+	"reflect"
+
+	"svc/shards/tensor"
+)
 
 // This file is one transformer block, the same for Llama and Qwen2:
 //
@@ -64,14 +68,24 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 	c := &s.cfg
 	qd, kvd := c.QDim(), c.KVDim()
 	mm := func(w tensor.Matrix, in, out []float32) { s.matmul(s.pool, sc.ws, w, in, rows, out) }
+	// Products of one input share one call (one activation conversion, one
+	// synchronisation of the workers) unless a test substituted the kernel.
+	fused := reflect.ValueOf(s.matmul).Pointer() == reflect.ValueOf(tensor.MatMul).Pointer()
+	mmMany := func(w []tensor.Matrix, in []float32, out [][]float32) {
+		if fused {
+			tensor.MatMulMany(s.pool, sc.ws, w, in, rows, out)
+			return
+		}
+		for k := range w {
+			mm(w[k], in, out[k])
+		}
+	}
 
 	// Attention sub-layer.
 	rmsNormRows(sc.xn, x, b.attnNorm, rows, c.Dim, c.Eps)
-	mm(b.wq, sc.xn, sc.q)
+	mmMany([]tensor.Matrix{b.wq, b.wk, b.wv}, sc.xn, [][]float32{sc.q, sc.k, sc.v})
 	addBias(sc.q, b.bq, rows)
-	mm(b.wk, sc.xn, sc.k)
 	addBias(sc.k, b.bk, rows)
-	mm(b.wv, sc.xn, sc.v)
 	addBias(sc.v, b.bv, rows)
 	for _, g := range spans {
 		for i := 0; i < g.rows; i++ {
@@ -90,8 +104,7 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 
 	// Feed-forward sub-layer (SwiGLU).
 	rmsNormRows(sc.xn, x, b.ffnNorm, rows, c.Dim, c.Eps)
-	mm(b.wgate, sc.xn, sc.gate)
-	mm(b.wup, sc.xn, sc.up)
+	mmMany([]tensor.Matrix{b.wgate, b.wup}, sc.xn, [][]float32{sc.gate, sc.up})
 	swiGLU(sc.gate, sc.up, rows, c.FFN)
 	mm(b.wdown, sc.gate, sc.o)
 	addInto(x[:rows*c.Dim], sc.o)

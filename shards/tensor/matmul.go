@@ -61,9 +61,13 @@ func CheckMatMul(w Matrix, x []float32, n int, out []float32) error {
 type Workspace struct {
 	act acts
 	mm  mmTask
+	// MatMulMany's products, and the global index of each one's first
+	// tile (len(parts)+1 entries).
+	parts  []mmTask
+	starts []int
 	// Method values bound once: passing them to Pool.For costs nothing,
 	// where a fresh closure per call would be a heap allocation.
-	tilesFn, convFn func(lo, hi int)
+	tilesFn, convFn, manyFn func(lo, hi int)
 	// Result buffers of the tile kernels, maxTile floats per row tile: a
 	// chunk of tiles [lo, hi) uses the one at lo, so concurrent chunks
 	// never share one. They live here because a buffer declared in the
@@ -81,6 +85,7 @@ func (ws *Workspace) bind() {
 	if ws.tilesFn == nil {
 		ws.tilesFn = ws.mm.tiles
 		ws.convFn = ws.act.convRange
+		ws.manyFn = ws.manyTiles
 	}
 }
 
@@ -196,19 +201,11 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
-	rb, _ := RowBytes(w.Type, w.Cols)
-	t := &ws.mm
-	*t = mmTask{w: w, a: a, out: out, n: n, rb: rb, dot: ks.dot[w.Type], vec: ks.vec[w.Type], batch: ks.batch[w.Type]}
-	if many := ks.many[w.Type]; many != nil && n > 1 {
-		// This type's order depends on n, as in llama.cpp (bf16order.go).
-		t.dot, t.vec, t.batch = many, tileSpec{}, ks.manyBatch[w.Type]
-	}
 	tiles := (w.Rows + rowTile - 1) / rowTile
-	if t.vec.fn != nil || t.batch.fn != nil {
-		ws.scratch = grow(ws.scratch, tiles*maxTile)
-		t.scratch = ws.scratch
-	}
-	if rb*w.Rows*n < serialBytes {
+	ws.scratch = grow(ws.scratch, tiles*maxTile)
+	t := &ws.mm
+	*t = newTask(ks, a, w, n, out, ws.scratch)
+	if t.rb*w.Rows*n < serialBytes {
 		// Too little work to be worth waking other workers.
 		t.tiles(0, tiles)
 	} else {
@@ -217,6 +214,85 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 	// Drop the references to the caller's slices until the next call.
 	*t = mmTask{}
 	a.x = nil
+}
+
+// newTask sets up the product of w with the activations a (n positions)
+// into out; scratch has room for the tile kernels' results of all of w's
+// row tiles.
+func newTask(ks *kernelSet, a *acts, w Matrix, n int, out, scratch []float32) mmTask {
+	rb, _ := RowBytes(w.Type, w.Cols)
+	t := mmTask{w: w, a: a, out: out, n: n, rb: rb, dot: ks.dot[w.Type], vec: ks.vec[w.Type], batch: ks.batch[w.Type]}
+	if many := ks.many[w.Type]; many != nil && n > 1 {
+		// This type's order depends on n, as in llama.cpp (bf16order.go).
+		t.dot, t.vec, t.batch = many, tileSpec{}, ks.manyBatch[w.Type]
+	}
+	if t.vec.fn != nil || t.batch.fn != nil {
+		t.scratch = scratch
+	}
+	return t
+}
+
+// MatMulMany computes MatMul(p, ws, w[k], x, n, out[k]) for every k. When
+// the matrices share their type and column count (q, k and v of a block;
+// gate and up), they share one activation conversion and one Pool.For
+// whose row tiles run across all of them: a decode step then pays one
+// synchronisation of the workers instead of one per matrix, and each
+// worker streams longer runs of weights. Results are bit-identical to
+// separate MatMul calls. It panics on inconsistent arguments, as MatMul.
+func MatMulMany(p *Pool, ws *Workspace, w []Matrix, x []float32, n int, out [][]float32) {
+	matMulMany(bestKernels, p, ws, w, x, n, out)
+}
+
+func matMulMany(ks *kernelSet, p *Pool, ws *Workspace, w []Matrix, x []float32, n int, out [][]float32) {
+	if len(w) != len(out) {
+		panic(fmt.Errorf("tensor: matmul of %d matrices into %d outputs", len(w), len(out)))
+	}
+	shared := true
+	for k := range w {
+		if err := CheckMatMul(w[k], x, n, out[k]); err != nil {
+			panic(err)
+		}
+		shared = shared && w[k].Type == w[0].Type && w[k].Cols == w[0].Cols && w[k].Cols > 0
+	}
+	if !shared || n == 0 || len(w) < 2 {
+		for k := range w {
+			matMul(ks, p, ws, w[k], x, n, out[k])
+		}
+		return
+	}
+	ws.bind()
+	a := &ws.act
+	a.prepare(ks, p, w[0].Type, x, n, w[0].Cols, ws.convFn)
+	ws.starts = append(ws.starts[:0], 0)
+	for k := range w {
+		ws.starts = append(ws.starts, ws.starts[k]+(w[k].Rows+rowTile-1)/rowTile)
+	}
+	tiles := ws.starts[len(w)]
+	ws.scratch = grow(ws.scratch, tiles*maxTile)
+	ws.parts = ws.parts[:0]
+	bytes := 0
+	for k := range w {
+		ws.parts = append(ws.parts, newTask(ks, a, w[k], n, out[k], ws.scratch[ws.starts[k]*maxTile:]))
+		bytes += ws.parts[k].rb * w[k].Rows * n
+	}
+	if bytes < serialBytes {
+		ws.manyTiles(0, tiles)
+	} else {
+		p.For(tiles, ws.manyFn)
+	}
+	clear(ws.parts)
+	a.x = nil
+}
+
+// manyTiles computes the global row tiles [lo, hi) of MatMulMany's
+// products: the parts of the range that fall in each matrix.
+func (ws *Workspace) manyTiles(lo, hi int) {
+	for k := range ws.parts {
+		s0, s1 := ws.starts[k], ws.starts[k+1]
+		if a, b := max(lo, s0), min(hi, s1); a < b {
+			ws.parts[k].tiles(a-s0, b-s0)
+		}
+	}
 }
 
 // mmTask is one MatMul in progress: tiles computes row tiles [lo, hi).

@@ -345,3 +345,48 @@ func TestBF16OrderByBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestMatMulMany checks that fused products give the bits of separate
+// MatMul calls, for every type, single positions and batches, row counts
+// that are not whole tiles, and mixed types (which fall back to separate
+// calls).
+func TestMatMulMany(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	p := NewPool(2)
+	defer p.Close()
+	for _, typ := range allTypes {
+		cols := colsFor(typ) * 4
+		rows := []int{200, 40, 37}
+		ms := make([]Matrix, len(rows))
+		for k, n := range rows {
+			ms[k] = randomMatrix(r, typ, n, cols)
+		}
+		if typ == Q8_0 {
+			ms[2] = randomMatrix(r, Q4_0, rows[2], cols)
+		}
+		for _, n := range []int{1, 3, 40} {
+			x := randomVec(r, n*cols)
+			ws, wsMany := NewWorkspace(), NewWorkspace()
+			outs := make([][]float32, len(ms))
+			for k := range outs {
+				outs[k] = make([]float32, n*rows[k])
+			}
+			MatMulMany(p, wsMany, ms, x, n, outs)
+			for k, m := range ms {
+				want := make([]float32, n*rows[k])
+				MatMul(p, ws, m, x, n, want)
+				for i := range want {
+					if math.Float32bits(want[i]) != math.Float32bits(outs[k][i]) {
+						t.Fatalf("%v n=%d matrix %d: out[%d] = %v, separate MatMul gives %v", typ, n, k, i, outs[k][i], want[i])
+					}
+				}
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("MatMulMany with more matrices than outputs did not panic")
+		}
+	}()
+	MatMulMany(p, NewWorkspace(), []Matrix{{Type: F32}}, nil, 1, nil)
+}

@@ -208,7 +208,8 @@ func runOnce(ctx context.Context, sh *model.Shard, id string, prompt []int32, ge
 			return t, fmt.Errorf("bench: decode step %d: %d argmax values, want 1", i, len(out.Argmax))
 		}
 		tok[0] = out.Argmax[0]
-		if out, err = sh.Forward(ctx, id, model.Input{Tokens: tok, Logits: model.LogitsLast, OmitLogits: true}); err != nil {
+		// One Output for every step: the decode loop allocates nothing.
+		if err = sh.ForwardInto(ctx, id, model.Input{Tokens: tok, Logits: model.LogitsLast, OmitLogits: true}, out); err != nil {
 			return t, fmt.Errorf("bench: decode step %d: %w", i, err)
 		}
 		if step != nil {

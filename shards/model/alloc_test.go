@@ -7,18 +7,19 @@ import (
 	"svc/internal/testenv"
 )
 
-// stepAllocs is what a decode step may allocate: the *Output and the one
-// slice in it that the caller keeps (Argmax on the last shard, Hidden on
-// the others). Everything else — activations, quantized copies, attention
-// buffers, pool jobs — is per-session or per-pool scratch that is reused, so
-// the count does not grow with the number of blocks.
+// stepAllocs is what a decode step through Forward may allocate: the
+// *Output and the one slice in it that the caller keeps (Argmax on the last
+// shard, Hidden on the others). Everything else — activations, quantized
+// copies, attention buffers, pool jobs — is per-session or per-pool scratch
+// that is reused, so the count does not grow with the number of blocks.
+// Through ForwardInto with a kept Output a step allocates nothing.
 const stepAllocs = 2
 
 // decodeAllocs opens a session on sh, fills part of its cache with a
 // prompt (so that the KV cache has reached its reserved size and does not
 // grow during the measurement) and returns the average allocations of one
 // single-position Forward.
-func decodeAllocs(t *testing.T, sh *Shard) float64 {
+func decodeAllocs(t *testing.T, sh *Shard, into bool) float64 {
 	t.Helper()
 	c := sh.Model().Config()
 	const prompt, maxLen, runs = 40, 64, 20
@@ -45,8 +46,15 @@ func decodeAllocs(t *testing.T, sh *Shard) float64 {
 	var ferr error
 	// AllocsPerRun makes one warm-up call (which grows the KV cache to the
 	// session's reservation) before it counts; prompt+runs+1 < maxLen.
+	var out Output
 	n := testing.AllocsPerRun(runs, func() {
-		if _, err := sh.Forward(ctx, "a", step); err != nil {
+		var err error
+		if into {
+			err = sh.ForwardInto(ctx, "a", step, &out)
+		} else {
+			_, err = sh.Forward(ctx, "a", step)
+		}
+		if err != nil {
 			ferr = err
 		}
 	})
@@ -86,11 +94,16 @@ func TestDecodeStepAllocs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := decodeAllocs(t, sh)
+			got := decodeAllocs(t, sh, false)
+			into := decodeAllocs(t, sh, true)
 			sh.Close()
 			if got > stepAllocs {
 				t.Errorf("%s [%d,%d), %d threads: %v allocations per decode step, want at most %d",
 					r.name, r.first, r.last, threads, got, stepAllocs)
+			}
+			if into != 0 {
+				t.Errorf("%s [%d,%d), %d threads: %v allocations per ForwardInto decode step, want none",
+					r.name, r.first, r.last, threads, into)
 			}
 		}
 	}

@@ -109,7 +109,7 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 		if it.n, it.err = s.checkInput(it.ss, it.step.In); it.err != nil {
 			continue
 		}
-		it.x = s.residual(it.ss, it.n)
+		it.x = s.residual(it.ss, it.n, nil)
 		if it.err = s.embed(it.ss, it.step.In, it.x); it.err != nil {
 			continue
 		}

@@ -348,36 +348,48 @@ func (s *Shard) release(ss *session) {
 // serialized; different sessions run concurrently. If ctx ends midway the
 // session is left as it was before the call.
 func (s *Shard) Forward(ctx context.Context, id string, in Input) (*Output, error) {
+	out := &Output{}
+	if err := s.ForwardInto(ctx, id, in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ForwardInto is Forward writing its result into out: Argmax and Top are
+// truncated and refilled in place, Logits (when asked for) are fresh
+// memory. A decode loop that keeps one Output and omits the logits
+// allocates nothing per token.
+func (s *Shard) ForwardInto(ctx context.Context, id string, in Input, out *Output) error {
 	ss, err := s.acquireLookup(id)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer s.release(ss)
 	select {
 	case ss.sem <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("model: session %q: %w", id, ctx.Err())
+		return fmt.Errorf("model: session %q: %w", id, ctx.Err())
 	}
 	defer func() { <-ss.sem }()
 
 	n, err := s.checkInput(ss, in)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c := &s.cfg
-	x := s.residual(ss, n)
+	x := s.residual(ss, n, out.Hidden)
 	if err := s.embed(ss, in, x); err != nil {
-		return nil, err
+		return err
 	}
 
-	out := &Output{}
+	*out = Output{Argmax: out.Argmax[:0], Top: out.Top[:0]}
 	for r0 := 0; r0 < n; r0 += maxBatch {
 		rows := min(maxBatch, n-r0)
 		xb := x[r0*c.Dim : (r0+rows)*c.Dim]
 		ss.sc.reserve(c, rows)
 		for l, b := range s.blocks {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("model: session %q: %w", id, err)
+				return fmt.Errorf("model: session %q: %w", id, err)
 			}
 			sc := &ss.sc
 			sc.spans = append(sc.spans[:0], span{rows: rows, pos0: ss.n + r0, maxLen: ss.maxLen, lc: &ss.layers[l], attn: &sc.attn})
@@ -391,7 +403,7 @@ func (s *Shard) Forward(ctx context.Context, id string, in Input) (*Output, erro
 	if !s.IsLast() {
 		out.Hidden = x
 	}
-	return out, nil
+	return nil
 }
 
 // checkInput validates a step of session ss (whose semaphore the caller
@@ -442,12 +454,14 @@ func (s *Shard) checkInput(ss *session, in Input) (int, error) {
 // residual returns the n×Dim residual stream of a step. The hidden states a
 // middle shard returns belong to the caller; the last shard's stay internal
 // and reuse the session's scratch.
-func (s *Shard) residual(ss *session, n int) []float32 {
+func (s *Shard) residual(ss *session, n int, reuse []float32) []float32 {
 	if s.IsLast() {
 		ss.sc.x = growTo(ss.sc.x, n*s.cfg.Dim)
 		return ss.sc.x
 	}
-	return make([]float32, n*s.cfg.Dim)
+	// Returned to the caller as Hidden: fresh memory, or the caller's own
+	// from its previous step (ForwardInto).
+	return growTo(reuse, n*s.cfg.Dim)
 }
 
 // embed fills x with a checked step's input: the token embeddings on the

@@ -35,6 +35,7 @@ func newNodeCmd() *cobra.Command {
 		keyFile     string
 		ttl         time.Duration
 		verbose     bool
+		cpuProf     string
 	)
 	cmd := &cobra.Command{
 		Use:   "node --model FILE [--blocks A:B] [--listen MULTIADDR…] [--bootstrap MULTIADDR…] [--threads N]",
@@ -83,6 +84,13 @@ announcement is withdrawn and every session closed.`,
 					return fmt.Errorf("node: %w", err)
 				}
 			}
+			if cpuProf != "" {
+				stop, err := startCPUProfile(cpuProf)
+				if err != nil {
+					return usagef("node: %v", err)
+				}
+				defer stop()
+			}
 			return runNode(cmd.Context(), log, p2p.NodeConfig{
 				ModelPath: modelPath, ContextLength: ctxLen, Name: name,
 				First: first, Last: last, AutoBlocks: numBlocks,
@@ -106,6 +114,7 @@ announcement is withdrawn and every session closed.`,
 	f.StringVar(&keyFile, "key", "", "file holding the node's libp2p identity (created if missing; default: a new identity each run)")
 	f.DurationVar(&ttl, "record-ttl", 30*time.Second, "lifetime of the node's announcement; it is refreshed every third of it")
 	f.BoolVarP(&verbose, "verbose", "v", false, "debug logging")
+	f.StringVar(&cpuProf, "cpuprofile", "", "write a pprof CPU profile to this file until the node stops")
 	return cmd
 }
 

@@ -75,6 +75,27 @@ func BenchmarkDecodeStream(b *testing.B) {
 			}
 			report(b)
 		})
+		// Each product split into one contiguous range per thread (static,
+		// no dynamic chunks).
+		b.Run(typ.String()+"/halves", func(b *testing.B) {
+			p := NewPool(2)
+			defer p.Close()
+			ws := NewWorkspace()
+			ws.bind()
+			for i := 0; i < b.N; i++ {
+				for _, m := range ms {
+					a := &ws.act
+					a.prepare(bestKernels, nil, m.Type, x, 1, m.Cols, ws.convFn)
+					tiles := (m.Rows + rowTile - 1) / rowTile
+					ws.scratch = grow(ws.scratch, tiles*maxTile)
+					tk := newTask(bestKernels, a, m, 1, out, ws.scratch)
+					p.For(2, func(lo, hi int) {
+						tk.tiles(tiles*lo/2, tiles*hi/2)
+					})
+				}
+			}
+			report(b)
+		})
 		// Upper bound without per-product synchronisation: each of two
 		// goroutines computes its half of every product's tiles.
 		for _, th := range []int{1, 2} {

@@ -32,9 +32,16 @@
 // purego keeps the Go kernels. kernels_test.go and the tiles_*_test.go
 // files check every SIMD kernel bit for bit against the Go ones.
 //
+// MatMulMany runs the products of one input (a block's q, k and v; gate and
+// up) as one call: one activation conversion and one synchronisation of the
+// pool's workers instead of one per matrix, which matters when decoding
+// (about 150 products a token), with the same bits as separate calls.
+//
 // Benchmarks (weight bytes streamed per second):
 //
 //	go test -run x -bench 'MatVec|MatMul128' ./shards/tensor/  # 2048x2048, 5632x2048
 //	go test -run x -bench MatVecCold ./shards/tensor/          # weights from DRAM
 //	go test -run x -bench Kernels ./shards/tensor/             # one thread, per kernel set
+//	go test -run x -bench DecodeStream ./shards/tensor/        # a decode step's products, 8 TinyLlama blocks
+//	SVC_BENCH_FILE=model.gguf go test -run x -bench DecodeMemory ./shards/tensor/  # heap, 4K/huge pages, page cache
 package tensor

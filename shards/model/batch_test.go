@@ -336,19 +336,19 @@ func TestForwardBatchCancelMidway(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	calls := 0
-	sh.matmul = func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32) {
+	sh.useMatMul(func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32) {
 		if calls++; calls == 3 { // inside the first block
 			cancel()
 		}
 		tensor.MatMul(p, ws, w, x, n, out)
-	}
+	})
 	steps := make([]BatchStep, len(toks))
 	for i, tok := range toks {
 		steps[i] = BatchStep{ID: fmt.Sprint("s", i), In: Input{Tokens: tok, Logits: LogitsAll}}
 	}
 	steps[1].Ctx = cctx
 	outs, errs := sh.ForwardBatch(ctx, steps)
-	sh.matmul = tensor.MatMul
+	sh.matmul, sh.matmulMany = tensor.MatMul, tensor.MatMulMany
 	if !errors.Is(errs[1], context.Canceled) {
 		t.Fatalf("cancelled step: %v", errs[1])
 	}

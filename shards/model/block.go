@@ -1,10 +1,6 @@
 package model
 
-import (
-	"reflect"
-
-	"svc/shards/tensor"
-)
+import "svc/shards/tensor"
 
 // This file is one transformer block, the same for Llama and Qwen2:
 //
@@ -29,6 +25,9 @@ type scratch struct {
 	x        []float32 // residual stream when it is not returned (last shard)
 	attn     attnTask
 	spans    []span // the spans of the block being computed
+	// Argument lists of the fused products (q/k/v, gate/up).
+	many    [3]tensor.Matrix
+	manyOut [3][]float32
 }
 
 func growTo(s []float32, n int) []float32 {
@@ -69,21 +68,18 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 	qd, kvd := c.QDim(), c.KVDim()
 	mm := func(w tensor.Matrix, in, out []float32) { s.matmul(s.pool, sc.ws, w, in, rows, out) }
 	// Products of one input share one call (one activation conversion, one
-	// synchronisation of the workers) unless a test substituted the kernel.
-	fused := reflect.ValueOf(s.matmul).Pointer() == reflect.ValueOf(tensor.MatMul).Pointer()
-	mmMany := func(w []tensor.Matrix, in []float32, out [][]float32) {
-		if fused {
-			tensor.MatMulMany(s.pool, sc.ws, w, in, rows, out)
-			return
-		}
-		for k := range w {
-			mm(w[k], in, out[k])
-		}
+	// synchronisation of the workers). The argument lists live in the
+	// scratch: built on the stack they would escape through the func value.
+	mmMany := func(in []float32, w ...tensor.Matrix) {
+		k := len(w)
+		copy(sc.many[:], w)
+		s.matmulMany(s.pool, sc.ws, sc.many[:k], in, rows, sc.manyOut[:k])
 	}
 
 	// Attention sub-layer.
 	rmsNormRows(sc.xn, x, b.attnNorm, rows, c.Dim, c.Eps)
-	mmMany([]tensor.Matrix{b.wq, b.wk, b.wv}, sc.xn, [][]float32{sc.q, sc.k, sc.v})
+	sc.manyOut = [3][]float32{sc.q, sc.k, sc.v}
+	mmMany(sc.xn, b.wq, b.wk, b.wv)
 	addBias(sc.q, b.bq, rows)
 	addBias(sc.k, b.bk, rows)
 	addBias(sc.v, b.bv, rows)
@@ -104,7 +100,8 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 
 	// Feed-forward sub-layer (SwiGLU).
 	rmsNormRows(sc.xn, x, b.ffnNorm, rows, c.Dim, c.Eps)
-	mmMany([]tensor.Matrix{b.wgate, b.wup}, sc.xn, [][]float32{sc.gate, sc.up})
+	sc.manyOut = [3][]float32{sc.gate, sc.up}
+	mmMany(sc.xn, b.wgate, b.wup)
 	swiGLU(sc.gate, sc.up, rows, c.FFN)
 	mm(b.wdown, sc.gate, sc.o)
 	addInto(x[:rows*c.Dim], sc.o)

@@ -342,7 +342,7 @@ func TestReferenceBitExactWithGGMLKernels(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer sh.Close()
-			sh.matmul = ggmlMatMul
+			sh.useMatMul(ggmlMatMul)
 			var maxDev float64
 			for ci, c := range ref.Cases {
 				steps := alignSteps(t, ci, c)
@@ -362,5 +362,16 @@ func TestReferenceBitExactWithGGMLKernels(t *testing.T) {
 				t.Errorf("%s: max |Δ logprob| %.5f: not bit-exact with llama.cpp", ref.Model, maxDev)
 			}
 		})
+	}
+}
+
+// useMatMul makes the shard compute every matrix product with f, the fused
+// products (q/k/v, gate/up) one matrix at a time.
+func (s *Shard) useMatMul(f func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32)) {
+	s.matmul = f
+	s.matmulMany = func(p *tensor.Pool, ws *tensor.Workspace, w []tensor.Matrix, x []float32, n int, out [][]float32) {
+		for k := range w {
+			f(p, ws, w[k], x, n, out[k])
+		}
 	}
 }

@@ -88,8 +88,10 @@ type Shard struct {
 	pool        *tensor.Pool
 	ownPool     bool
 	attnBufs    sync.Pool // *attnBuffers
-	// matmul is tensor.MatMul; tests may substitute a reference kernel.
-	matmul func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32)
+	// matmul and matmulMany are tensor.MatMul and tensor.MatMulMany; tests
+	// substitute a reference kernel for both (useMatMul).
+	matmul     func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32)
+	matmulMany func(p *tensor.Pool, ws *tensor.Workspace, w []tensor.Matrix, x []float32, n int, out [][]float32)
 	// blocksInvariant and headInvariant say whether the blocks' and the
 	// head's products give each position the same bits whatever else shares
 	// the call (tensor.BatchInvariant); ForwardBatch relies on it.
@@ -129,7 +131,7 @@ func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
 	if o.CacheTokens < 0 {
 		return nil, fmt.Errorf("model: cache tokens %d is negative", o.CacheTokens)
 	}
-	s := &Shard{m: m, cfg: c, first: first, last: last, sessions: map[string]*session{}, matmul: tensor.MatMul}
+	s := &Shard{m: m, cfg: c, first: first, last: last, sessions: map[string]*session{}, matmul: tensor.MatMul, matmulMany: tensor.MatMulMany}
 	s.capacity = o.CacheTokens
 	if s.capacity == 0 {
 		s.capacity = 4 * c.Context

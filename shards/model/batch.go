@@ -277,75 +277,19 @@ func (s *Shard) dropEnded(ctx context.Context, x []float32, segs []segment, rows
 // selected rows go through one product; otherwise each segment's rows go
 // through their own, exactly as Forward's logits does.
 func (s *Shard) batchLogits(sc *scratch, segs []segment) {
-	c := &s.cfg
-	d := c.Dim
+	d := s.cfg.Dim
 	if !s.headInvariant {
 		for _, g := range segs {
 			s.logits(sc, sc.x[g.row0*d:], g.it.done, g.rows, g.it.n, g.it.step.In, g.it.out)
 		}
 		return
 	}
-	// sel returns the first selected row of a segment and how many there are.
-	sel := func(g segment) (lo, k int) {
-		switch g.it.step.In.Logits {
-		case LogitsLast:
-			if g.it.done+g.rows == g.it.n {
-				return g.rows - 1, 1
-			}
-		case LogitsAll:
-			return 0, g.rows
-		}
-		return 0, 0
-	}
-	total, keep := 0, false
+	sc.heads = sc.heads[:0]
 	for _, g := range segs {
-		_, k := sel(g)
-		total += k
-		keep = keep || (k > 0 && !g.it.step.In.OmitLogits)
+		lo, k := selected(g.it.step.In, g.it.done, g.rows, g.it.n)
+		sc.heads = append(sc.heads, headPart{x: sc.x[(g.row0+lo)*d : (g.row0+lo+k)*d], k: k, in: g.it.step.In, out: g.it.out})
 	}
-	if total == 0 {
-		return
-	}
-	sc.logitsXn = growTo(sc.logitsXn, total*d)
-	r := 0
-	for _, g := range segs {
-		lo, k := sel(g)
-		rmsNormRows(sc.logitsXn[r*d:], sc.x[(g.row0+lo)*d:], s.head.norm, k, d, c.Eps)
-		r += k
-	}
-	// Logits a caller keeps are fresh memory (each step gets its own part);
-	// otherwise reuse scratch.
-	var lg []float32
-	if keep {
-		lg = make([]float32, total*c.Vocab)
-	} else {
-		sc.logits = growTo(sc.logits, total*c.Vocab)
-		lg = sc.logits
-	}
-	s.matmul(s.pool, sc.ws, s.head.out, sc.logitsXn, total, lg)
-	r = 0
-	for _, g := range segs {
-		_, k := sel(g)
-		in, out := g.it.step.In, g.it.out
-		part := lg[r*c.Vocab : (r+k)*c.Vocab : (r+k)*c.Vocab]
-		r += k
-		for i := 0; i < k; i++ {
-			row := part[i*c.Vocab : (i+1)*c.Vocab]
-			out.Argmax = append(out.Argmax, argmax(row))
-			if in.TopK > 0 {
-				out.Top = append(out.Top, topK(row, in.TopK))
-			}
-		}
-		if k > 0 && !in.OmitLogits {
-			// The full slice expression makes a later append copy
-			// instead of writing into the next step's part.
-			if out.Logits == nil {
-				out.Logits = part
-			} else {
-				out.Logits = append(out.Logits, part...)
-			}
-		}
-	}
+	s.applyHead(sc, sc.heads)
 }
 
 // batchScratch is a ForwardBatch's working memory: the round's activations

@@ -24,7 +24,8 @@ type scratch struct {
 	logits   []float32 // head output when the caller does not take it
 	x        []float32 // residual stream when it is not returned (last shard)
 	attn     attnTask
-	spans    []span // the spans of the block being computed
+	spans    []span     // the spans of the block being computed
+	heads    []headPart // the steps whose rows go through the head
 	// Argument lists of the fused products (q/k/v, gate/up).
 	many    [3]tensor.Matrix
 	manyOut [3][]float32

@@ -482,44 +482,88 @@ func (s *Shard) embed(ss *session, in Input, x []float32) error {
 	return nil
 }
 
-// logits applies the output norm and head to the rows of this batch that
-// the logits mode selects (batch rows [r0, r0+rows) of a step of n).
+// logits sends the rows of a step's chunk (rows [r0, r0+rows) of its n
+// positions, in x) that its Logits mode selects through the output head.
 func (s *Shard) logits(sc *scratch, x []float32, r0, rows, n int, in Input, out *Output) {
-	c := &s.cfg
-	lo := 0
+	lo, k := selected(in, r0, rows, n)
+	d := s.cfg.Dim
+	sc.heads = append(sc.heads[:0], headPart{x: x[lo*d : (lo+k)*d], k: k, in: in, out: out})
+	s.applyHead(sc, sc.heads)
+}
+
+// selected returns the first row and the number of rows of a chunk (rows
+// [r0, r0+rows) of an n-position step) that the step's Logits mode sends
+// through the head.
+func selected(in Input, r0, rows, n int) (lo, k int) {
 	switch in.Logits {
-	case LogitsNone:
-		return
 	case LogitsLast:
-		if r0+rows < n {
-			return
+		if r0+rows == n {
+			return rows - 1, 1
 		}
-		lo = rows - 1
+	case LogitsAll:
+		return 0, rows
 	}
-	k := rows - lo
-	sc.logitsXn = growTo(sc.logitsXn, k*c.Dim)
-	rmsNormRows(sc.logitsXn, x[lo*c.Dim:], s.head.norm, k, c.Dim, c.Eps)
-	// Logits the caller keeps are fresh memory; otherwise reuse scratch.
+	return 0, 0
+}
+
+// headPart is one step's rows for the output head: k rows (k×Dim of x),
+// the step's input options and its result.
+type headPart struct {
+	x   []float32
+	k   int
+	in  Input
+	out *Output
+}
+
+// applyHead computes the logits of every part's rows in one product (output
+// norm, then head) and appends each part's argmax, top-k and, unless the
+// step omits them, logits to its Output. Logits a caller keeps are fresh
+// memory, each part its own slice of it; otherwise the scratch is reused.
+func (s *Shard) applyHead(sc *scratch, parts []headPart) {
+	c := &s.cfg
+	d, vocab := c.Dim, c.Vocab
+	defer clear(parts) // drop the references to the steps' memory
+	total, keep := 0, false
+	for _, p := range parts {
+		total += p.k
+		keep = keep || (p.k > 0 && !p.in.OmitLogits)
+	}
+	if total == 0 {
+		return
+	}
+	sc.logitsXn = growTo(sc.logitsXn, total*d)
+	r := 0
+	for _, p := range parts {
+		rmsNormRows(sc.logitsXn[r*d:], p.x, s.head.norm, p.k, d, c.Eps)
+		r += p.k
+	}
 	var lg []float32
-	if in.OmitLogits {
-		sc.logits = growTo(sc.logits, k*c.Vocab)
-		lg = sc.logits
+	if keep {
+		lg = make([]float32, total*vocab)
 	} else {
-		lg = make([]float32, k*c.Vocab)
+		sc.logits = growTo(sc.logits, total*vocab)
+		lg = sc.logits
 	}
-	s.matmul(s.pool, sc.ws, s.head.out, sc.logitsXn, k, lg)
-	for i := 0; i < k; i++ {
-		row := lg[i*c.Vocab : (i+1)*c.Vocab]
-		out.Argmax = append(out.Argmax, argmax(row))
-		if in.TopK > 0 {
-			out.Top = append(out.Top, topK(row, in.TopK))
+	s.matmul(s.pool, sc.ws, s.head.out, sc.logitsXn, total, lg)
+	r = 0
+	for _, p := range parts {
+		// The full slice expression makes a later append copy instead of
+		// writing into the next part.
+		part := lg[r*vocab : (r+p.k)*vocab : (r+p.k)*vocab]
+		r += p.k
+		for i := 0; i < p.k; i++ {
+			row := part[i*vocab : (i+1)*vocab]
+			p.out.Argmax = append(p.out.Argmax, argmax(row))
+			if p.in.TopK > 0 {
+				p.out.Top = append(p.out.Top, topK(row, p.in.TopK))
+			}
 		}
-	}
-	if !in.OmitLogits {
-		if out.Logits == nil {
-			out.Logits = lg
-		} else {
-			out.Logits = append(out.Logits, lg...)
+		if p.k > 0 && !p.in.OmitLogits {
+			if p.out.Logits == nil {
+				p.out.Logits = part
+			} else {
+				p.out.Logits = append(p.out.Logits, part...)
+			}
 		}
 	}
 }

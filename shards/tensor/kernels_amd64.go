@@ -150,14 +150,24 @@ func quad(k func(w []byte, a *acts, i int, out *[4]float32)) tileSpec {
 	}}
 }
 
-// quadArgs checks the lengths the four-position kernels rely on and returns
-// the pointers to the weights, the first position's activations and scales.
-func quadArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, int) {
+// tileArgs checks the lengths a kernel over rows weight rows (rb bytes
+// apart) and pos positions from i relies on (a mismatch would be a bug in
+// MatMul, so it panics like an index error) and returns the pointers to the
+// weights, the first position's activations and scales, and the block count.
+// A zero-column product never reaches the kernels (MatMul returns early).
+func tileArgs(w []byte, rb int, a *acts, i, rows, pos, blockBytes int) (*byte, *int8, *float32, int) {
 	nb := a.nb
-	_ = w[nb*blockBytes-1]
-	_ = a.qs[(i+4)*a.cols-1]
-	_ = a.d[(i+4)*nb-1]
+	_ = w[(rows-1)*rb+nb*blockBytes-1]
+	_ = a.qs[(i+pos)*a.cols-1]
+	_ = a.d[(i+pos)*nb-1]
 	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
+}
+
+// bsumsArgs checks the Q8_K block sums of positions [i, i+pos) and returns
+// a pointer to the first.
+func bsumsArgs(a *acts, i, pos int) *int16 {
+	_ = a.bsums[16*(i+pos)*a.nb-1]
+	return &a.bsums[16*i*a.nb]
 }
 
 // The wrappers check the lengths the assembly relies on (a mismatch would be
@@ -236,16 +246,15 @@ func avx2Kernels() *kernelSet {
 	// Four-position kernels: for a batch, each weight block is unpacked
 	// once for four positions.
 	ks.batch[Q8_0] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := quadArgs(w, a, i, 34)
+		pw, py, pd, nb := tileArgs(w, 0, a, i, 1, 4, 34)
 		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
 	})
 	ks.batch[Q4_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := quadArgs(w, a, i, 144)
-		_ = a.bsums[16*(i+4)*nb-1]
-		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, &a.bsums[16*i*nb], 32*nb, nb, out)
+		pw, py, pd, nb := tileArgs(w, 0, a, i, 1, 4, 144)
+		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, bsumsArgs(a, i, 4), 32*nb, nb, out)
 	})
 	ks.batch[Q6_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := quadArgs(w, a, i, 210)
+		pw, py, pd, nb := tileArgs(w, 0, a, i, 1, 4, 210)
 		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
 	})
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {

@@ -37,33 +37,19 @@ func addKTiles(ks *kernelSet) {
 		return
 	}
 	ks.vec[Q4_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		nb := a.nb
-		_ = w[7*rb+144*nb-1]
-		_ = a.qs[(i+1)*a.cols-1]
-		_ = a.d[(i+1)*nb-1]
-		_ = a.bsums[16*(i+1)*nb-1]
-		q4kVec8(&w[0], rb, &a.qs[i*a.cols], &a.d[i*nb], &a.bsums[16*i*nb], nb, (*[8]float32)(out))
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 1, 144)
+		q4kVec8(pw, rb, py, pd, bsumsArgs(a, i, 1), nb, (*[8]float32)(out))
 	}}
 	ks.batch[Q4_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		nb := a.nb
-		_ = w[rb+144*nb-1]
-		_ = a.qs[(i+8)*a.cols-1]
-		_ = a.d[(i+8)*nb-1]
-		_ = a.bsums[16*(i+8)*nb-1]
-		q4kBatch2x8(&w[0], rb, &a.qs[i*a.cols], a.cols, &a.d[i*nb], nb, &a.bsums[16*i*nb], 16*nb, nb, (*[16]float32)(out))
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 2, 8, 144)
+		q4kBatch2x8(pw, rb, py, a.cols, pd, nb, bsumsArgs(a, i, 8), 16*nb, nb, (*[16]float32)(out))
 	}}
 	ks.vec[Q6_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		nb := a.nb
-		_ = w[7*rb+210*nb-1]
-		_ = a.qs[(i+1)*a.cols-1]
-		_ = a.d[(i+1)*nb-1]
-		q6kVec8(&w[0], rb, &a.qs[i*a.cols], &a.d[i*nb], nb, (*[8]float32)(out))
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 1, 210)
+		q6kVec8(pw, rb, py, pd, nb, (*[8]float32)(out))
 	}}
 	ks.batch[Q6_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		nb := a.nb
-		_ = w[rb+210*nb-1]
-		_ = a.qs[(i+8)*a.cols-1]
-		_ = a.d[(i+8)*nb-1]
-		q6kBatch2x8(&w[0], rb, &a.qs[i*a.cols], a.cols, &a.d[i*nb], nb, nb, (*[16]float32)(out))
+		pw, py, pd, nb := tileArgs(w, rb, a, i, 2, 8, 210)
+		q6kBatch2x8(pw, rb, py, a.cols, pd, nb, nb, (*[16]float32)(out))
 	}}
 }

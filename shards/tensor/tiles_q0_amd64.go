@@ -72,18 +72,6 @@ func addQ0Tiles(ks *kernelSet) {
 // (always, unless a row is over 100 MB).
 func gatherable(rb, rows int) bool { return rb <= math.MaxInt32/rows }
 
-// tileArgs checks the lengths a tile kernel relies on (a mismatch would be
-// a bug in MatMul, so it panics like an index error) and returns the
-// pointers to the weights, the first position's activations and scales.
-// A zero-column product never reaches the kernels (MatMul returns early).
-func tileArgs(w []byte, rb int, a *acts, i, rows, pos, blockBytes int) (*byte, *int8, *float32, int) {
-	nb := a.nb
-	_ = w[(rows-1)*rb+nb*blockBytes-1]
-	_ = a.qs[(i+pos)*a.cols-1]
-	_ = a.d[(i+pos)*nb-1]
-	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
-}
-
 // fallbackTile computes a tile with the row kernel, for shapes the
 // kernels cannot address.
 func fallbackTile(dot rowKernel, w []byte, rb int, a *acts, i, rows, pos int, out []float32) {

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -99,7 +100,7 @@ func BenchmarkDecodeStream(b *testing.B) {
 		// Upper bound without per-product synchronisation: each of two
 		// goroutines computes its half of every product's tiles.
 		for _, th := range []int{1, 2} {
-			b.Run(typ.String()+"/nosync"+itoa(th), func(b *testing.B) {
+			b.Run(typ.String()+"/nosync"+strconv.Itoa(th), func(b *testing.B) {
 				wss := make([]*Workspace, th)
 				outs := make([][]float32, th)
 				for t := range wss {

@@ -5,6 +5,7 @@ package tensor
 import (
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -79,7 +80,7 @@ func BenchmarkDecodeMemory(b *testing.B) {
 	}
 	for _, src := range sources {
 		for _, th := range []int{1, 2} {
-			b.Run(src.name+"/threads="+itoa(th), func(b *testing.B) {
+			b.Run(src.name+"/threads="+strconv.Itoa(th), func(b *testing.B) {
 				c := src.get(b)
 				p := NewPool(th)
 				defer p.Close()

@@ -1,23 +1,12 @@
-//go:build amd64 && !purego
+//go:build amd64 && !purego && unix
 
 package tensor
 
 import (
 	"math/rand/v2"
-	"syscall"
+	"strconv"
 	"testing"
-	"time"
 )
-
-// cpuTime is the process's user+system time: on a shared machine it
-// measures a kernel's cost better than the wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkQ0Cold compares the kernel sets on Q8_0 and Q4_0 products whose
 // weights stream from DRAM (as in decoding a real model), for one position
@@ -42,7 +31,7 @@ func BenchmarkQ0Cold(b *testing.B) {
 			out := make([]float32, n*rows)
 			for _, ks := range kernelSets()[1:] {
 				work := NewWorkspace()
-				b.Run(typ.String()+"/n="+itoa(n)+"/"+ks.name, func(b *testing.B) {
+				b.Run(typ.String()+"/n="+strconv.Itoa(n)+"/"+ks.name, func(b *testing.B) {
 					c0 := cpuTime()
 					for i := 0; i < b.N; i++ {
 						matMul(ks, p, work, ws[i%copies], x, n, out)
@@ -56,11 +45,4 @@ func BenchmarkQ0Cold(b *testing.B) {
 			}
 		}
 	}
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

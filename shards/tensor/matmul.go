@@ -177,7 +177,8 @@ const (
 // (Q8_0, Q8_1, Q8_K, f16, bf16 or kept f32), as ggml does. Every output
 // element is computed by one goroutine with a summation order fixed by the
 // weight type alone, so the result is bit-identical for any thread count,
-// any split of the rows, and any batch size n.
+// any split of the rows, and — except where llama.cpp's own order depends
+// on it (BF16, see BatchInvariant) — any batch size n.
 //
 // p may be nil (everything then runs on the caller); ws must not be shared
 // with a concurrent MatMul; out must not overlap x. Products too small to

@@ -1,0 +1,248 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// q40Vec16x2: sixteen Q4_0 rows × one position, two blocks per row and
+// iteration, weights addressed by a row stride and a block stride (see
+// tiles_q4v_amd64.go). Every output keeps the canonical order of dotQ4_0:
+// per block acc = fma(float(sum), dx*dy, acc), with only the exact integer
+// block sums computed differently.
+//
+// Per iteration (blocks j, j+1), row k is loaded as one register
+// R_k = [32 bytes at block j - 2(k%8) | 32 bytes at block j+1 - 2(k%8)]:
+// the shift puts row k's scales at words k%8 and 16+k%8, apart from those
+// of the other rows of its half, so that three masked word blends per pair
+// of rows (K1..K3) collect the scales of eight rows in one register
+// without shuffles. Shifted loads stay inside the tile: a row other than
+// 0 and 8 only reads back into the row (or block) before it, rows 0..6
+// and 8..14 at most 14 bytes past their block (into the next row's data),
+// row 15 not at all.
+//
+// Rows a = 2i, b = 2i+1 are combined by one VPERMT2B into
+// P_i = [a.q_j | b.q_j | a.q_j+1 | b.q_j+1] (16 quant bytes per 128-bit
+// lane), split into nibbles (AND for the low ones, a GF(2) affine shift for
+// the high ones) and multiplied by VPDPBUSD with the activations of the
+// lane's block, starting from -8*(activation sums) of the dword: each
+// 128-bit lane then holds four dwords that add up to one row's block sum.
+// Two 4×4 dword transposes with adds reduce four pairs at a time, so the
+// block sums come out in lane order ord = 0,2,4,6, 1,3,5,7, 8,10,12,14,
+// 9,11,13,15; the scales are permuted to the same order and q4vinv puts
+// the results back in row order at the end. The two blocks' fmas run one
+// after the other on the one accumulator, as the canonical order asks;
+// everything else of an iteration is independent of the previous one.
+//
+// Registers: Z0 accumulator, Z1..Z4 VPERMT2B indices (row offsets 0, 4, 8,
+// 12), Z5 scale word indices, Z6 0x0f bytes, Z7 the affine matrix of
+// x>>4, Z8 0x08 bytes, Z9/Z10 activations for the low/high nibbles, Z11
+// bias, Z12/Z13 rows of a pair, Z14 low nibbles, Z16..Z19 pair
+// accumulators, Z20/Z21 block sums of rows 0..7 / 8..15, Z22..Z26 scale
+// blends, Z27..Z30 temporaries, Z31 zero.
+
+// Quant bytes of rows 2i (offset 0) and 2i+1 (offset 2): lanes 0, 2 from
+// table 1 (blocks j, j+1 of row a), lanes 1, 3 from table 2 (row b).
+DATA q4vq0<>+0(SB)/8, $0x0908070605040302
+DATA q4vq0<>+8(SB)/8, $0x11100f0e0d0c0b0a
+DATA q4vq0<>+16(SB)/8, $0x4b4a494847464544
+DATA q4vq0<>+24(SB)/8, $0x535251504f4e4d4c
+DATA q4vq0<>+32(SB)/8, $0x2928272625242322
+DATA q4vq0<>+40(SB)/8, $0x31302f2e2d2c2b2a
+DATA q4vq0<>+48(SB)/8, $0x6b6a696867666564
+DATA q4vq0<>+56(SB)/8, $0x737271706f6e6d6c
+GLOBL q4vq0<>(SB), RODATA|NOPTR, $64
+
+// Scale words in lane order ord: s_j of row r is word r of the rows 0..7
+// blend (32+r-8 for rows 8..15, the second table), s_j+1 16 words up.
+DATA q4vs<>+0(SB)/8, $0x0006000400020000
+DATA q4vs<>+8(SB)/8, $0x0007000500030001
+DATA q4vs<>+16(SB)/8, $0x0026002400220020
+DATA q4vs<>+24(SB)/8, $0x0027002500230021
+DATA q4vs<>+32(SB)/8, $0x0016001400120010
+DATA q4vs<>+40(SB)/8, $0x0017001500130011
+DATA q4vs<>+48(SB)/8, $0x0036003400320030
+DATA q4vs<>+56(SB)/8, $0x0037003500330031
+GLOBL q4vs<>(SB), RODATA|NOPTR, $64
+
+// Lane of each output row: the inverse of ord.
+DATA q4vinv<>+0(SB)/8, $0x0000000400000000
+DATA q4vinv<>+8(SB)/8, $0x0000000500000001
+DATA q4vinv<>+16(SB)/8, $0x0000000600000002
+DATA q4vinv<>+24(SB)/8, $0x0000000700000003
+DATA q4vinv<>+32(SB)/8, $0x0000000c00000008
+DATA q4vinv<>+40(SB)/8, $0x0000000d00000009
+DATA q4vinv<>+48(SB)/8, $0x0000000e0000000a
+DATA q4vinv<>+56(SB)/8, $0x0000000f0000000b
+GLOBL q4vinv<>(SB), RODATA|NOPTR, $64
+
+// Q4V_LOAD: row register Zr (Yr its low half) from block j at A and
+// block j+1 at B (both already shifted).
+#define Q4V_LOAD(A, B, Yr, Zr) \
+	VMOVDQU64    A, Yr; \
+	VINSERTI64X4 $1, B, Zr, Zr
+
+// Q4V_PAIR: rows a (at AJ/AJ1) and b (BJ/BJ1) into accumulator ACC with
+// VPERMT2B indices IDX; their scale blend goes to T.
+#define Q4V_PAIR(AJ, AJ1, BJ, BJ1, IDX, ACC, T) \
+	Q4V_LOAD(AJ, AJ1, Y12, Z12);     \
+	Q4V_LOAD(BJ, BJ1, Y13, Z13);     \
+	VPBLENDMW      Z13, Z12, K1, T;  \
+	VPERMT2B       Z13, IDX, Z12;    \
+	VPANDD         Z6, Z12, Z14;     \
+	VGF2P8AFFINEQB $0, Z7, Z12, Z12; \
+	VMOVDQA64      Z11, ACC;         \
+	VPDPBUSD       Z9, Z14, ACC;     \
+	VPDPBUSD       Z10, Z12, ACC
+
+// Q4V_REDUCE: the four pair accumulators Z16..Z19 (rows 0..7 or 8..15)
+// summed to one dword per row and block, into OUT.
+#define Q4V_REDUCE(OUT) \
+	VPUNPCKLDQ  Z17, Z16, Z27; \
+	VPUNPCKHDQ  Z17, Z16, Z28; \
+	VPADDD      Z28, Z27, Z27; \
+	VPUNPCKLDQ  Z19, Z18, Z28; \
+	VPUNPCKHDQ  Z19, Z18, Z29; \
+	VPADDD      Z29, Z28, Z28; \
+	VPUNPCKLQDQ Z28, Z27, Z29; \
+	VPUNPCKHQDQ Z28, Z27, Z30; \
+	VPADDD      Z30, Z29, OUT
+
+// Q4V_HALF: rows 4g..4g+7 from the block j bases G0 (rows 4g..4g+3), G1
+// and the block j+1 bases H0, H1, their block sums into SUMS and their
+// scale words into S.
+#define Q4V_HALF(G0, G1, H0, H1, SUMS, S) \
+	Q4V_PAIR((G0), (H0), -2(G0)(R8*1), -2(H0)(R8*1), Z1, Z16, Z22);               \
+	Q4V_PAIR(-4(G0)(R8*2), -4(H0)(R8*2), -6(G0)(R9*1), -6(H0)(R9*1), Z2, Z17, Z23); \
+	VPBLENDMW Z23, Z22, K2, Z24;                                                  \
+	Q4V_PAIR(-8(G1), -8(H1), -10(G1)(R8*1), -10(H1)(R8*1), Z3, Z18, Z22);         \
+	Q4V_PAIR(-12(G1)(R8*2), -12(H1)(R8*2), -14(G1)(R9*1), -14(H1)(R9*1), Z4, Z19, Z23); \
+	VPBLENDMW Z23, Z22, K2, Z22;                                                  \
+	VPBLENDMW Z22, Z24, K3, S;                                                    \
+	Q4V_REDUCE(SUMS)
+
+// Q4V_ACTS: Z9, Z10 and the bias Z11 from the activations in Z27
+// (blocks j, j+1: 16 low-nibble and 16 high-nibble activations each).
+#define Q4V_ACTS \
+	VSHUFI64X2 $0xa0, Z27, Z27, Z9;  \
+	VSHUFI64X2 $0xf5, Z27, Z27, Z10; \
+	VPXORD     Z28, Z28, Z28;        \
+	VPDPBUSD   Z9, Z8, Z28;          \
+	VPDPBUSD   Z10, Z8, Z28;         \
+	VPSUBD     Z28, Z31, Z11
+
+// Q4V_BLOCKS: both blocks of the sixteen rows; leaves the block sums
+// (lane order) in Z27 (block j) and Z28 (j+1), the scale products in
+// Z29 (j) and Z30 (j+1).
+#define Q4V_BLOCKS \
+	Q4V_HALF(R10, R11, R14, R15, Z20, Z25); \
+	Q4V_HALF(R12, R13, SI, AX, Z21, Z26);   \
+	VPERMT2W    Z26, Z5, Z25;               \
+	VCVTPH2PS   Y25, Z29;                   \
+	VEXTRACTI64X4 $1, Z25, Y25;             \
+	VCVTPH2PS   Y25, Z30;                   \
+	VMULPS.BCST (DX), Z29, Z29;             \
+	VSHUFI64X2  $0x44, Z21, Z20, Z27;       \
+	VSHUFI64X2  $0xee, Z21, Z20, Z28;       \
+	VCVTDQ2PS   Z27, Z27;                   \
+	VCVTDQ2PS   Z28, Z28
+
+// func q40Vec16x2(w *byte, rowStride, blockStride int, y *int8, d *float32, nb int, out *float32)
+TEXT ·q40Vec16x2(SB), NOSPLIT, $8-56
+	MOVQ w+0(FP), R10
+	MOVQ rowStride+8(FP), R8
+	MOVQ blockStride+16(FP), AX
+	MOVQ y+24(FP), DI
+	MOVQ d+32(FP), DX
+	MOVQ nb+40(FP), CX
+	LEAQ (AX)(AX*1), BX
+	MOVQ BX, bs2-8(SP)
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R10)(R8*4), R11
+	LEAQ (R11)(R8*4), R12
+	LEAQ (R12)(R8*4), R13
+	LEAQ (R10)(AX*1), R14
+	LEAQ (R11)(AX*1), R15
+	LEAQ (R12)(AX*1), SI
+	ADDQ R13, AX
+	// The next tile in either layout starts 16*18*nb bytes on; it is
+	// fetched at the pace this one is consumed (the hardware prefetchers
+	// do not follow sixteen interleaved row streams well).
+	IMUL3Q $288, CX, BX
+	ADDQ  R10, BX
+
+	VMOVDQU64    q4vq0<>(SB), Z1
+	MOVL         $0x04040404, R8
+	VPBROADCASTD R8, Z27
+	VPADDB       Z27, Z1, Z2
+	VPADDB       Z27, Z2, Z3
+	VPADDB       Z27, Z3, Z4
+	MOVQ         rowStride+8(FP), R8
+	VMOVDQU64    q4vs<>(SB), Z5
+	MOVL         $0x0f0f0f0f, R8
+	VPBROADCASTD R8, Z6
+	MOVQ         $0x1020408000000000, R8
+	VPBROADCASTQ R8, Z7
+	MOVL         $0x08080808, R8
+	VPBROADCASTD R8, Z8
+	MOVL         $0x00aa00aa, R8
+	KMOVD        R8, K1
+	MOVL         $0x00cc00cc, R8
+	KMOVD        R8, K2
+	MOVL         $0x00f000f0, R8
+	KMOVD        R8, K3
+	MOVQ         rowStride+8(FP), R8
+	VPXORD       Z31, Z31, Z31
+	VPXORD       Z0, Z0, Z0
+
+q4vloop:
+	CMPQ CX, $2
+	JLT  q4vtail
+	VMOVDQU64 (DI), Z27
+	Q4V_ACTS
+	Q4V_BLOCKS
+	VMULPS.BCST 4(DX), Z30, Z30
+	VFMADD231PS Z29, Z27, Z0
+	VFMADD231PS Z30, Z28, Z0
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	PREFETCHT0 128(BX)
+	PREFETCHT0 192(BX)
+	PREFETCHT0 256(BX)
+	PREFETCHT0 320(BX)
+	PREFETCHT0 384(BX)
+	PREFETCHT0 448(BX)
+	PREFETCHT0 512(BX)
+	ADDQ $576, BX
+	ADDQ bs2-8(SP), R10
+	ADDQ bs2-8(SP), R11
+	ADDQ bs2-8(SP), R12
+	ADDQ bs2-8(SP), R13
+	ADDQ bs2-8(SP), R14
+	ADDQ bs2-8(SP), R15
+	ADDQ bs2-8(SP), SI
+	ADDQ bs2-8(SP), AX
+	ADDQ $64, DI
+	ADDQ $8, DX
+	SUBQ $2, CX
+	JMP  q4vloop
+
+q4vtail:
+	// An odd last block: the same code with block j as its own "j+1"
+	// (so that nothing past the tile or the activations is read), of
+	// which only the first result is used.
+	TESTQ CX, CX
+	JZ    q4vdone
+	MOVQ  R10, R14
+	MOVQ  R11, R15
+	MOVQ  R12, SI
+	MOVQ  R13, AX
+	VBROADCASTI64X4 (DI), Z27
+	Q4V_ACTS
+	Q4V_BLOCKS
+	VFMADD231PS Z29, Z27, Z0
+
+q4vdone:
+	MOVQ      out+48(FP), AX
+	VMOVDQU64 q4vinv<>(SB), Z1
+	VPERMPS   Z0, Z1, Z0
+	VMOVUPS   Z0, (AX)
+	VZEROUPPER
+	RET

@@ -1,0 +1,53 @@
+//go:build amd64 && !purego
+
+package tensor
+
+import "fmt"
+
+// AVX-512 VNNI kernels (tiles_q4x_amd64.s) for Q4_0 weights in the x layout
+// of packq4x.go. They need what hasQ0Tiles reports.
+
+// q40xVec16 computes the sixteen dot products of one packed tile (w, nb
+// blocks) with one activation row: int8 quants y, block scales d, and the
+// biases -8*sum of each block (biasQ4_0x) in bias; out[r] for row r.
+//
+//go:noescape
+func q40xVec16(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32)
+
+// q40xBatch16 is q40xVec16 for p positions (1..8): position k's quants at
+// y + k*ystride, its scales and biases at d + k*dstride and bias +
+// k*dstride (elements); out[k*16+r].
+//
+//go:noescape
+func q40xBatch16(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, p int, out *float32)
+
+// q40xMaxPos is the most positions q40xBatch16 takes in one call.
+const q40xMaxPos = 8
+
+// q40xTile checks the arguments of one packed tile times p positions and
+// runs the kernel for them: tile holds the nb*288 bytes of the tile; the
+// activations of position k are qs[k*ystride:][:32*nb], d[k*dstride:][:nb]
+// and bias[k*dstride:][:nb]; out[k*16+r] gets row r, position k. One
+// position goes to the streaming kernel q40xVec16.
+func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32) error {
+	switch {
+	case !hasQ0Tiles():
+		return fmt.Errorf("tensor: Q4_0x tile: CPU lacks AVX-512 VNNI/VBMI")
+	case nb <= 0 || p < 1 || p > q40xMaxPos:
+		return fmt.Errorf("tensor: Q4_0x tile: %d blocks, %d positions (want nb > 0, 1..%d positions)", nb, p, q40xMaxPos)
+	case len(tile) < nb*q40xTileBytes:
+		return fmt.Errorf("tensor: Q4_0x tile: %d bytes, want %d", len(tile), nb*q40xTileBytes)
+	case len(out) < 16*p:
+		return fmt.Errorf("tensor: Q4_0x tile: %d outputs, want %d", len(out), 16*p)
+	case ystride < 32*nb && p > 1 || dstride < nb && p > 1:
+		return fmt.Errorf("tensor: Q4_0x tile: strides %d/%d overlap rows of %d blocks", ystride, dstride, nb)
+	case len(qs) < (p-1)*ystride+32*nb || len(d) < (p-1)*dstride+nb || len(bias) < (p-1)*dstride+nb:
+		return fmt.Errorf("tensor: Q4_0x tile: activations too short for %d positions", p)
+	}
+	if p == 1 {
+		q40xVec16(&tile[0], nb, &qs[0], &d[0], &bias[0], &out[0])
+		return nil
+	}
+	q40xBatch16(&tile[0], nb, &qs[0], ystride, &d[0], &bias[0], dstride, p, &out[0])
+	return nil
+}

@@ -44,7 +44,7 @@ func addBF16Kernels(ks *kernelSet) {
 		bf16BatchAVX512(&w[0], &x[0], len(x), &c)
 		return reduce16(&c)
 	}
-	ks.manyBatch[BF16] = tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ int, a *acts, i int, out []float32) {
+	ks.manyBatch[BF16] = tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ tileLayout, a *acts, i int, out []float32) {
 		if a.cols%32 != 0 {
 			for p := range 4 {
 				out[p] = ks.dot[BF16](w, a, i+p)

@@ -85,6 +85,19 @@ func Row(w Matrix, r int, dst []float32) error {
 	if len(dst) != w.Cols {
 		return fmt.Errorf("tensor: row: destination has %d elements, matrix has %d columns", len(dst), w.Cols)
 	}
+	if w.packed {
+		// One block at a time, from the row's place in its tile.
+		bb, bs := w.Type.BlockBytes(), w.Type.BlockSize()
+		rb := w.Cols / bs * bb
+		base := r/rowTile*rowTile*rb + r%rowTile*bb
+		for j := 0; j < w.Cols/bs; j++ {
+			o := base + j*rowTile*bb
+			if err := Dequantize(w.Type, w.Data[o:o+bb], dst[j*bs:(j+1)*bs]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	rb, _ := RowBytes(w.Type, w.Cols)
 	return Dequantize(w.Type, w.Data[r*rb:(r+1)*rb], dst)
 }

@@ -10,17 +10,29 @@ import (
 type rowKernel func(w []byte, a *acts, i int) float32
 
 // tileKernel computes a tile of rows × pos dot products: weight rows
-// r..r+rows-1 (the first at w, the next rb bytes apart) against activation
+// r..r+rows-1 (block j of row k at w[k*l.rs+j*l.bs:]) against activation
 // positions i..i+pos-1, each exactly as rowKernel would, into
 // out[p*rows+k] for row k and position p. It shares the loading and
 // unpacking of the weights among the positions and the loading of the
 // activations among the rows.
-type tileKernel func(w []byte, rb int, a *acts, i int, out []float32)
+type tileKernel func(w []byte, l tileLayout, a *acts, i int, out []float32)
 
-// tileSpec is one tile kernel and its shape.
+// tileLayout says where a tile's blocks are. A row-major matrix has rs =
+// row bytes and bs = block bytes; a packed one (pack.go) rs = block bytes
+// and bs = rowTile × block bytes. next > 0 is the offset from w of the data
+// to be read after this tile, which a kernel may prefetch (as much as the
+// tile has); 0 asks for no prefetching.
+type tileLayout struct {
+	rs, bs, next int
+}
+
+// tileSpec is one tile kernel and its shape. strided kernels honour
+// tileLayout.bs and so read packed matrices too; the others assume
+// row-major rows (bs = block bytes).
 type tileSpec struct {
 	rows, pos int
 	fn        tileKernel
+	strided   bool
 }
 
 // maxTile bounds rows*pos of any tile kernel (the size of a scratch tile).

@@ -145,19 +145,19 @@ func dotQ6_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb in
 
 // quad adapts a one-row, four-position kernel to a tile kernel.
 func quad(k func(w []byte, a *acts, i int, out *[4]float32)) tileSpec {
-	return tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ int, a *acts, i int, out []float32) {
+	return tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ tileLayout, a *acts, i int, out []float32) {
 		k(w, a, i, (*[4]float32)(out))
 	}}
 }
 
-// tileArgs checks the lengths a kernel over rows weight rows (rb bytes
-// apart) and pos positions from i relies on (a mismatch would be a bug in
+// tileArgs checks the lengths a kernel over rows weight rows (laid out as
+// l says) and pos positions from i relies on (a mismatch would be a bug in
 // MatMul, so it panics like an index error) and returns the pointers to the
 // weights, the first position's activations and scales, and the block count.
 // A zero-column product never reaches the kernels (MatMul returns early).
-func tileArgs(w []byte, rb int, a *acts, i, rows, pos, blockBytes int) (*byte, *int8, *float32, int) {
+func tileArgs(w []byte, l tileLayout, a *acts, i, rows, pos, blockBytes int) (*byte, *int8, *float32, int) {
 	nb := a.nb
-	_ = w[(rows-1)*rb+nb*blockBytes-1]
+	_ = w[(rows-1)*l.rs+(nb-1)*l.bs+blockBytes-1]
 	_ = a.qs[(i+pos)*a.cols-1]
 	_ = a.d[(i+pos)*nb-1]
 	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
@@ -246,24 +246,24 @@ func avx2Kernels() *kernelSet {
 	// Four-position kernels: for a batch, each weight block is unpacked
 	// once for four positions.
 	ks.batch[Q8_0] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := tileArgs(w, 0, a, i, 1, 4, 34)
+		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 34}, a, i, 1, 4, 34)
 		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
 	})
 	ks.batch[Q4_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := tileArgs(w, 0, a, i, 1, 4, 144)
+		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 144}, a, i, 1, 4, 144)
 		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, bsumsArgs(a, i, 4), 32*nb, nb, out)
 	})
 	ks.batch[Q6_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := tileArgs(w, 0, a, i, 1, 4, 210)
+		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 210}, a, i, 1, 4, 210)
 		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
 	})
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX2(blockArgs(w, a, i, 18))
 	}
-	ks.vec[Q4_0] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		_ = w[7*rb+18*a.nb-1]
+	ks.vec[Q4_0] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		_ = w[7*l.rs+18*a.nb-1]
 		pw, py, pd, nb := blockArgs(w, a, i, 18)
-		dotQ4_0x8rowsAVX2(pw, rb, py, pd, nb, (*[8]float32)(out))
+		dotQ4_0x8rowsAVX2(pw, l.rs, py, pd, nb, (*[8]float32)(out))
 	}}
 	ks.dot[Q5_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ5_0AVX2(blockArgs(w, a, i, 22))

@@ -5,13 +5,19 @@ import (
 	"math"
 )
 
-// Matrix is a row-major GGUF weight tensor: Rows = ne[1] (output features),
-// Cols = ne[0] (input features), Data = Rows*RowBytes(Type, Cols) bytes,
-// typically a zero-copy slice of an mmap'ed file.
+// Matrix is a GGUF weight tensor: Rows = ne[1] (output features), Cols =
+// ne[0] (input features), Data = Rows*RowBytes(Type, Cols) bytes. As built
+// by callers it is row-major, typically a zero-copy slice of an mmap'ed
+// file; Pack returns a copy in the tiled layout that the SIMD kernels
+// stream faster (see pack.go), which every function of this package reads.
 type Matrix struct {
 	Type       Type
 	Rows, Cols int
 	Data       []byte
+	// packed: Data holds rowTile-row tiles whose blocks are interleaved
+	// (block 0 of each of the tile's rows, then block 1, ...). Only Pack
+	// sets it, so a packed matrix always has Rows%rowTile == 0.
+	packed bool
 }
 
 // Validate checks that the type is supported, Cols is a multiple of its
@@ -29,6 +35,9 @@ func (m Matrix) Validate() error {
 	}
 	if len(m.Data) < m.Rows*rb {
 		return fmt.Errorf("tensor: %v matrix %dx%d needs %d bytes, has %d", m.Type, m.Rows, m.Cols, m.Rows*rb, len(m.Data))
+	}
+	if m.packed && (m.Rows%rowTile != 0 || m.Type.BlockSize() == 1) {
+		return fmt.Errorf("tensor: packed %v matrix %dx%d: not a whole number of %d-row tiles of blocks", m.Type, m.Rows, m.Cols, rowTile)
 	}
 	return nil
 }
@@ -222,10 +231,20 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 // row tiles.
 func newTask(ks *kernelSet, a *acts, w Matrix, n int, out, scratch []float32) mmTask {
 	rb, _ := RowBytes(w.Type, w.Cols)
-	t := mmTask{w: w, a: a, out: out, n: n, rb: rb, dot: ks.dot[w.Type], vec: ks.vec[w.Type], batch: ks.batch[w.Type]}
+	t := mmTask{w: w, a: a, out: out, n: n, rb: rb, bb: w.Type.BlockBytes(), dot: ks.dot[w.Type], vec: ks.vec[w.Type], batch: ks.batch[w.Type]}
 	if many := ks.many[w.Type]; many != nil && n > 1 {
 		// This type's order depends on n, as in llama.cpp (bf16order.go).
 		t.dot, t.vec, t.batch = many, tileSpec{}, ks.manyBatch[w.Type]
+	}
+	if w.packed {
+		// Tile kernels that address rows by a row length alone cannot read
+		// the packed layout: such a set falls back to gathered rows.
+		if !t.vec.strided {
+			t.vec = tileSpec{}
+		}
+		if !t.batch.strided {
+			t.batch = tileSpec{}
+		}
 	}
 	if t.vec.fn != nil || t.batch.fn != nil {
 		t.scratch = scratch
@@ -301,7 +320,7 @@ type mmTask struct {
 	w          Matrix
 	a          *acts
 	out        []float32
-	n, rb      int
+	n, rb, bb  int // positions, row and block bytes
 	dot        rowKernel
 	vec, batch tileSpec
 	scratch    []float32 // Workspace.scratch, when a tile kernel is set
@@ -319,8 +338,15 @@ func (t *mmTask) tiles(lo, hi int) {
 		if b := t.batch; b.fn != nil && i1-i0 >= b.pos {
 			for ; r+b.rows <= r1; r += b.rows {
 				i := i0
+				off, l := t.layout(r, b.rows)
 				for ; i+b.pos <= i1; i += b.pos {
-					b.fn(t.w.Data[r*t.rb:], t.rb, t.a, i, buf)
+					// The first pass over these rows also fetches the
+					// next ones (the rest re-read them from cache).
+					lp := l
+					if i%posTile != 0 {
+						lp.next = 0
+					}
+					b.fn(t.w.Data[off:], lp, t.a, i, buf)
 					t.scatter(buf, r, b.rows, i, b.pos)
 				}
 				t.single(r, r+b.rows, i, i1, buf)
@@ -340,18 +366,44 @@ func (t *mmTask) single(r0, r1, i0, i1 int, buf []float32) {
 	r := r0
 	if v := t.vec; v.fn != nil {
 		for ; r+v.rows <= r1; r += v.rows {
+			off, l := t.layout(r, v.rows)
 			for i := i0; i < i1; i++ {
-				v.fn(w.Data[r*rb:], rb, a, i, buf)
+				v.fn(w.Data[off:], l, a, i, buf)
 				copy(out[i*w.Rows+r:i*w.Rows+r+v.rows], buf[:v.rows])
 			}
 		}
 	}
+	var gathered []byte
 	for ; r < r1; r++ {
-		row := w.Data[r*rb : (r+1)*rb]
+		var row []byte
+		if w.packed {
+			// Only a kernel set that cannot read the packed layout gets
+			// here (Pack packs for the sets that can): a slow path.
+			if gathered == nil {
+				gathered = make([]byte, rb)
+			}
+			row = w.gatherRow(r, gathered)
+		} else {
+			row = w.Data[r*rb : (r+1)*rb]
+		}
 		for i := i0; i < i1; i++ {
 			out[i*w.Rows+r] = t.dot(row, a, i)
 		}
 	}
+}
+
+// layout returns where the tile of rows [r, r+rows) starts in the task's
+// matrix and how its kernel steps through it; the tile lies within one
+// rowTile-row tile. For a row-major matrix, next asks the kernel to
+// prefetch the rows that follow, as the hardware prefetchers follow
+// rowTile interleaved row streams badly; a packed tile is one sequential
+// stream, which they follow well (software prefetching measured slower).
+func (t *mmTask) layout(r, rows int) (int, tileLayout) {
+	if !t.w.packed {
+		return r * t.rb, tileLayout{rs: t.rb, bs: t.bb, next: rows * t.rb}
+	}
+	off := r/rowTile*rowTile*t.rb + r%rowTile*t.bb
+	return off, tileLayout{rs: t.bb, bs: rowTile * t.bb}
 }
 
 // scatter writes a rows × pos tile (position-major in buf) to out.

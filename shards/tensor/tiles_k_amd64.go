@@ -36,20 +36,20 @@ func addKTiles(ks *kernelSet) {
 	if !hasKTiles() {
 		return
 	}
-	ks.vec[Q4_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 1, 144)
-		q4kVec8(pw, rb, py, pd, bsumsArgs(a, i, 1), nb, (*[8]float32)(out))
+	ks.vec[Q4_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 8, 1, 144)
+		q4kVec8(pw, l.rs, py, pd, bsumsArgs(a, i, 1), nb, (*[8]float32)(out))
 	}}
-	ks.batch[Q4_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 2, 8, 144)
-		q4kBatch2x8(pw, rb, py, a.cols, pd, nb, bsumsArgs(a, i, 8), 16*nb, nb, (*[16]float32)(out))
+	ks.batch[Q4_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 2, 8, 144)
+		q4kBatch2x8(pw, l.rs, py, a.cols, pd, nb, bsumsArgs(a, i, 8), 16*nb, nb, (*[16]float32)(out))
 	}}
-	ks.vec[Q6_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 1, 210)
-		q6kVec8(pw, rb, py, pd, nb, (*[8]float32)(out))
+	ks.vec[Q6_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 8, 1, 210)
+		q6kVec8(pw, l.rs, py, pd, nb, (*[8]float32)(out))
 	}}
-	ks.batch[Q6_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 2, 8, 210)
-		q6kBatch2x8(pw, rb, py, a.cols, pd, nb, nb, (*[16]float32)(out))
+	ks.batch[Q6_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 2, 8, 210)
+		q6kBatch2x8(pw, l.rs, py, a.cols, pd, nb, nb, (*[16]float32)(out))
 	}}
 }

@@ -30,12 +30,13 @@ func BenchmarkKTiles(b *testing.B) {
 			ws := NewWorkspace()
 			ws.bind()
 			ws.act.prepare(ks, nil, typ, x, spec.pos, cols, ws.convFn)
-			rb := mustRowBytes(typ, cols)
+			tk := mmTask{w: w, rb: mustRowBytes(typ, cols), bb: typ.BlockBytes()}
 			buf := make([]float32, maxTile)
 			b.Run(fmt.Sprintf("%v/%dx%d", typ, spec.rows, spec.pos), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					for r := 0; r+spec.rows <= rows; r += spec.rows {
-						spec.fn(w.Data[r*rb:], rb, &ws.act, 0, buf)
+						off, l := tk.layout(r, spec.rows)
+						spec.fn(w.Data[off:], l, &ws.act, 0, buf)
 					}
 				}
 				b.ReportMetric(float64(b.N)*float64(len(w.Data))/b.Elapsed().Seconds()/1e9, "GB/s")

@@ -84,16 +84,17 @@ func checkTilesDirect(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int,
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, nil, w.Type, x, n, w.Cols, ws.convFn)
-	rb := mustRowBytes(w.Type, w.Cols)
+	tk := mmTask{w: w, rb: mustRowBytes(w.Type, w.Cols), bb: w.Type.BlockBytes()}
 	buf := make([]float32, maxTile)
 	for _, spec := range []tileSpec{ks.vec[w.Type], ks.batch[w.Type]} {
-		if spec.fn == nil {
+		if spec.fn == nil || (w.packed && !spec.strided) {
 			continue
 		}
 		for r := 0; r+spec.rows <= w.Rows; r += spec.rows {
 			for i := 0; i+spec.pos <= n; i++ {
 				clear(buf)
-				spec.fn(w.Data[r*rb:], rb, a, i, buf)
+				off, l := tk.layout(r, spec.rows)
+				spec.fn(w.Data[off:], l, a, i, buf)
 				for p := 0; p < spec.pos; p++ {
 					for k := 0; k < spec.rows; k++ {
 						g, e := buf[p*spec.rows+k], want[(i+p)*w.Rows+r+k]

@@ -13,17 +13,28 @@ import (
 // chains of fused multiply-adds, which the canonical order makes serial
 // per block, overlap instead of bounding the speed by their latency.
 
-//go:noescape
-func q80Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
+// The kernels step through a tile by a row stride (rs) and a block stride
+// (bs), so that they read row-major and packed matrices alike (tileLayout).
+// next (vec) and pf (batch) are offsets from w of data to prefetch while
+// they work (0: none).
 
 //go:noescape
-func q80Batch8x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
+func q80Vec16s(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *float32)
 
 //go:noescape
-func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
+func q80Batch8x4s(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, pf int, out *float32)
 
 //go:noescape
-func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
+func q40Vec16s(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *float32)
+
+//go:noescape
+func q40Batch16x4s(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, pf int, out *float32)
+
+// q40Vec16 is q40Vec16s on sixteen row-major rows of rb bytes, prefetching
+// the sixteen rows that follow.
+func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32) {
+	q40Vec16s(w, rb, 18, y, d, nb, 16*rb, out)
+}
 
 // hasQ0Tiles reports whether the CPU runs the kernels below: AVX-512
 // F/BW/VL with VNNI (VPDPBUSD) and VBMI (VPERMT2B), on top of the AVX2 set
@@ -41,29 +52,32 @@ func addQ0Tiles(ks *kernelSet) {
 		return
 	}
 	dot4 := ks.dot[Q4_0]
-	ks.vec[Q8_0] = tileSpec{rows: 16, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 1, 34)
-		q80Vec16(pw, rb, py, pd, nb, &out[:16][0])
+	ks.vec[Q8_0] = tileSpec{rows: 16, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 16, 1, 34)
+		q80Vec16s(pw, l.rs, l.bs, py, pd, nb, l.next, &out[:16][0])
 	}}
-	ks.batch[Q8_0] = tileSpec{rows: 8, pos: 4, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 8, 4, 34)
-		q80Batch8x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:32][0], i%posTile == 0)
+	ks.batch[Q8_0] = tileSpec{rows: 8, pos: 4, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 8, 4, 34)
+		q80Batch8x4s(pw, l.rs, l.bs, py, a.cols, pd, 4*nb, nb, l.next, &out[:32][0])
 	}}
-	ks.vec[Q4_0] = tileSpec{rows: 16, pos: 1, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		if !gatherable(rb, 16) {
-			fallbackTile(dot4, w, rb, a, i, 16, 1, out)
+	// The Q4_0 kernels gather scales with int32 offsets of up to 15 row
+	// strides; a packed matrix's stride is one block, so only a row-major
+	// matrix of enormous rows can take the fallback.
+	ks.vec[Q4_0] = tileSpec{rows: 16, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		if !gatherable(l.rs, 16) {
+			fallbackTile(dot4, w, l.rs, a, i, 16, 1, out)
 			return
 		}
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 1, 18)
-		q40Vec16(pw, rb, py, pd, nb, &out[:16][0])
+		pw, py, pd, nb := tileArgs(w, l, a, i, 16, 1, 18)
+		q40Vec16s(pw, l.rs, l.bs, py, pd, nb, l.next, &out[:16][0])
 	}}
-	ks.batch[Q4_0] = tileSpec{rows: 16, pos: 4, fn: func(w []byte, rb int, a *acts, i int, out []float32) {
-		if !gatherable(rb, 16) {
-			fallbackTile(dot4, w, rb, a, i, 16, 4, out)
+	ks.batch[Q4_0] = tileSpec{rows: 16, pos: 4, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		if !gatherable(l.rs, 16) {
+			fallbackTile(dot4, w, l.rs, a, i, 16, 4, out)
 			return
 		}
-		pw, py, pd, nb := tileArgs(w, rb, a, i, 16, 4, 18)
-		q40Batch16x4(pw, rb, py, a.cols, pd, 4*nb, nb, &out[:64][0], i%posTile == 0)
+		pw, py, pd, nb := tileArgs(w, l, a, i, 16, 4, 18)
+		q40Batch16x4s(pw, l.rs, l.bs, py, a.cols, pd, 4*nb, nb, l.next, &out[:64][0])
 	}}
 }
 

@@ -91,18 +91,29 @@ GLOBL q0inv<>(SB), RODATA|NOPTR, $64
 	VADDSS        X6, X5, X5;  \
 	VMOVSS        X5, off(AX)
 
-// func q80Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
-TEXT ·q80Vec16(SB), NOSPLIT, $0-48
+// func q80Vec16s(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *float32)
+//
+// R10..R13 address block j of rows 0, 4, 8, 12 and SI, R14, R15, AX block
+// j+1 (rows 1..3 of each group by R8 = rs and R9 = 3*rs); 0(SP) holds 2*bs.
+TEXT ·q80Vec16s(SB), NOSPLIT, $8-64
 	MOVQ w+0(FP), R10
-	MOVQ rb+8(FP), R8
-	MOVQ y+16(FP), DI
-	MOVQ d+24(FP), DX
-	MOVQ nb+32(FP), CX
+	MOVQ rs+8(FP), R8
+	MOVQ y+24(FP), DI
+	MOVQ d+32(FP), DX
+	MOVQ nb+40(FP), CX
+	MOVQ next+48(FP), BX
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R10)(R8*4), R11
 	LEAQ (R11)(R8*4), R12
 	LEAQ (R12)(R8*4), R13
-	LEAQ (R13)(R8*4), BX
+	MOVQ bs+16(FP), AX
+	LEAQ (R10)(AX*1), SI
+	LEAQ (R11)(AX*1), R14
+	LEAQ (R12)(AX*1), R15
+	LEAQ (AX)(AX*1), AX
+	MOVQ AX, 0(SP)
+	MOVQ bs+16(FP), AX
+	LEAQ (R13)(AX*1), AX
 	VMOVDQU q0c80<>(SB), Y0
 	VPXORD  Z16, Z16, Z16
 	VPXORD  Z17, Z17, Z17
@@ -124,8 +135,9 @@ TEXT ·q80Vec16(SB), NOSPLIT, $0-48
 q80vloop2:
 	CMPQ CX, $2
 	JLT  q80vtail
-	// Two blocks per row and iteration: each row stream advances a whole
-	// cache line at a time, which DRAM streams measurably better.
+	// Two blocks per row and iteration: in a row-major tile each row
+	// stream then advances a whole cache line at a time, which DRAM
+	// streams measurably better.
 	VMOVDQU      (DI), Y1
 	VPXOR        Y2, Y2, Y2
 	VPDPBUSD     Y1, Y0, Y2
@@ -139,37 +151,42 @@ q80vloop2:
 	VPSUBD       Y8, Y9, Y8
 	VBROADCASTSS 4(DX), Y9
 	Q80V_ROW(2(R10), (R10), Y16)
-	Q80V_ROW2(36(R10), 34(R10), Y16)
+	Q80V_ROW2(2(SI), (SI), Y16)
 	Q80V_ROW(2(R10)(R8*1), (R10)(R8*1), Y17)
-	Q80V_ROW2(36(R10)(R8*1), 34(R10)(R8*1), Y17)
+	Q80V_ROW2(2(SI)(R8*1), (SI)(R8*1), Y17)
 	Q80V_ROW(2(R10)(R8*2), (R10)(R8*2), Y18)
-	Q80V_ROW2(36(R10)(R8*2), 34(R10)(R8*2), Y18)
+	Q80V_ROW2(2(SI)(R8*2), (SI)(R8*2), Y18)
 	Q80V_ROW(2(R10)(R9*1), (R10)(R9*1), Y19)
-	Q80V_ROW2(36(R10)(R9*1), 34(R10)(R9*1), Y19)
+	Q80V_ROW2(2(SI)(R9*1), (SI)(R9*1), Y19)
 	Q80V_ROW(2(R11), (R11), Y20)
-	Q80V_ROW2(36(R11), 34(R11), Y20)
+	Q80V_ROW2(2(R14), (R14), Y20)
 	Q80V_ROW(2(R11)(R8*1), (R11)(R8*1), Y21)
-	Q80V_ROW2(36(R11)(R8*1), 34(R11)(R8*1), Y21)
+	Q80V_ROW2(2(R14)(R8*1), (R14)(R8*1), Y21)
 	Q80V_ROW(2(R11)(R8*2), (R11)(R8*2), Y22)
-	Q80V_ROW2(36(R11)(R8*2), 34(R11)(R8*2), Y22)
+	Q80V_ROW2(2(R14)(R8*2), (R14)(R8*2), Y22)
 	Q80V_ROW(2(R11)(R9*1), (R11)(R9*1), Y23)
-	Q80V_ROW2(36(R11)(R9*1), 34(R11)(R9*1), Y23)
+	Q80V_ROW2(2(R14)(R9*1), (R14)(R9*1), Y23)
 	Q80V_ROW(2(R12), (R12), Y24)
-	Q80V_ROW2(36(R12), 34(R12), Y24)
+	Q80V_ROW2(2(R15), (R15), Y24)
 	Q80V_ROW(2(R12)(R8*1), (R12)(R8*1), Y25)
-	Q80V_ROW2(36(R12)(R8*1), 34(R12)(R8*1), Y25)
+	Q80V_ROW2(2(R15)(R8*1), (R15)(R8*1), Y25)
 	Q80V_ROW(2(R12)(R8*2), (R12)(R8*2), Y26)
-	Q80V_ROW2(36(R12)(R8*2), 34(R12)(R8*2), Y26)
+	Q80V_ROW2(2(R15)(R8*2), (R15)(R8*2), Y26)
 	Q80V_ROW(2(R12)(R9*1), (R12)(R9*1), Y27)
-	Q80V_ROW2(36(R12)(R9*1), 34(R12)(R9*1), Y27)
+	Q80V_ROW2(2(R15)(R9*1), (R15)(R9*1), Y27)
 	Q80V_ROW(2(R13), (R13), Y28)
-	Q80V_ROW2(36(R13), 34(R13), Y28)
+	Q80V_ROW2(2(AX), (AX), Y28)
 	Q80V_ROW(2(R13)(R8*1), (R13)(R8*1), Y29)
-	Q80V_ROW2(36(R13)(R8*1), 34(R13)(R8*1), Y29)
+	Q80V_ROW2(2(AX)(R8*1), (AX)(R8*1), Y29)
 	Q80V_ROW(2(R13)(R8*2), (R13)(R8*2), Y30)
-	Q80V_ROW2(36(R13)(R8*2), 34(R13)(R8*2), Y30)
+	Q80V_ROW2(2(AX)(R8*2), (AX)(R8*2), Y30)
 	Q80V_ROW(2(R13)(R9*1), (R13)(R9*1), Y31)
-	Q80V_ROW2(36(R13)(R9*1), 34(R13)(R9*1), Y31)
+	Q80V_ROW2(2(AX)(R9*1), (AX)(R9*1), Y31)
+	TESTQ BX, BX
+	JZ    q80vnopf2
+	// The data after the tile, read linearly at the pace this one is
+	// consumed (16*34 bytes a block): the hardware prefetchers do not
+	// follow sixteen interleaved row-major rows well.
 	PREFETCHT0 (BX)
 	PREFETCHT0 64(BX)
 	PREFETCHT0 128(BX)
@@ -188,10 +205,18 @@ q80vloop2:
 	PREFETCHT0 960(BX)
 	PREFETCHT0 1024(BX)
 	ADDQ $1088, BX
-	ADDQ $68, R10
-	ADDQ $68, R11
-	ADDQ $68, R12
-	ADDQ $68, R13
+
+q80vnopf2:
+	MOVQ 0(SP), R9
+	ADDQ R9, R10
+	ADDQ R9, R11
+	ADDQ R9, R12
+	ADDQ R9, R13
+	ADDQ R9, SI
+	ADDQ R9, R14
+	ADDQ R9, R15
+	ADDQ R9, AX
+	LEAQ (R8)(R8*2), R9
 	ADDQ $64, DI
 	ADDQ $8, DX
 	SUBQ $2, CX
@@ -223,9 +248,8 @@ q80vtail:
 	Q80V_ROW(2(R13)(R8*1), (R13)(R8*1), Y29)
 	Q80V_ROW(2(R13)(R8*2), (R13)(R8*2), Y30)
 	Q80V_ROW(2(R13)(R9*1), (R13)(R9*1), Y31)
-	// The next tile, read linearly at the pace this one is consumed
-	// (16*34 bytes a block): the hardware prefetchers do not follow
-	// sixteen interleaved rows well.
+	TESTQ BX, BX
+	JZ    q80vdone
 	PREFETCHT0 (BX)
 	PREFETCHT0 64(BX)
 	PREFETCHT0 128(BX)
@@ -235,16 +259,9 @@ q80vtail:
 	PREFETCHT0 384(BX)
 	PREFETCHT0 448(BX)
 	PREFETCHT0 512(BX)
-	ADDQ $544, BX
-	ADDQ $34, R10
-	ADDQ $34, R11
-	ADDQ $34, R12
-	ADDQ $34, R13
-	ADDQ $32, DI
-	ADDQ $4, DX
 
 q80vdone:
-	MOVQ out+40(FP), AX
+	MOVQ out+56(FP), AX
 	Q80V_FIN(Y16, 0)
 	Q80V_FIN(Y17, 4)
 	Q80V_FIN(Y18, 8)
@@ -310,21 +327,21 @@ q80vdone:
 	VPERMPS   Z22, Z24, Z22;    \
 	VMOVUPS   Y22, off(AX)
 
-// func q80Batch8x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
-TEXT ·q80Batch8x4(SB), NOSPLIT, $128-65
+// func q80Batch8x4s(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, pf int, out *float32)
+TEXT ·q80Batch8x4s(SB), NOSPLIT, $128-80
 	MOVQ w+0(FP), R10
-	MOVQ rb+8(FP), R8
-	MOVQ y+16(FP), DI
-	MOVQ ystride+24(FP), R14
-	MOVQ d+32(FP), DX
-	MOVQ dstride+40(FP), BX
-	MOVQ nb+48(FP), CX
+	MOVQ rs+8(FP), R8
+	MOVQ y+24(FP), DI
+	MOVQ ystride+32(FP), R14
+	MOVQ d+40(FP), DX
+	MOVQ dstride+48(FP), BX
+	MOVQ nb+56(FP), CX
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R10)(R8*4), R11
 	LEAQ (R14)(R14*2), R15
 	LEAQ (BX)(BX*2), SI
-	LEAQ (R11)(R8*4), R12
-	MOVBQZX pf+64(FP), R13
+	MOVQ pf+64(FP), R13
+	LEAQ (R10)(R13*1), R12
 	VMOVDQU32        q0c80<>(SB), Y28
 	VSHUFI64X2       $0x44, Z28, Z28, Z28
 	VMOVDQU32        q80sidx<>(SB), Y29
@@ -359,12 +376,13 @@ TEXT ·q80Batch8x4(SB), NOSPLIT, $128-65
 	VPXORD           Z13, Z13, Z13
 	VPXORD           Z14, Z14, Z14
 	VPXORD           Z15, Z15, Z15
+	MOVQ             bs+16(FP), AX
 	TESTQ            CX, CX
 	JZ               q80bdone
 
 q80bloop:
-	// On the first call for these rows, the next eight rows are fetched
-	// linearly (8*34 bytes a block), as in q80Vec16.
+	// On the first call for these rows, the data read next is fetched
+	// linearly (8*34 bytes a block), as in q80Vec16s.
 	TESTQ      R13, R13
 	JZ         q80bnopf
 	PREFETCHT0 (R12)
@@ -421,15 +439,15 @@ q80bnopf:
 	Q80B_POS(0(DI)(R14*2), 8(DI)(R14*2), 16(DI)(R14*2), 24(DI)(R14*2), (DX)(BX*2), 64, Z8, Z9, Z10, Z11)
 	Q80B_POS(0(DI)(R15*1), 8(DI)(R15*1), 16(DI)(R15*1), 24(DI)(R15*1), (DX)(SI*1), 96, Z12, Z13, Z14, Z15)
 
-	ADDQ $34, R10
-	ADDQ $34, R11
+	ADDQ AX, R10
+	ADDQ AX, R11
 	ADDQ $32, DI
 	ADDQ $4, DX
 	DECQ CX
 	JNZ  q80bloop
 
 q80bdone:
-	MOVQ      out+56(FP), AX
+	MOVQ      out+72(FP), AX
 	VMOVDQU32 q0inv<>(SB), Z24
 	Q80B_FIN(Z0, Z1, Z2, Z3, 0)
 	Q80B_FIN(Z4, Z5, Z6, Z7, 32)
@@ -451,11 +469,11 @@ q80bdone:
 // the next block), rows t and t+8 in one register (E_t); VPERMT2B picks the
 // quants of four rows (E_2u, E_2u+1) into F_u = rows 2u, 2u+8, 2u+1, 2u+9
 // (one per 128-bit lane), and a VPERMT2W tree picks the sixteen scales.
-// The last block, where 32 bytes would overrun the row, takes its quants
+// The last block, where 32 bytes could overrun the tile, takes its quants
 // with 16-byte loads into the same lanes and its scales with a gather.
 //
 // Expects R10 = row 0, R11 = row 4, R12 = row 8, R13 = row 12 (block
-// start), R8 = rb, R9 = 3*rb, Z31 = 0x0f bytes, Z28 = 0, Y29 = 0x08 bytes,
+// start), R8 = rs (row stride), R9 = 3*rs, Z31 = 0x0f bytes, Z28 = 0, Y29 = 0x08 bytes,
 // Z24..Z27 the permutation indices (q40qidx, q40w1, q40w2, q40w3).
 
 // Quant bytes of E_2u (128-bit lanes 0, 1) and E_2u+1 (lanes 2, 3).
@@ -689,7 +707,7 @@ GLOBL q40inv<>(SB), RODATA|NOPTR, $64
 
 #define Q40_SETUP \
 	MOVQ         w+0(FP), R10;          \
-	MOVQ         rb+8(FP), R8;          \
+	MOVQ         rs+8(FP), R8;          \
 	LEAQ         (R8)(R8*2), R9;        \
 	LEAQ         (R10)(R8*4), R11;      \
 	LEAQ         (R11)(R8*4), R12;      \
@@ -699,11 +717,12 @@ GLOBL q40inv<>(SB), RODATA|NOPTR, $64
 	VBROADCASTI64X4 q0c08<>(SB), Z29;   \
 	Q40_INDICES
 
-#define Q40_ADVANCE \
-	ADDQ $18, R10; \
-	ADDQ $18, R11; \
-	ADDQ $18, R12; \
-	ADDQ $18, R13
+// Q40_ADVANCE: the next block of every row (bs: the block stride).
+#define Q40_ADVANCE(bs) \
+	ADDQ bs, R10; \
+	ADDQ bs, R11; \
+	ADDQ bs, R12; \
+	ADDQ bs, R13
 
 // Q40_STORE: the sixteen rows of ACC in row order at off(AX); clobbers
 // Z24 (the last block has been done).
@@ -712,54 +731,67 @@ GLOBL q40inv<>(SB), RODATA|NOPTR, $64
 	VPERMPS   ACC, Z24, ACC;     \
 	VMOVUPS   ACC, off(AX)
 
-#define Q40_VPREFETCH \
-	PREFETCHT0 (BX);    \
-	PREFETCHT0 64(BX);  \
-	PREFETCHT0 128(BX); \
-	PREFETCHT0 192(BX); \
-	PREFETCHT0 256(BX); \
-	ADDQ $288, BX
 
-// func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32)
-TEXT ·q40Vec16(SB), NOSPLIT, $0-48
+// func q40Vec16s(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *float32)
+TEXT ·q40Vec16s(SB), NOSPLIT, $0-64
 	Q40_SETUP
-	MOVQ   y+16(FP), DI
-	MOVQ   d+24(FP), DX
-	MOVQ   nb+32(FP), CX
-	LEAQ   (R13)(R8*4), BX
+	MOVQ   bs+16(FP), SI
+	MOVQ   y+24(FP), DI
+	MOVQ   d+32(FP), DX
+	MOVQ   nb+40(FP), CX
+	MOVQ   next+48(FP), BX
 	VPXORD Z0, Z0, Z0
 	DECQ   CX
 	JLT    q40vdone
 
 	// Four blocks at a time (their biases computed together), then one
-	// at a time, then the last block. The next tile is read linearly
-	// (16*18 bytes a block), as in q80Vec16.
+	// at a time, then the last block. The data after the tile is read
+	// linearly (16*18 bytes a block), as in q80Vec16s.
 q40vloop4:
 	CMPQ CX, $4
 	JLT  q40vloop1
+	TESTQ BX, BX
+	JZ    q40vnopf4
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	PREFETCHT0 128(BX)
+	PREFETCHT0 192(BX)
+	PREFETCHT0 256(BX)
+	PREFETCHT0 320(BX)
+	PREFETCHT0 384(BX)
+	PREFETCHT0 448(BX)
+	PREFETCHT0 512(BX)
+	PREFETCHT0 576(BX)
+	PREFETCHT0 640(BX)
+	PREFETCHT0 704(BX)
+	PREFETCHT0 768(BX)
+	PREFETCHT0 832(BX)
+	PREFETCHT0 896(BX)
+	PREFETCHT0 960(BX)
+	PREFETCHT0 1024(BX)
+	PREFETCHT0 1088(BX)
+	ADDQ $1152, BX
+
+q40vnopf4:
 	Q40_BIAS4((DI), 32(DI), 64(DI), 96(DI), Z1, Z2, Z3, Z30)
-	Q40_VPREFETCH
 	Q40_WEIGHTS
 	Q40_POSB((DI), (DX), Z0, Z1)
-	Q40_ADVANCE
+	Q40_ADVANCE(SI)
 	ADDQ $32, DI
 	ADDQ $4, DX
-	Q40_VPREFETCH
 	Q40_WEIGHTS
 	Q40_POSB((DI), (DX), Z0, Z2)
-	Q40_ADVANCE
+	Q40_ADVANCE(SI)
 	ADDQ $32, DI
 	ADDQ $4, DX
-	Q40_VPREFETCH
 	Q40_WEIGHTS
 	Q40_POSB((DI), (DX), Z0, Z3)
-	Q40_ADVANCE
+	Q40_ADVANCE(SI)
 	ADDQ $32, DI
 	ADDQ $4, DX
-	Q40_VPREFETCH
 	Q40_WEIGHTS
 	Q40_POSB((DI), (DX), Z0, Z30)
-	Q40_ADVANCE
+	Q40_ADVANCE(SI)
 	ADDQ $32, DI
 	ADDQ $4, DX
 	SUBQ $4, CX
@@ -768,10 +800,19 @@ q40vloop4:
 q40vloop1:
 	TESTQ CX, CX
 	JZ    q40vlast
-	Q40_VPREFETCH
+	TESTQ BX, BX
+	JZ    q40vnopf1
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	PREFETCHT0 128(BX)
+	PREFETCHT0 192(BX)
+	PREFETCHT0 256(BX)
+	ADDQ $288, BX
+
+q40vnopf1:
 	Q40_WEIGHTS
 	Q40_POS((DI), (DX), Z0)
-	Q40_ADVANCE
+	Q40_ADVANCE(SI)
 	ADDQ $32, DI
 	ADDQ $4, DX
 	DECQ CX
@@ -782,22 +823,23 @@ q40vlast:
 	Q40_POS((DI), (DX), Z0)
 
 q40vdone:
-	MOVQ out+40(FP), AX
+	MOVQ out+56(FP), AX
 	Q40_STORE(Z0, 0)
 	VZEROUPPER
 	RET
 
-// func q40Batch16x4(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *float32, pf bool)
-TEXT ·q40Batch16x4(SB), NOSPLIT, $0-65
+// func q40Batch16x4s(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, pf int, out *float32)
+TEXT ·q40Batch16x4s(SB), NOSPLIT, $0-80
 	Q40_SETUP
-	MOVQ   y+16(FP), DI
-	MOVQ   ystride+24(FP), R14
-	MOVQ   d+32(FP), DX
-	MOVQ   dstride+40(FP), BX
-	MOVQ   nb+48(FP), CX
+	MOVQ   y+24(FP), DI
+	MOVQ   ystride+32(FP), R14
+	MOVQ   d+40(FP), DX
+	MOVQ   dstride+48(FP), BX
+	MOVQ   nb+56(FP), CX
 	LEAQ   (R14)(R14*2), R15
 	LEAQ   (BX)(BX*2), SI
-	LEAQ   (R13)(R8*4), AX
+	MOVQ   pf+64(FP), AX
+	ADDQ   R10, AX
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -808,7 +850,7 @@ TEXT ·q40Batch16x4(SB), NOSPLIT, $0-65
 
 q40bloop:
 	// On the first call for these rows, the next tile, as in q80Batch8x4.
-	CMPB       pf+64(FP), $0
+	CMPQ       pf+64(FP), $0
 	JEQ        q40bnopf
 	PREFETCHT0 (AX)
 	PREFETCHT0 64(AX)
@@ -820,7 +862,7 @@ q40bloop:
 q40bnopf:
 	Q40_WEIGHTS
 	Q40_BATCH_BLOCK
-	Q40_ADVANCE
+	Q40_ADVANCE(bs+16(FP))
 	ADDQ $32, DI
 	ADDQ $4, DX
 	DECQ CX
@@ -831,7 +873,7 @@ q40blast:
 	Q40_BATCH_BLOCK
 
 q40bdone:
-	MOVQ out+56(FP), AX
+	MOVQ out+72(FP), AX
 	Q40_STORE(Z0, 0)
 	Q40_STORE(Z1, 64)
 	Q40_STORE(Z2, 128)

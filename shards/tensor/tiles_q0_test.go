@@ -13,7 +13,7 @@ import (
 // every block count up to 9 and around their unrolling (the Q4_0
 // one-position kernel takes blocks four at a time and the last block
 // apart), row counts that leave partial tiles, and batches whose sizes
-// leave positions to the one-position kernels.
+// leave positions to the one-position kernels; whole tiles also packed.
 func TestQ0TilesShapes(t *testing.T) {
 	if !hasQ0Tiles() {
 		t.Skip("no AVX-512 VNNI on this CPU")
@@ -53,6 +53,22 @@ func TestQ0TilesShapes(t *testing.T) {
 					t.Fatalf("%v nb=%d rows=%d n=%d: element %d (row %d, position %d): %g (%#08x), generic %g (%#08x)",
 						typ, nb, rows, n, d, d%rows, d/rows, got[d], math.Float32bits(got[d]), want[d], math.Float32bits(want[d]))
 				}
+				if rows%rowTile != 0 {
+					continue
+				}
+				// The same tiles packed (pack.go): through MatMul and
+				// each kernel directly, at every row and position.
+				if !packable(ks, w) {
+					t.Fatalf("%v %dx%d: the tile kernels do not read the packed layout", typ, rows, w.Cols)
+				}
+				pw := packMatrix(w)
+				clear(got)
+				matMul(ks, p, NewWorkspace(), pw, x, n, got)
+				if d := firstDiff(want, got); d >= 0 {
+					t.Fatalf("packed %v nb=%d rows=%d n=%d: element %d (row %d, position %d): %g (%#08x), generic %g (%#08x)",
+						typ, nb, rows, n, d, d%rows, d/rows, got[d], math.Float32bits(got[d]), want[d], math.Float32bits(want[d]))
+				}
+				checkTilesDirect(t, ks, pw, x, n, want)
 			}
 		}
 	}

@@ -1,0 +1,212 @@
+//go:build amd64 && !purego && unix
+
+package tensor
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Tests and benchmarks of the q80x assembly kernels (the pure-Go pack and
+// reference are tested in tiles_q8x_test.go on every platform).
+
+// TestQ80xKernels compares q80xVec and q80xBatch (P = 1..11: every pass
+// split, and more positions than the kernels take at once) with dotQ8_0 on
+// the original rows, bit for bit, on random, extreme and zero-laden data.
+func TestQ80xKernels(t *testing.T) {
+	if !hasQ0Tiles() {
+		t.Fatal("the q80x kernels need AVX-512 VNNI/VBMI, which this CPU lacks")
+	}
+	r := rand.New(rand.NewPCG(85, 86))
+	const npos = 11
+	for _, mode := range []string{"random", "extreme", "zero"} {
+		for _, nb := range q80xBlockCounts {
+			c := q80xMakeCase(t, r, mode, 32, nb, npos)
+			for tt := 0; tt < 2; tt++ {
+				tile := c.tile(tt)
+				check := func(what string, p, k int, got float32) {
+					t.Helper()
+					if w := c.want(16*tt+k, p); !q80xSame(got, w) {
+						t.Fatalf("%s %s nb=%d row %d pos %d: %g (%#08x), dotQ8_0 %g (%#08x)",
+							what, mode, nb, 16*tt+k, p, got, math.Float32bits(got), w, math.Float32bits(w))
+					}
+				}
+				for p := 0; p < npos; p++ {
+					out := make([]float32, 16)
+					if err := q80xVec(tile, c.qs[p*c.ys:], c.d[p*c.dstride:p*c.dstride+nb], c.s[p*c.sstride:], out); err != nil {
+						t.Fatal(err)
+					}
+					for k := range out {
+						check("vec", p, k, out[k])
+					}
+				}
+				for np := 1; np <= npos; np++ {
+					out := make([]float32, 16*np)
+					if err := q80xBatch(tile, nb, np, c.qs, c.ys, c.d, c.dstride, c.s, c.sstride, out); err != nil {
+						t.Fatal(err)
+					}
+					for p := 0; p < np; p++ {
+						for k := 0; k < 16; k++ {
+							check("batch P="+strconv.Itoa(np), p, k, out[16*p+k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestQ80xKernelErrors checks that the wrappers reject buffers that do not
+// fit instead of reading past them.
+func TestQ80xKernelErrors(t *testing.T) {
+	r := rand.New(rand.NewPCG(87, 88))
+	c := q80xMakeCase(t, r, "random", 16, 3, 2)
+	out := make([]float32, 32)
+	if err := q80xVec(c.packed[:100], c.qs, c.d[:3], c.s, out); err == nil {
+		t.Error("vec: short tile accepted")
+	}
+	if err := q80xVec(c.packed, c.qs, c.d[:0], c.s, out); err == nil {
+		t.Error("vec: nb=0 accepted")
+	}
+	if err := q80xVec(c.packed, c.qs, c.d[:3], c.s[:5], out); err == nil {
+		t.Error("vec: short sums accepted")
+	}
+	if err := q80xBatch(c.packed, 3, 2, c.qs, c.ys, c.d, c.dstride, c.s, c.sstride, out[:20]); err == nil {
+		t.Error("batch: short out accepted")
+	}
+	if err := q80xBatch(c.packed, 3, 3, c.qs, c.ys, c.d, c.dstride, c.s, c.sstride, make([]float32, 48)); err == nil {
+		t.Error("batch: more positions than activations accepted")
+	}
+	if err := q80xBatch(c.packed, 3, 2, c.qs, 8, c.d, c.dstride, c.s, c.sstride, out); err == nil {
+		t.Error("batch: overlapping strides accepted")
+	}
+}
+
+// BenchmarkQ80xCold compares the interleaved kernels ("x") with the
+// current Q8_0 tile kernels (q80Vec16s for one position; q80Batch8x4s for
+// groups of four positions plus q80Vec16s for the rest, as MatMul does)
+// on row-major ("rm") and on Pack's block-sequential ("packed") matrices:
+// 5632×2048 Q8_0 weights streaming from DRAM (256 MB of copies in each
+// layout, cycled), two goroutines on disjoint row halves (the package
+// Pool). Every iteration runs all three, in rotating order, so they see
+// the same machine. The activation quantization and the q80x sums are
+// outside the timing (all need the quantized activations; the sums cost
+// 8 adds per 32 activations, once per matrix product). Outputs are
+// checked equal at the end.
+//
+//	go test -run x -bench Q80xCold -benchtime 300x ./shards/tensor/
+func BenchmarkQ80xCold(b *testing.B) {
+	if !hasQ0Tiles() {
+		b.Fatal("the q80x kernels need AVX-512 VNNI/VBMI, which this CPU lacks")
+	}
+	const rows, cols = 5632, 2048
+	const nb, rb, tiles = cols / 32, 34 * cols / 32, rows / 16
+	r := rand.New(rand.NewPCG(89, 90))
+	w0 := randomMatrix(r, Q8_0, rows, cols)
+	copies := max(2, (256<<20)/len(w0.Data))
+	layouts := [3][][]byte{} // rm, packed, x
+	for i := 0; i < copies; i++ {
+		layouts[0] = append(layouts[0], append([]byte(nil), w0.Data...))
+		layouts[1] = append(layouts[1], packMatrix(w0).Data)
+		x := make([]byte, len(w0.Data))
+		if err := packQ80x(x, w0.Data, rows, cols); err != nil {
+			b.Fatal(err)
+		}
+		layouts[2] = append(layouts[2], x)
+	}
+	pool := NewPool(2)
+	defer pool.Close()
+	for _, np := range []int{1, 2, 4, 8} {
+		x := randomVec(r, np*cols)
+		qs := make([]int8, np*cols)
+		d := make([]float32, np*nb)
+		s := make([]int32, np*cols/4)
+		quantQ8_0(x, qs, d)
+		q80xActSums(qs, s)
+		var outs [3][]float32
+		for k := range outs {
+			outs[k] = make([]float32, tiles*16*np)
+		}
+		// cur runs the current kernels on layout k (0: row-major, 1: packed).
+		cur := func(k int, w []byte) {
+			out := outs[k]
+			pool.For(2, func(lo, hi int) {
+				var buf [32]float32 // 8 rows × 4 positions, position-major
+				for t := lo * tiles / 2; t < hi*tiles/2; t++ {
+					tw := w[t*16*rb:]
+					o := out[t*16*np:]
+					rs, bs, next, half := rb, 34, 16*rb, 8*rb
+					if k == 1 {
+						rs, bs, next, half = 34, 16*34, 0, 8*34
+					}
+					p := 0
+					for ; p+4 <= np; p += 4 {
+						for h := 0; h < 2; h++ {
+							pf := 0
+							if p == 0 && k == 0 {
+								pf = 8 * rb
+							}
+							q80Batch8x4s(&tw[h*half], rs, bs, &qs[p*cols], cols, &d[p*nb], 4*nb, nb, pf, &buf[0])
+							for q := 0; q < 4; q++ {
+								copy(o[16*(p+q)+8*h:16*(p+q)+8*h+8], buf[8*q:8*q+8])
+							}
+						}
+					}
+					for ; p < np; p++ {
+						q80Vec16s(&tw[0], rs, bs, &qs[p*cols], &d[p*nb], nb, next, &o[16*p])
+					}
+				}
+			})
+		}
+		run := [3]func(w []byte){
+			func(w []byte) { cur(0, w) },
+			func(w []byte) { cur(1, w) },
+			func(w []byte) {
+				out := outs[2]
+				pool.For(2, func(lo, hi int) {
+					for t := lo * tiles / 2; t < hi*tiles/2; t++ {
+						tw := w[t*16*rb : (t+1)*16*rb]
+						o := out[t*16*np : (t+1)*16*np]
+						var err error
+						if np == 1 {
+							err = q80xVec(tw, qs, d, s, o)
+						} else {
+							err = q80xBatch(tw, nb, np, qs, cols, d, nb, s, cols/4, o)
+						}
+						if err != nil {
+							panic(err) // the shapes are fixed above
+						}
+					}
+				})
+			},
+		}
+		b.Run("P="+strconv.Itoa(np), func(b *testing.B) {
+			var el [3]time.Duration
+			for i := 0; i < b.N; i++ {
+				c := i % copies
+				for j := 0; j < 3; j++ {
+					k := (i + j) % 3
+					t0 := time.Now()
+					run[k](layouts[k][c])
+					el[k] += time.Since(t0)
+				}
+			}
+			bytes := float64(len(w0.Data)) * float64(b.N)
+			ops := 2 * float64(np) * rows * cols * float64(b.N)
+			for k, name := range []string{"rm", "packed", "x"} {
+				b.ReportMetric(bytes/el[k].Seconds()/1e9, name+"-GB/s")
+				b.ReportMetric(ops/el[k].Seconds()/1e9, name+"-GOP/s")
+			}
+		})
+		for k := 1; k < 3; k++ {
+			for i := range outs[0] {
+				if math.Float32bits(outs[0][i]) != math.Float32bits(outs[k][i]) {
+					b.Fatalf("P=%d layout %d output %d: %g, row-major %g", np, k, i, outs[k][i], outs[0][i])
+				}
+			}
+		}
+	}
+}

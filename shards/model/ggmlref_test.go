@@ -337,7 +337,8 @@ func TestReferenceBitExactWithGGMLKernels(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer m.Close()
-			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2})
+			// ggmlMatMul reads rows from the mapping's layout.
+			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, NoRepack: true})
 			if err != nil {
 				t.Fatal(err)
 			}

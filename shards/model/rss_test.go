@@ -13,6 +13,7 @@ import (
 	"svc/internal/testenv"
 	"svc/shards/gguf"
 	"svc/shards/modeltools"
+	"svc/shards/tensor"
 )
 
 // residentBytes counts the bytes of b's pages that are mapped into this
@@ -48,8 +49,11 @@ func residentBytes(t *testing.T, b []byte) int {
 }
 
 // residency sums resident and total bytes of a model's tensors, split into
-// the blocks [first,last) and everything else.
-func residency(t *testing.T, f *gguf.File, first, last int) (heldRes, held, otherRes, other int) {
+// the blocks [first,last) and everything else. packed maps the names of the
+// held tensors that a shard computes with as packed copies (tensor.Pack) to
+// those copies: for them, heldRes counts the copy's resident bytes and
+// doubled the mapping's (which should have been released).
+func residency(t *testing.T, f *gguf.File, first, last int, packed map[string]tensor.Matrix) (heldRes, held, doubled, otherRes, other int) {
 	for i := range f.Tensors {
 		ti := &f.Tensors[i]
 		r := residentBytes(t, f.Data(ti))
@@ -59,22 +63,41 @@ func residency(t *testing.T, f *gguf.File, first, last int) (heldRes, held, othe
 				mine = true
 			}
 		}
-		if mine {
+		switch w, ok := packed[ti.Name]; {
+		case mine && ok:
+			heldRes, held, doubled = heldRes+residentBytes(t, w.Data), held+int(ti.Size), doubled+r
+		case mine:
 			heldRes, held = heldRes+r, held+int(ti.Size)
-		} else {
+		default:
 			otherRes, other = otherRes+r, other+int(ti.Size)
 		}
 	}
 	return
 }
 
-func runMiddleShard(t *testing.T, m *Model, first, last int) {
+// packedMatrices maps the tensor names of a shard's packed block matrices
+// to the copies.
+func packedMatrices(sh *Shard) map[string]tensor.Matrix {
+	out := map[string]tensor.Matrix{}
+	for k, b := range sh.blocks {
+		for name, w := range map[string]tensor.Matrix{"attn_q": b.wq, "attn_k": b.wk, "attn_v": b.wv, "attn_output": b.wo, "ffn_gate": b.wgate, "ffn_up": b.wup, "ffn_down": b.wdown} {
+			if w.Packed() {
+				out[blockName(sh.first+k, name+".weight")] = w
+			}
+		}
+	}
+	return out
+}
+
+// runMiddleShard runs a forward step on a new shard of blocks [first,
+// last); the caller closes the shard.
+func runMiddleShard(t *testing.T, m *Model, first, last int, o ShardOptions) *Shard {
 	t.Helper()
-	sh, err := m.NewShard(first, last, ShardOptions{Threads: 2, IdleTimeout: -1})
+	o.Threads, o.IdleTimeout = 2, -1
+	sh, err := m.NewShard(first, last, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sh.Close()
 	if err := sh.OpenSession("rss", 16); err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +109,7 @@ func runMiddleShard(t *testing.T, m *Model, first, last int) {
 	if _, err := sh.Forward(context.Background(), "rss", Input{Hidden: h}); err != nil {
 		t.Fatal(err)
 	}
+	return sh
 }
 
 // edgeSlop is what a page fault near a shard's edge may map beyond it:
@@ -94,26 +118,39 @@ func runMiddleShard(t *testing.T, m *Model, first, last int) {
 const edgeSlop = 2 * (2 << 20)
 
 // TestShardResidentMemory checks that a shard pages in its own blocks'
-// weights and (nearly) nothing else of the file.
+// weights and (nearly) nothing else of the file, and that the weights it
+// packs (tensor.Pack) are resident once: as the copy, the mapped pages
+// having been released.
 func TestShardResidentMemory(t *testing.T) {
 	check := func(t *testing.T, path string, first, last int) {
-		m, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		f := m.File()
-		hr0, _, or0, _ := residency(t, f, first, last)
-		t.Logf("after Open: %d bytes of tensor data resident", hr0+or0)
-		runMiddleShard(t, m, first, last)
-		heldRes, held, otherRes, other := residency(t, f, first, last)
-		t.Logf("%s: shard [%d,%d) of %d blocks: resident %.2f of its %.2f MiB of weights, %.3f of the other %.2f MiB",
-			filepath.Base(path), first, last, m.Config().Blocks, mib(heldRes), mib(held), mib(otherRes), mib(other))
-		if heldRes < held*95/100 {
-			t.Errorf("the shard's own weights are only %d of %d bytes resident", heldRes, held)
-		}
-		if otherRes > edgeSlop {
-			t.Errorf("%d bytes of weights the shard does not hold became resident", otherRes)
+		for _, o := range []ShardOptions{{}, {NoRepack: true}} {
+			m, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := m.File()
+			hr0, _, _, or0, _ := residency(t, f, first, last, nil)
+			t.Logf("after Open: %d bytes of tensor data resident", hr0+or0)
+			sh := runMiddleShard(t, m, first, last, o)
+			packed := packedMatrices(sh)
+			heldRes, held, doubled, otherRes, other := residency(t, f, first, last, packed)
+			t.Logf("%s NoRepack=%v: shard [%d,%d) of %d blocks: %d matrices packed; resident %.2f of its %.2f MiB of weights (%.3f MiB mapped twice), %.3f of the other %.2f MiB",
+				filepath.Base(path), o.NoRepack, first, last, m.Config().Blocks, len(packed), mib(heldRes), mib(held), mib(doubled), mib(otherRes), mib(other))
+			if heldRes < held*95/100 {
+				t.Errorf("the shard's own weights are only %d of %d bytes resident", heldRes, held)
+			}
+			// Only the pages at the ends of a packed tensor may stay mapped.
+			if slop := len(packed) * 2 * os.Getpagesize(); doubled > slop {
+				t.Errorf("%d bytes of the packed tensors' mapping stay resident besides the copies", doubled)
+			}
+			if otherRes > edgeSlop {
+				t.Errorf("%d bytes of weights the shard does not hold became resident", otherRes)
+			}
+			if o.NoRepack && len(packed) > 0 {
+				t.Errorf("NoRepack: %d matrices packed", len(packed))
+			}
+			sh.Close()
+			m.Close()
 		}
 	}
 	t.Run("mini-qwen2-q8_0", func(t *testing.T) {

@@ -67,6 +67,10 @@ type ShardOptions struct {
 	// IdleTimeout closes sessions unused for this long (0: 5 minutes;
 	// negative: never).
 	IdleTimeout time.Duration
+	// NoRepack keeps the weight matrices as views of the mapping instead of
+	// the copies in tensor.Pack's layout (same results; decoding is slower
+	// where Pack applies). For comparisons.
+	NoRepack bool
 }
 
 // maxBatch bounds the rows processed at once so that a long prompt's
@@ -142,7 +146,7 @@ func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
 	}
 	f := m.file
 	for i := first; i < last; i++ {
-		b, err := loadBlock(f, &c, i)
+		b, err := loadBlock(f, &c, i, !o.NoRepack)
 		if err != nil {
 			return nil, err
 		}
@@ -162,18 +166,24 @@ func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
 	}
 	s.rope = newRope(&c, factors)
 	if first == 0 {
-		e, err := loadMatrix(f, "token_embd.weight", c.Vocab, c.Dim)
+		e, err := loadMatrix(f, "token_embd.weight", c.Vocab, c.Dim, false)
 		if err != nil {
 			return nil, err
 		}
 		s.embd = &e
 	}
 	if last == c.Blocks {
-		h, err := loadHead(f, &c)
+		h, err := loadHead(f, &c, !o.NoRepack)
 		if err != nil {
 			return nil, err
 		}
 		s.head = h
+		if c.TiedHead && s.embd != nil {
+			// One tensor: look tokens up in the head's copy, whose mapped
+			// pages loadMatrix may have released.
+			e := h.out
+			s.embd = &e
+		}
 	}
 	s.blocksInvariant, s.headInvariant = true, true
 	for _, b := range s.blocks {

@@ -2,13 +2,17 @@ package model
 
 import (
 	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
 
 	"svc/shards/gguf"
 	"svc/shards/tensor"
 )
 
 // blockWeights are the tensors of one transformer block. Matrices are views
-// of the mapping; the small norm and bias vectors are copied as float32.
+// of the mapping or packed copies (loadMatrix); the small norm and bias
+// vectors are copied as float32.
 type blockWeights struct {
 	attnNorm       []float32
 	wq, wk, wv, wo tensor.Matrix
@@ -55,7 +59,11 @@ func matrixSpec(f *gguf.File, name string, rows, cols int) (*gguf.TensorInfo, er
 	return lookup(f, name, cols, rows)
 }
 
-func loadMatrix(f *gguf.File, name string, rows, cols int) (tensor.Matrix, error) {
+// loadMatrix returns a weight matrix as a view of the mapping or, with
+// pack, as the copy tensor.Pack makes where the kernels stream that layout
+// faster; the copy's mapped pages are then dropped from the process (they
+// stay in the page cache), so the weights are not resident twice.
+func loadMatrix(f *gguf.File, name string, rows, cols int, pack bool) (tensor.Matrix, error) {
 	ti, err := matrixSpec(f, name, rows, cols)
 	if err != nil {
 		return tensor.Matrix{}, err
@@ -64,7 +72,35 @@ func loadMatrix(f *gguf.File, name string, rows, cols int) (tensor.Matrix, error
 	if err := m.Validate(); err != nil {
 		return tensor.Matrix{}, fmt.Errorf("model: %w: tensor %s: %w", ErrBadModel, name, err)
 	}
-	return m, nil
+	if !pack {
+		return m, nil
+	}
+	p, err := tensor.Pack(m)
+	if err != nil {
+		return tensor.Matrix{}, fmt.Errorf("model: tensor %s: %w", name, err)
+	}
+	if p.Packed() {
+		if err := releaseMapped(f, ti); err != nil {
+			return tensor.Matrix{}, fmt.Errorf("model: tensor %s: %w", name, err)
+		}
+	}
+	return p, nil
+}
+
+// releaseMapped unmaps from the process the whole pages of tensor ti's
+// bytes (MADV_DONTNEED; a file mapping reads them back from the page cache
+// if they are touched again). The pages at its ends may hold other tensors
+// and are left alone. It does nothing for files not mapped from disk.
+func releaseMapped(f *gguf.File, ti *gguf.TensorInfo) error {
+	page := uint64(os.Getpagesize())
+	start := f.DataOffset() + ti.Offset
+	lo, hi := (start+page-1)&^(page-1), (start+ti.Size)&^(page-1)
+	if hi <= lo {
+		return nil
+	}
+	inner := *ti
+	inner.Offset, inner.Size = lo-f.DataOffset(), hi-lo
+	return f.Advise(&inner, unix.MADV_DONTNEED)
 }
 
 // loadVector reads a 1-D tensor of n elements as float32; a missing
@@ -158,7 +194,7 @@ func blockTensorNames(f *gguf.File, c *Config, i int) []string {
 	return names
 }
 
-func loadBlock(f *gguf.File, c *Config, i int) (*blockWeights, error) {
+func loadBlock(f *gguf.File, c *Config, i int, pack bool) (*blockWeights, error) {
 	b := &blockWeights{}
 	var err error
 	qkvBias := c.Arch == "qwen2"
@@ -167,11 +203,20 @@ func loadBlock(f *gguf.File, c *Config, i int) (*blockWeights, error) {
 			b.attnNorm, err = loadVector(f, blockName(i, "attn_norm.weight"), c.Dim, true)
 			return err
 		},
-		func() error { b.wq, err = loadMatrix(f, blockName(i, "attn_q.weight"), c.QDim(), c.Dim); return err },
-		func() error { b.wk, err = loadMatrix(f, blockName(i, "attn_k.weight"), c.KVDim(), c.Dim); return err },
-		func() error { b.wv, err = loadMatrix(f, blockName(i, "attn_v.weight"), c.KVDim(), c.Dim); return err },
 		func() error {
-			b.wo, err = loadMatrix(f, blockName(i, "attn_output.weight"), c.Dim, c.QDim())
+			b.wq, err = loadMatrix(f, blockName(i, "attn_q.weight"), c.QDim(), c.Dim, pack)
+			return err
+		},
+		func() error {
+			b.wk, err = loadMatrix(f, blockName(i, "attn_k.weight"), c.KVDim(), c.Dim, pack)
+			return err
+		},
+		func() error {
+			b.wv, err = loadMatrix(f, blockName(i, "attn_v.weight"), c.KVDim(), c.Dim, pack)
+			return err
+		},
+		func() error {
+			b.wo, err = loadMatrix(f, blockName(i, "attn_output.weight"), c.Dim, c.QDim(), pack)
 			return err
 		},
 		func() error { b.bq, err = loadVector(f, blockName(i, "attn_q.bias"), c.QDim(), qkvBias); return err },
@@ -179,9 +224,18 @@ func loadBlock(f *gguf.File, c *Config, i int) (*blockWeights, error) {
 		func() error { b.bv, err = loadVector(f, blockName(i, "attn_v.bias"), c.KVDim(), qkvBias); return err },
 		func() error { b.bo, err = loadVector(f, blockName(i, "attn_output.bias"), c.Dim, false); return err },
 		func() error { b.ffnNorm, err = loadVector(f, blockName(i, "ffn_norm.weight"), c.Dim, true); return err },
-		func() error { b.wgate, err = loadMatrix(f, blockName(i, "ffn_gate.weight"), c.FFN, c.Dim); return err },
-		func() error { b.wup, err = loadMatrix(f, blockName(i, "ffn_up.weight"), c.FFN, c.Dim); return err },
-		func() error { b.wdown, err = loadMatrix(f, blockName(i, "ffn_down.weight"), c.Dim, c.FFN); return err },
+		func() error {
+			b.wgate, err = loadMatrix(f, blockName(i, "ffn_gate.weight"), c.FFN, c.Dim, pack)
+			return err
+		},
+		func() error {
+			b.wup, err = loadMatrix(f, blockName(i, "ffn_up.weight"), c.FFN, c.Dim, pack)
+			return err
+		},
+		func() error {
+			b.wdown, err = loadMatrix(f, blockName(i, "ffn_down.weight"), c.Dim, c.FFN, pack)
+			return err
+		},
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -191,7 +245,7 @@ func loadBlock(f *gguf.File, c *Config, i int) (*blockWeights, error) {
 	return b, nil
 }
 
-func loadHead(f *gguf.File, c *Config) (*headWeights, error) {
+func loadHead(f *gguf.File, c *Config, pack bool) (*headWeights, error) {
 	h := &headWeights{}
 	var err error
 	if h.norm, err = loadVector(f, "output_norm.weight", c.Dim, true); err != nil {
@@ -201,7 +255,7 @@ func loadHead(f *gguf.File, c *Config) (*headWeights, error) {
 	if c.TiedHead {
 		name = "token_embd.weight"
 	}
-	if h.out, err = loadMatrix(f, name, c.Vocab, c.Dim); err != nil {
+	if h.out, err = loadMatrix(f, name, c.Vocab, c.Dim, pack); err != nil {
 		return nil, err
 	}
 	return h, nil

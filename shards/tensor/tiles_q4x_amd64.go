@@ -9,30 +9,51 @@ import "fmt"
 
 // q40xVec16 computes the sixteen dot products of one packed tile (w, nb
 // blocks) with one activation row: int8 quants y, block scales d, and the
-// biases -8*sum of each block (biasQ4_0x) in bias; out[r] for row r.
+// biases -8*sum of each block (biasQ4_0x) in bias; out[r] for row r. It
+// prefetches the bytes pf ahead of those it reads (past the tile: the next
+// one, which packed matrices store right after); pf = 0: no prefetches.
 //
 //go:noescape
-func q40xVec16(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32)
+func q40xVec16(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32, pf int)
 
 // q40xBatch16 is q40xVec16 for p positions (1..8): position k's quants at
 // y + k*ystride, its scales and biases at d + k*dstride and bias +
-// k*dstride (elements); out[k*16+r].
+// k*dstride (elements); out[k*16+r]. pf as for q40xVec16.
 //
 //go:noescape
-func q40xBatch16(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, p int, out *float32)
+func q40xBatch16(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, p int, out *float32, pf int)
 
 // q40xMaxPos is the most positions q40xBatch16 takes in one call.
 const q40xMaxPos = 8
+
+// q40xPrefetch is the prefetch distance (bytes) that measured best for p
+// positions on two threads streaming 5632×2048 matrices from DRAM
+// (BenchmarkQ4xCold): none for one or two positions, whose demand loads
+// run far enough ahead by themselves (software prefetches cost them
+// 3-10%), and 4608 (eight pairs of blocks) from three on, where the
+// longer compute per block leaves the out-of-order window too short to
+// cover the memory latency (at 8 positions 7.9 GB/s without, 14-21 GB/s
+// with; 2304 and 9216 measured a little worse, PREFETCHT1/NTA the same).
+func q40xPrefetch(p int) int {
+	if p <= 2 {
+		return 0
+	}
+	return 4608
+}
 
 // q40xTile checks the arguments of one packed tile times p positions and
 // runs the kernel for them: tile holds the nb*288 bytes of the tile; the
 // activations of position k are qs[k*ystride:][:32*nb], d[k*dstride:][:nb]
 // and bias[k*dstride:][:nb]; out[k*16+r] gets row r, position k. One
-// position goes to the streaming kernel q40xVec16.
-func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32) error {
+// position goes to the streaming kernel q40xVec16. pf is the prefetch
+// distance in bytes, 0 for none (q40xPrefetch(p) measured best);
+// prefetches never fault, so it may point past the tile.
+func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32, pf int) error {
 	switch {
 	case !hasQ0Tiles():
 		return fmt.Errorf("tensor: Q4_0x tile: CPU lacks AVX-512 VNNI/VBMI")
+	case pf < 0:
+		return fmt.Errorf("tensor: Q4_0x tile: negative prefetch distance %d", pf)
 	case nb <= 0 || p < 1 || p > q40xMaxPos:
 		return fmt.Errorf("tensor: Q4_0x tile: %d blocks, %d positions (want nb > 0, 1..%d positions)", nb, p, q40xMaxPos)
 	case len(tile) < nb*q40xTileBytes:
@@ -45,9 +66,9 @@ func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []i
 		return fmt.Errorf("tensor: Q4_0x tile: activations too short for %d positions", p)
 	}
 	if p == 1 {
-		q40xVec16(&tile[0], nb, &qs[0], &d[0], &bias[0], &out[0])
+		q40xVec16(&tile[0], nb, &qs[0], &d[0], &bias[0], &out[0], pf)
 		return nil
 	}
-	q40xBatch16(&tile[0], nb, &qs[0], ystride, &d[0], &bias[0], dstride, p, &out[0])
+	q40xBatch16(&tile[0], nb, &qs[0], ystride, &d[0], &bias[0], dstride, p, &out[0], pf)
 	return nil
 }

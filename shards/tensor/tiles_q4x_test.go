@@ -173,7 +173,7 @@ func TestQ4xKernels(t *testing.T) {
 				for tile := 0; tile < c.rows/16; tile++ {
 					tw := c.packedTile[tile*nb*q40xTileBytes : (tile+1)*nb*q40xTileBytes]
 					if simd {
-						if err := q40xTile(tw, nb, c.qs, c.ys, c.d, c.bias, c.ds, p, out); err != nil {
+						if err := q40xTile(tw, nb, c.qs, c.ys, c.d, c.bias, c.ds, p, out, []int{0, 1024, q40xPrefetch(p)}[(nb+edge)%3]); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -208,8 +208,8 @@ func TestQ4xVecMatchesBatch(t *testing.T) {
 		c := q4xMakeCase(t, r, "", 16, nb, 1, 0, 0)
 		a := make([]float32, 16)
 		b := make([]float32, 16)
-		q40xVec16(&c.packedTile[0], nb, &c.qs[0], &c.d[0], &c.bias[0], &a[0])
-		q40xBatch16(&c.packedTile[0], nb, &c.qs[0], c.ys, &c.d[0], &c.bias[0], c.ds, 1, &b[0])
+		q40xVec16(&c.packedTile[0], nb, &c.qs[0], &c.d[0], &c.bias[0], &a[0], 0)
+		q40xBatch16(&c.packedTile[0], nb, &c.qs[0], c.ys, &c.d[0], &c.bias[0], c.ds, 1, &b[0], 0)
 		for i := range a {
 			if !sameBits(a[i], b[i]) || !sameBits(a[i], c.want(i, 0)) {
 				t.Fatalf("nb=%d row %d: vec %g, batch %g, dotQ4_0 %g", nb, i, a[i], b[i], c.want(i, 0))
@@ -231,19 +231,19 @@ func TestQ4xTileErrors(t *testing.T) {
 		name string
 		err  error
 	}{
-		{"no positions", q40xTile(tile, 2, qs, 64, d, bias, 2, 0, out)},
-		{"nine positions", q40xTile(tile, 2, qs, 64, d, bias, 2, 9, out)},
-		{"short tile", q40xTile(tile[:100], 2, qs, 64, d, bias, 2, 1, out)},
-		{"short out", q40xTile(tile, 2, qs, 64, d, bias, 2, 4, out[:63])},
-		{"short activations", q40xTile(tile, 2, qs[:200], 64, d, bias, 2, 4, out)},
-		{"short bias", q40xTile(tile, 2, qs, 64, d, bias[:7], 2, 4, out)},
-		{"overlapping stride", q40xTile(tile, 2, qs, 32, d, bias, 2, 2, out)},
+		{"no positions", q40xTile(tile, 2, qs, 64, d, bias, 2, 0, out, 576)},
+		{"nine positions", q40xTile(tile, 2, qs, 64, d, bias, 2, 9, out, 576)},
+		{"short tile", q40xTile(tile[:100], 2, qs, 64, d, bias, 2, 1, out, 576)},
+		{"short out", q40xTile(tile, 2, qs, 64, d, bias, 2, 4, out[:63], 576)},
+		{"short activations", q40xTile(tile, 2, qs[:200], 64, d, bias, 2, 4, out, 576)},
+		{"short bias", q40xTile(tile, 2, qs, 64, d, bias[:7], 2, 4, out, 576)},
+		{"overlapping stride", q40xTile(tile, 2, qs, 32, d, bias, 2, 2, out, 576)},
 	} {
 		if c.err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
 	}
-	if err := q40xTile(tile, 2, qs, 64, d, bias, 2, 4, out); err != nil {
+	if err := q40xTile(tile, 2, qs, 64, d, bias, 2, 4, out, 576); err != nil {
 		t.Errorf("valid call: %v", err)
 	}
 }

@@ -61,19 +61,33 @@ func q4vSame(got, want float32) bool {
 	return math.Float32bits(got) == math.Float32bits(want) || (got != got && want != want)
 }
 
-// q4vCheck runs q40Vec16x2 on the row-major tile w and on its interleaved
-// copy and compares both with dotQ4_0 bit for bit.
+// q4vCheck runs q40Vec16x2 on the tile w (row-major) and on copies of it
+// in other layouts, and compares every result with dotQ4_0 bit for bit:
+// block-interleaved (the kernel's own path), and two that take its
+// general strided path, rows padded to a longer stride and blocks spread
+// 320 bytes apart.
 func q4vCheck(t *testing.T, what string, w []byte, y []int8, d []float32) {
 	t.Helper()
 	nb := len(d)
 	want := q4vWant(w, y, d)
 	il := make([]byte, len(w))
 	q4vInterleave(il, w, nb)
+	rs := 18*nb + 46
+	padded := make([]byte, 15*rs+18*nb)
+	for k := 0; k < 16; k++ {
+		copy(padded[k*rs:], w[18*nb*k:18*nb*(k+1)])
+	}
+	spread := make([]byte, 15*18+(nb-1)*320+18)
+	for k := 0; k < 16; k++ {
+		for j := 0; j < nb; j++ {
+			copy(spread[18*k+320*j:], w[18*(k*nb+j):18*(k*nb+j+1)])
+		}
+	}
 	for _, l := range []struct {
 		name   string
 		w      []byte
 		rs, bs int
-	}{{"row-major", w, 18 * nb, 18}, {"interleaved", il, 18, 288}} {
+	}{{"row-major", w, 18 * nb, 18}, {"interleaved", il, 18, 288}, {"padded rows", padded, rs, 18}, {"spread blocks", spread, 18, 320}} {
 		var got [16]float32
 		q4vTile(l.w, l.rs, l.bs, y, d, got[:])
 		for k := range got {
@@ -176,53 +190,51 @@ func TestQ40Vec16x2Extremes(t *testing.T) {
 
 // TestQ40Vec16x2Bounds puts tiles between inaccessible pages: the kernel's
 // shifted and paired loads must not read before the tile's first byte or
-// after its last one (15*rowStride + (nb-1)*blockStride + 17), in either
-// layout.
+// after its last one (15*rowStride + (nb-1)*blockStride + 17), on any of
+// its paths (row-major, interleaved, general strides).
 func TestQ40Vec16x2Bounds(t *testing.T) {
 	if !hasQ0Tiles() {
 		t.Skip("no AVX-512 VNNI on this CPU")
 	}
 	page := syscall.Getpagesize()
 	r := rand.New(rand.NewPCG(85, 86))
-	for _, nb := range []int{1, 2, 3, 64, 65} {
-		size := 16 * 18 * nb
-		span := (size + page - 1) / page * page
-		mem, err := syscall.Mmap(-1, 0, span+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-		if err != nil {
-			t.Fatalf("mmap: %v", err)
-		}
-		if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
-			t.Fatalf("mprotect: %v", err)
-		}
-		if err := syscall.Mprotect(mem[page+span:], syscall.PROT_NONE); err != nil {
-			t.Fatalf("mprotect: %v", err)
-		}
+	for _, nb := range []int{1, 2, 3, 4, 64, 65} {
 		w := q4vWeights(r, 1, nb)
 		y, d := q4vActs(r, nb)
 		want := q4vWant(w, y, d)
 		for _, l := range []struct {
 			name   string
 			rs, bs int
-			atEnd  bool
-		}{{"row-major/start", 18 * nb, 18, false}, {"row-major/end", 18 * nb, 18, true}, {"interleaved/start", 18, 288, false}, {"interleaved/end", 18, 288, true}} {
-			off := page
-			if l.atEnd {
-				off = page + span - size
+		}{{"row-major", 18 * nb, 18}, {"interleaved", 18, 288}, {"spread blocks", 18, 320}} {
+			size := 15*l.rs + (nb-1)*l.bs + 18
+			span := (size + page - 1) / page * page
+			mem, err := syscall.Mmap(-1, 0, span+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+			if err != nil {
+				t.Fatalf("mmap: %v", err)
 			}
-			tile := mem[off : off+size]
-			if l.bs == 18 {
-				copy(tile, w)
-			} else {
-				q4vInterleave(tile, w, nb)
+			if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
+				t.Fatalf("mprotect: %v", err)
 			}
-			var got [16]float32
-			q4vTile(tile, l.rs, l.bs, y, d, got[:])
-			if got != want {
-				t.Fatalf("nb=%d %s: %v, want %v", nb, l.name, got, want)
+			if err := syscall.Mprotect(mem[page+span:], syscall.PROT_NONE); err != nil {
+				t.Fatalf("mprotect: %v", err)
 			}
-		}
-		if err := syscall.Munmap(mem); err != nil {
-			t.Fatalf("munmap: %v", err)
+			// At the start of the accessible pages, then at their end.
+			for _, off := range []int{page, page + span - size} {
+				tile := mem[off : off+size]
+				for k := 0; k < 16; k++ {
+					for j := 0; j < nb; j++ {
+						copy(tile[k*l.rs+j*l.bs:], w[18*(k*nb+j):18*(k*nb+j+1)])
+					}
+				}
+				var got [16]float32
+				q4vTile(tile, l.rs, l.bs, y, d, got[:])
+				if got != want {
+					t.Fatalf("nb=%d %s at page offset %d: %v, want %v", nb, l.name, off-page, got, want)
+				}
+			}
+			if err := syscall.Munmap(mem); err != nil {
+				t.Fatalf("munmap: %v", err)
+			}
 		}
 	}
 }

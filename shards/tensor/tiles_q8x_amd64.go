@@ -29,9 +29,14 @@ func q80xPass2(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s
 //go:noescape
 func q80xPass3(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, out *float32, pf uintptr)
 
-// q80xPrefetch is how far ahead of its loads the one-position kernel
-// prefetches, in bytes (measured with BenchmarkQ80xCold; the hardware
-// prefetcher alone leaves DRAM bandwidth unused on this stream).
+// q80xPrefetch is how far ahead of its loads the first pass of q80xBatch
+// prefetches, in bytes. Measured with 2 threads on 5632×2048 matrices
+// streaming from DRAM (BenchmarkQ80xCold and the tuning runs reported
+// with it): for 4 and 8 positions, 2048 bytes ahead in the first pass plus
+// the next tile during the second pass beat no software prefetch by
+// 10-25%; for one position (q80xVec) the hardware prefetcher alone was as
+// fast as any distance from 512 to 4096 bytes, so q80xVec does not
+// prefetch.
 const q80xPrefetch = 2048
 
 // q80xTileBytes is the size of one interleaved tile of nb blocks.
@@ -45,7 +50,7 @@ func q80xVec(tile []byte, qs []int8, d []float32, s []int32, out []float32) erro
 	if nb == 0 || len(tile) < q80xTileBytes(nb) || len(qs) < 32*nb || len(s) < 8*nb || len(out) < q80xTile {
 		return fmt.Errorf("q80x vec: buffers do not fit nb=%d (tile %d, qs %d, s %d, out %d)", nb, len(tile), len(qs), len(s), len(out))
 	}
-	q80xVec16(&tile[0], nb, &qs[0], &d[0], &s[0], &out[0], uintptr(unsafe.Pointer(&tile[0]))+q80xPrefetch)
+	q80xVec16(&tile[0], nb, &qs[0], &d[0], &s[0], &out[0], 0)
 	return nil
 }
 
@@ -71,7 +76,9 @@ func q80xBatch(tile []byte, nb, p int, qs []int8, ystride int, d []float32, dstr
 		q := 3
 		switch rest := p - k; {
 		case rest == 1:
-			q80xVec16(&tile[0], nb, &qs[k*ystride], &d[k*dstride], &s[k*sstride], &out[16*k], pf)
+			// Only when p == 1 (the splits below never leave one
+			// position): as q80xVec, no software prefetch.
+			q80xVec16(&tile[0], nb, &qs[k*ystride], &d[k*dstride], &s[k*sstride], &out[16*k], 0)
 			return nil
 		case rest == 2 || rest == 4 || rest == 7:
 			q = 2
@@ -81,14 +88,14 @@ func q80xBatch(tile []byte, nb, p int, qs []int8, ystride int, d []float32, dstr
 		} else {
 			q80xPass3(&tile[0], nb, &qs[k*ystride], ystride, &d[k*dstride], dstride, &s[k*sstride], sstride, &out[16*k], pf)
 		}
-		k += q
-		// Later passes find the tile cached: fetch the next one meanwhile,
-		// once.
-		if pf == base+q80xPrefetch {
+		// The second pass finds the tile cached: fetch the next one
+		// meanwhile.
+		if k == 0 {
 			pf = base + uintptr(q80xTileBytes(nb))
 		} else {
 			pf = 0
 		}
+		k += q
 	}
 	return nil
 }

@@ -2,21 +2,29 @@
 
 #include "textflag.h"
 
-// q40Vec16x2: sixteen Q4_0 rows × one position, two blocks per row and
-// iteration, weights addressed by a row stride and a block stride (see
-// tiles_q4v_amd64.go). Every output keeps the canonical order of dotQ4_0:
-// per block acc = fma(float(sum), dx*dy, acc), with only the exact integer
-// block sums computed differently.
+// q40Vec16x2: sixteen Q4_0 rows × one position, weights addressed by a
+// row stride and a block stride (see tiles_q4v_amd64.go). Every output
+// keeps the canonical order of dotQ4_0: per block acc = fma(float(sum),
+// dx*dy, acc), with only the exact integer block sums computed
+// differently. Three paths share the arithmetic:
 //
-// Per iteration (blocks j, j+1), row k is loaded as one register
-// R_k = [32 bytes at block j - 2(k%8) | 32 bytes at block j+1 - 2(k%8)]:
-// the shift puts row k's scales at words k%8 and 16+k%8, apart from those
-// of the other rows of its half, so that three masked word blends per pair
-// of rows (K1..K3) collect the scales of eight rows in one register
-// without shuffles. Shifted loads stay inside the tile: a row other than
-// 0 and 8 only reads back into the row (or block) before it, rows 0..6
-// and 8..14 at most 14 bytes past their block (into the next row's data),
-// row 15 not at all.
+//   - general strides (and the last one or two blocks of a row-major
+//     tile): two blocks per iteration, row k loaded as R_k = [32 bytes at
+//     block j - 2(k%8) | 32 bytes at block j+1 - 2(k%8)];
+//   - row-major (blockStride 18): the same with R_k one 64-byte load at
+//     block j - 2(k%8), blocks j and j+1 being adjacent (no inserts);
+//   - block-interleaved (rowStride 18, blockStride 288): see q4vil below.
+//
+// The shift by 2(k%8) puts row k's scales at words k%8 and 16+k%8 (9+k%8
+// row-major), apart from those of the other rows of its half, so that
+// masked word blends (K1..K3, one per pair of rows and three per half)
+// collect the scales of eight rows in one register without shuffles.
+// Shifted loads stay inside the tile: a row other than 0 and 8 only reads
+// back into the row (or block) before it, rows 0..6 and 8..14 at most 14
+// bytes past their block in the general path (into the next row's or
+// block's data) and row 15 not at all; the row-major path, whose loads
+// reach 28 bytes past the second block, leaves the last two blocks to the
+// general one.
 //
 // Rows a = 2i, b = 2i+1 are combined by one VPERMT2B into
 // P_i = [a.q_j | b.q_j | a.q_j+1 | b.q_j+1] (16 quant bytes per 128-bit
@@ -30,6 +38,11 @@
 // the results back in row order at the end. The two blocks' fmas run one
 // after the other on the one accumulator, as the canonical order asks;
 // everything else of an iteration is independent of the previous one.
+//
+// On Zen 5 the loop is bound by the number of vector instructions (about
+// four a cycle), not by one unit or by the fma chain; per two blocks it
+// issues 16 row loads, 8 VPERMT2B, 16 nibble ops, 16 VPDPBUSD, 18 for the
+// reductions and about 30 for scales, biases and the float steps.
 //
 // Registers: Z0 accumulator, Z1..Z4 VPERMT2B indices (row offsets 0, 4, 8,
 // 12), Z5 scale word indices, Z6 0x0f bytes, Z7 the affine matrix of
@@ -96,15 +109,17 @@ DATA q4vinv<>+48(SB)/8, $0x0000000e0000000a
 DATA q4vinv<>+56(SB)/8, $0x0000000f0000000b
 GLOBL q4vinv<>(SB), RODATA|NOPTR, $64
 
-// Block-interleaved path (rowStride 18, blockStride 288): a block's sixteen
-// rows are 288 contiguous bytes, loaded as A0..A4 = bytes [0,64), [64,128),
-// [128,192), [192,256), [224,288). Group g (rows 4g..4g+3, bytes
-// [72g, 72g+72)) lies in two of them, so one VPERMT2B per group makes
-// [row 4g quants | 4g+1 | 4g+2 | 4g+3]; the multiplication and the dword
-// reduction are those of the other paths, with one block per 128-bit lane
-// and the block sums in lane order 4(d%4)+d/4 (a 4×4 transpose, its own
-// inverse). The scales come from A0:A1 (rows 0..7), A2:A3 (rows 8..14) and
-// A4 (row 15) by word permutes.
+// q4vil, the block-interleaved path (rowStride 18, blockStride 288): a
+// block's sixteen rows are 288 contiguous bytes, loaded as A0..A4 = bytes
+// [0,64), [64,128), [128,192), [192,256), [224,288). Group g (rows
+// 4g..4g+3, bytes [72g, 72g+72)) lies in two of them, so one VPERMT2B per
+// group makes [row 4g quants | 4g+1 | 4g+2 | 4g+3]; the multiplication and
+// the dword reduction are those of the other paths, with one block per
+// 128-bit lane and the block sums in lane order 4(d%4)+d/4 (a 4×4
+// transpose, its own inverse). The scales come from A0:A1 (rows 0..7),
+// A2:A3 (rows 8..14) and A4 (row 15) by word permutes. Registers as above
+// except Z17 (row 8..15 scale indices), Z19..Z23 (A0..A4), Z24/Z25 (scales)
+// and Z26..Z29 (group accumulators).
 
 // Quant bytes of group 0 (tables A0, A1); groups 1, 2 add 8 and 16.
 DATA q4vi0<>+0(SB)/8, $0x0908070605040302

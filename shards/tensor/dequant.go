@@ -85,13 +85,13 @@ func Row(w Matrix, r int, dst []float32) error {
 	if len(dst) != w.Cols {
 		return fmt.Errorf("tensor: row: destination has %d elements, matrix has %d columns", len(dst), w.Cols)
 	}
-	if w.packed {
-		// One block at a time, from the row's place in its tile.
+	if g := w.group; g > 0 {
+		// One block at a time, from the row's place in its group.
 		bb, bs := w.Type.BlockBytes(), w.Type.BlockSize()
 		rb := w.Cols / bs * bb
-		base := r/rowTile*rowTile*rb + r%rowTile*bb
+		base := r/g*g*rb + r%g*bb
 		for j := 0; j < w.Cols/bs; j++ {
-			o := base + j*rowTile*bb
+			o := base + j*g*bb
 			if err := Dequantize(w.Type, w.Data[o:o+bb], dst[j*bs:(j+1)*bs]); err != nil {
 				return err
 			}

@@ -14,10 +14,10 @@ type Matrix struct {
 	Type       Type
 	Rows, Cols int
 	Data       []byte
-	// packed: Data holds rowTile-row tiles whose blocks are interleaved
-	// (block 0 of each of the tile's rows, then block 1, ...). Only Pack
-	// sets it, so a packed matrix always has Rows%rowTile == 0.
-	packed bool
+	// group > 0: Data holds groups of that many rows whose blocks are
+	// interleaved (block 0 of each of the group's rows, then block 1, ...;
+	// pack.go). Only Pack sets it, to a divisor of rowTile and of Rows.
+	group int
 }
 
 // Validate checks that the type is supported, Cols is a multiple of its
@@ -36,8 +36,8 @@ func (m Matrix) Validate() error {
 	if len(m.Data) < m.Rows*rb {
 		return fmt.Errorf("tensor: %v matrix %dx%d needs %d bytes, has %d", m.Type, m.Rows, m.Cols, m.Rows*rb, len(m.Data))
 	}
-	if m.packed && (m.Rows%rowTile != 0 || m.Type.BlockSize() == 1) {
-		return fmt.Errorf("tensor: packed %v matrix %dx%d: not a whole number of %d-row tiles of blocks", m.Type, m.Rows, m.Cols, rowTile)
+	if g := m.group; g != 0 && (g < 0 || rowTile%g != 0 || m.Rows%g != 0 || m.Type.BlockSize() == 1) {
+		return fmt.Errorf("tensor: packed %v matrix %dx%d: not a whole number of %d-row groups of blocks", m.Type, m.Rows, m.Cols, g)
 	}
 	return nil
 }
@@ -236,13 +236,14 @@ func newTask(ks *kernelSet, a *acts, w Matrix, n int, out, scratch []float32) mm
 		// This type's order depends on n, as in llama.cpp (bf16order.go).
 		t.dot, t.vec, t.batch = many, tileSpec{}, ks.manyBatch[w.Type]
 	}
-	if w.packed {
-		// Tile kernels that address rows by a row length alone cannot read
-		// the packed layout: such a set falls back to gathered rows.
-		if !t.vec.strided {
+	if g := w.group; g > 0 {
+		// Tile kernels that address rows by a row length alone, or whose
+		// tiles would straddle the packed groups, cannot read the matrix:
+		// such a set falls back to gathered rows.
+		if !t.vec.strided || g%t.vec.rows != 0 {
 			t.vec = tileSpec{}
 		}
-		if !t.batch.strided {
+		if !t.batch.strided || g%t.batch.rows != 0 {
 			t.batch = tileSpec{}
 		}
 	}
@@ -376,7 +377,7 @@ func (t *mmTask) single(r0, r1, i0, i1 int, buf []float32) {
 	var gathered []byte
 	for ; r < r1; r++ {
 		var row []byte
-		if w.packed {
+		if w.group > 0 {
 			// Only a kernel set that cannot read the packed layout gets
 			// here (Pack packs for the sets that can): a slow path.
 			if gathered == nil {
@@ -393,17 +394,17 @@ func (t *mmTask) single(r0, r1, i0, i1 int, buf []float32) {
 }
 
 // layout returns where the tile of rows [r, r+rows) starts in the task's
-// matrix and how its kernel steps through it; the tile lies within one
-// rowTile-row tile. For a row-major matrix, next asks the kernel to
-// prefetch the rows that follow, as the hardware prefetchers follow
-// rowTile interleaved row streams badly; a packed tile is one sequential
-// stream, which they follow well (software prefetching measured slower).
+// matrix and how its kernel steps through it; in a packed matrix the tile
+// lies within one group. For a row-major matrix, next asks the kernel to
+// prefetch the rows that follow, as the hardware prefetchers follow many
+// interleaved row streams badly; a packed group is one sequential stream,
+// which they follow well (software prefetching measured slower).
 func (t *mmTask) layout(r, rows int) (int, tileLayout) {
-	if !t.w.packed {
+	g := t.w.group
+	if g == 0 {
 		return r * t.rb, tileLayout{rs: t.rb, bs: t.bb, next: rows * t.rb}
 	}
-	off := r/rowTile*rowTile*t.rb + r%rowTile*t.bb
-	return off, tileLayout{rs: t.bb, bs: rowTile * t.bb}
+	return r/g*g*t.rb + r%g*t.bb, tileLayout{rs: t.bb, bs: g * t.bb}
 }
 
 // scatter writes a rows × pos tile (position-major in buf) to out.

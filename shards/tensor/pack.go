@@ -3,66 +3,84 @@ package tensor
 import "fmt"
 
 // The packed layout. A decode step reads every weight once, and the vec
-// tile kernels read a tile's rowTile rows side by side, block by block: in
-// a row-major matrix that is rowTile interleaved streams of short rows
-// (2176 bytes for 2048 Q8_0 columns), which the hardware prefetchers follow
-// badly. Packing stores each rowTile-row tile as block 0 of its rows 0..15,
-// then block 1 of rows 0..15, and so on (llama.cpp's CPU "repack" buffers
-// rest on the same idea), so that a tile is one sequential stream. The
-// tiles themselves stay in row order and the bytes of each block are
+// tile kernels read a tile's rows side by side, block by block: in a
+// row-major matrix that is sixteen (or eight) interleaved streams of short
+// rows (2176 bytes for 2048 Q8_0 columns), which the hardware prefetchers
+// follow badly. Packing stores each group of as many rows as the type's
+// vec kernel takes (16 for Q8_0/Q4_0, 8 for Q4_K/Q6_K) as block 0 of its
+// rows, then block 1 of its rows, and so on (llama.cpp's CPU "repack"
+// buffers rest on the same idea), so that a vec tile is one sequential
+// stream. The groups stay in row order and the bytes of each block are
 // unchanged, so the products are bit-identical; only the addressing
-// differs (tileLayout).
+// differs (tileLayout: row stride = block bytes, block stride = group ×
+// block bytes).
 
 // Pack returns m in the packed layout when the kernels this CPU runs read
-// that layout faster for m's type (the AVX-512 VNNI tiles of Q8_0 and
-// Q4_0) and m has a whole number of rowTile-row tiles; otherwise it returns
-// m itself. The copy is new memory: m.Data is not referenced by the result
-// and may be released by the caller. Packing an already packed matrix
-// returns it unchanged. Every function of this package accepts both
-// layouts, with the same results.
+// that layout for m's type (the AVX-512 VNNI tiles of Q8_0, Q4_0, Q4_K and
+// Q6_K) and m has a whole number of groups; otherwise it returns m itself.
+// The copy is new memory: m.Data is not referenced by the result and may
+// be released by the caller. Packing an already packed matrix returns it
+// unchanged. Every function of this package accepts both layouts, with the
+// same results.
 func Pack(m Matrix) (Matrix, error) {
 	if err := m.Validate(); err != nil {
 		return Matrix{}, fmt.Errorf("tensor: pack: %w", err)
 	}
-	if m.packed || !packable(bestKernels, m) {
+	if m.group > 0 || !packable(bestKernels, m) {
 		return m, nil
 	}
-	return packMatrix(m), nil
+	return packGroups(m, bestKernels.vec[m.Type].rows), nil
 }
 
 // Packed reports whether m is in the packed layout (see Pack).
-func (m Matrix) Packed() bool { return m.packed }
+func (m Matrix) Packed() bool { return m.group > 0 }
 
-// packable reports whether ks has tile kernels that read m packed: a
-// strided vec kernel and, if it has one, a strided batch kernel, for a
-// type whose product does not depend on the batch size.
+// packable reports whether ks has tile kernels that read m packed in
+// groups of its vec kernel's rows: a strided vec kernel and, if it has
+// one, a strided batch kernel whose tiles fit in a group, for a type whose
+// product does not depend on the batch size.
 func packable(ks *kernelSet, m Matrix) bool {
 	t := m.Type
-	if !t.Valid() || int(t) >= len(ks.vec) || m.Rows == 0 || m.Rows%rowTile != 0 || m.Cols == 0 || t.BlockSize() == 1 {
+	if !t.Valid() || int(t) >= len(ks.vec) || m.Rows == 0 || m.Cols == 0 || t.BlockSize() == 1 {
 		return false
 	}
 	v, b := ks.vec[t], ks.batch[t]
-	return v.fn != nil && v.strided && (b.fn == nil || b.strided) && ks.many[t] == nil
+	if v.fn == nil || !v.strided || rowTile%v.rows != 0 || m.Rows%v.rows != 0 || ks.many[t] != nil {
+		return false
+	}
+	return b.fn == nil || (b.strided && v.rows%b.rows == 0)
 }
 
-// packMatrix copies a valid row-major m with Rows%rowTile == 0 and a block
-// type into the packed layout.
+// packMatrix copies a valid row-major m with a block type into the packed
+// layout with the groups Pack would use on this CPU (rowTile rows where
+// its kernels do not read the layout); m.Rows must be a multiple of them.
+// Unlike Pack it packs whatever the kernels, for tests and benchmarks.
 func packMatrix(m Matrix) Matrix {
+	g := rowTile
+	if v := bestKernels.vec[m.Type]; v.fn != nil && v.strided && rowTile%v.rows == 0 {
+		g = v.rows
+	}
+	return packGroups(m, g)
+}
+
+// packGroups copies a valid row-major m with a block type into the packed
+// layout with groups of g rows (g divides rowTile and m.Rows).
+func packGroups(m Matrix, g int) Matrix {
 	rb, _ := RowBytes(m.Type, m.Cols)
 	bb := m.Type.BlockBytes()
 	nb := rb / bb
 	out := make([]byte, m.Rows*rb)
-	for g := 0; g < m.Rows/rowTile; g++ {
-		src, dst := m.Data[g*rowTile*rb:(g+1)*rowTile*rb], out[g*rowTile*rb:(g+1)*rowTile*rb]
-		for k := 0; k < rowTile; k++ {
+	for r0 := 0; r0 < m.Rows; r0 += g {
+		src, dst := m.Data[r0*rb:(r0+g)*rb], out[r0*rb:(r0+g)*rb]
+		for k := 0; k < g; k++ {
 			row := src[k*rb : (k+1)*rb]
 			for j := 0; j < nb; j++ {
-				copy(dst[(j*rowTile+k)*bb:(j*rowTile+k+1)*bb], row[j*bb:(j+1)*bb])
+				copy(dst[(j*g+k)*bb:(j*g+k+1)*bb], row[j*bb:(j+1)*bb])
 			}
 		}
 	}
 	p := m
-	p.Data, p.packed = out, true
+	p.Data, p.group = out, g
 	return p
 }
 
@@ -70,13 +88,14 @@ func packMatrix(m Matrix) Matrix {
 // if m is not packed, else buf (RowBytes long) holding the row's blocks.
 func (m Matrix) gatherRow(r int, buf []byte) []byte {
 	rb, _ := RowBytes(m.Type, m.Cols)
-	if !m.packed {
+	g := m.group
+	if g == 0 {
 		return m.Data[r*rb : (r+1)*rb]
 	}
 	bb := m.Type.BlockBytes()
-	base := r/rowTile*rowTile*rb + r%rowTile*bb
+	base := r/g*g*rb + r%g*bb
 	for j := 0; j < rb/bb; j++ {
-		o := base + j*rowTile*bb
+		o := base + j*g*bb
 		copy(buf[j*bb:(j+1)*bb], m.Data[o:o+bb])
 	}
 	return buf[:rb]

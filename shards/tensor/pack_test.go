@@ -42,9 +42,9 @@ func TestPackLayout(t *testing.T) {
 			}
 		}
 		bad := pw
-		bad.Rows = 40
+		bad.Rows = 44
 		if bad.Validate() == nil {
-			t.Errorf("%v: a packed matrix of 40 rows validates", typ)
+			t.Errorf("%v: a packed matrix of 44 rows validates", typ)
 		}
 		again, err := Pack(pw)
 		if err != nil || &again.Data[0] != &pw.Data[0] {
@@ -79,7 +79,8 @@ func TestPackLayout(t *testing.T) {
 
 // TestPackedMatMul checks that MatMul and MatMulMany give the same bits on
 // a packed matrix as on its row-major original, for every kernel set (the
-// sets without kernels for the layout read it through gathered rows), for
+// sets without kernels for the layout or the group size read it through
+// gathered rows), for groups of 8 and 16 rows, for
 // single positions and batches that leave positions to the one-position
 // kernels, and for block counts around the kernels' unrolling.
 func TestPackedMatMul(t *testing.T) {
@@ -88,7 +89,7 @@ func TestPackedMatMul(t *testing.T) {
 	defer p.Close()
 	ns := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 33}
 	for _, ks := range kernelSets() {
-		for _, typ := range []Type{Q8_0, Q4_0, Q4_K} {
+		for _, typ := range []Type{Q8_0, Q4_0, Q4_K, Q6_K} {
 			nbs := []int{1, 2, 3, 4, 5, 7, 9, 64}
 			if typ.BlockSize() == qkK {
 				nbs = []int{1, 3}
@@ -99,16 +100,20 @@ func TestPackedMatMul(t *testing.T) {
 					rows = 32
 				}
 				w := randomMatrix(r, typ, rows, typ.BlockSize()*nb)
-				pw := packMatrix(w)
-				for _, n := range ns {
-					x := randomVec(r, n*w.Cols)
-					want := make([]float32, n*rows)
-					got := make([]float32, n*rows)
-					matMul(genericKernels, p, NewWorkspace(), w, x, n, want)
-					matMul(ks, p, NewWorkspace(), pw, x, n, got)
-					if d := firstDiff(want, got); d >= 0 {
-						t.Fatalf("%s %v nb=%d n=%d: packed element %d (row %d, position %d) %g (%#08x), row-major generic %g (%#08x)",
-							ks.name, typ, nb, n, d, d%rows, d/rows, got[d], math.Float32bits(got[d]), want[d], math.Float32bits(want[d]))
+				// The groups Pack would choose, and the other size (whose
+				// tiles some kernels cannot use: rows fall back).
+				for _, g := range []int{packMatrix(w).group, 8, 16} {
+					pw := packGroups(w, g)
+					for _, n := range ns {
+						x := randomVec(r, n*w.Cols)
+						want := make([]float32, n*rows)
+						got := make([]float32, n*rows)
+						matMul(genericKernels, p, NewWorkspace(), w, x, n, want)
+						matMul(ks, p, NewWorkspace(), pw, x, n, got)
+						if d := firstDiff(want, got); d >= 0 {
+							t.Fatalf("%s %v nb=%d groups of %d, n=%d: packed element %d (row %d, position %d) %g (%#08x), row-major generic %g (%#08x)",
+								ks.name, typ, nb, g, n, d, d%rows, d/rows, got[d], math.Float32bits(got[d]), want[d], math.Float32bits(want[d]))
+						}
 					}
 				}
 			}

@@ -12,17 +12,21 @@ func hasKTiles() bool {
 	return x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512DQ && x.HasAVX512VNNI && x.HasAVX512VBMI2
 }
 
-//go:noescape
-func q4kVec8(w *byte, rb int, y *int8, d *float32, bsums *int16, nb int, out *[8]float32)
+// The kernels step through a tile by a row stride (rs) and a block stride
+// (bs), so that they read row-major and packed matrices alike (tileLayout);
+// next > 0 (vec) is the offset from w of data to prefetch while they work.
 
 //go:noescape
-func q4kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
+func q4kVec8(w *byte, rs, bs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[8]float32)
 
 //go:noescape
-func q6kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *[16]float32)
+func q4kBatch2x8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
 
 //go:noescape
-func q6kVec8(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
+func q6kBatch2x8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, out *[16]float32)
+
+//go:noescape
+func q6kVec8(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *[8]float32)
 
 // addKTiles registers the VNNI tile kernels for Q4_K and Q6_K on CPUs that
 // have them: 8 rows x 1 position for decoding (memory-bound: the kernels
@@ -36,20 +40,20 @@ func addKTiles(ks *kernelSet) {
 	if !hasKTiles() {
 		return
 	}
-	ks.vec[Q4_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	ks.vec[Q4_K] = tileSpec{rows: 8, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 8, 1, 144)
-		q4kVec8(pw, l.rs, py, pd, bsumsArgs(a, i, 1), nb, (*[8]float32)(out))
+		q4kVec8(pw, l.rs, l.bs, py, pd, bsumsArgs(a, i, 1), nb, l.next, (*[8]float32)(out))
 	}}
-	ks.batch[Q4_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	ks.batch[Q4_K] = tileSpec{rows: 2, pos: 8, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 2, 8, 144)
-		q4kBatch2x8(pw, l.rs, py, a.cols, pd, nb, bsumsArgs(a, i, 8), 16*nb, nb, (*[16]float32)(out))
+		q4kBatch2x8(pw, l.rs, l.bs, py, a.cols, pd, nb, bsumsArgs(a, i, 8), 16*nb, nb, (*[16]float32)(out))
 	}}
-	ks.vec[Q6_K] = tileSpec{rows: 8, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	ks.vec[Q6_K] = tileSpec{rows: 8, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 8, 1, 210)
-		q6kVec8(pw, l.rs, py, pd, nb, (*[8]float32)(out))
+		q6kVec8(pw, l.rs, l.bs, py, pd, nb, l.next, (*[8]float32)(out))
 	}}
-	ks.batch[Q6_K] = tileSpec{rows: 2, pos: 8, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	ks.batch[Q6_K] = tileSpec{rows: 2, pos: 8, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 2, 8, 210)
-		q6kBatch2x8(pw, l.rs, py, a.cols, pd, nb, nb, (*[16]float32)(out))
+		q6kBatch2x8(pw, l.rs, l.bs, py, a.cols, pd, nb, nb, (*[16]float32)(out))
 	}}
 }

@@ -439,16 +439,18 @@ GLOBL kneg8192<>(SB), RODATA|NOPTR, $64
 	K4OUT(Y4, X4, ACCM, L+1, off+4);        \
 	K4OUT(ACCY, ACCX, ACCM, L, off)
 
-// func q4kVec8(w *byte, rb int, y *int8, d *float32, bsums *int16, nb int, out *[8]float32)
-TEXT ·q4kVec8(SB), NOSPLIT, $0-56
+// func q4kVec8(w *byte, rs, bs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[8]float32)
+TEXT ·q4kVec8(SB), NOSPLIT, $0-72
 	MOVQ w+0(FP), SI
-	MOVQ rb+8(FP), R9
-	MOVQ y+16(FP), DI
-	MOVQ d+24(FP), DX
-	MOVQ bsums+32(FP), R8
-	MOVQ nb+40(FP), CX
+	MOVQ rs+8(FP), R9
+	MOVQ bs+16(FP), R11
+	MOVQ y+24(FP), DI
+	MOVQ d+32(FP), DX
+	MOVQ bsums+40(FP), R8
+	MOVQ nb+48(FP), CX
 	LEAQ (R9)(R9*2), R10
-	LEAQ (SI)(R9*8), R12 // the next tile, prefetched a block's share at a time
+	MOVQ next+56(FP), R13
+	LEAQ (SI)(R13*1), R12 // the data after the tile, prefetched a block's share at a time (next > 0)
 	VPXORD    Z0, Z0, Z0
 	VPXORD    Z1, Z1, Z1
 	VPXORD    Z2, Z2, Z2
@@ -480,6 +482,8 @@ q4kv8loop:
 	K4PAIR(BX, 0x50, Z2)
 	LEAQ (BX)(R9*2), AX
 	K4PAIR(AX, 0xfa, Z3)
+	TESTQ R13, R13
+	JZ    q4kv8nopf
 	PREFETCHT0 0(R12)
 	PREFETCHT0 64(R12)
 	PREFETCHT0 128(R12)
@@ -499,13 +503,15 @@ q4kv8loop:
 	PREFETCHT0 1024(R12)
 	PREFETCHT0 1088(R12)
 	ADDQ $1152, R12
-	ADDQ $144, SI
+
+q4kv8nopf:
+	ADDQ R11, SI
 	ADDQ $256, DI
 	ADDQ $4, DX
 	ADDQ $32, R8
 	DECQ CX
 	JNZ  q4kv8loop
-	MOVQ out+48(FP), AX
+	MOVQ out+64(FP), AX
 	K4OUT2(Z0, Y0, X0, Z8, 0, 0)
 	K4OUT2(Z1, Y1, X1, Z8, 2, 8)
 	K4OUT2(Z2, Y2, X2, Z9, 0, 16)
@@ -587,14 +593,16 @@ q4kv8loop:
 	HSUM8X(ACCY, ACCX);        \
 	MOVSS         ACCX, off(AX)
 
-// func q6kVec8(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
-TEXT ·q6kVec8(SB), NOSPLIT, $512-48
+// func q6kVec8(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *[8]float32)
+TEXT ·q6kVec8(SB), NOSPLIT, $512-64
 	MOVQ w+0(FP), SI
-	MOVQ rb+8(FP), R9
-	MOVQ y+16(FP), DI
-	MOVQ d+24(FP), DX
-	MOVQ nb+32(FP), CX
-	LEAQ (SI)(R9*8), R12 // the next tile, prefetched a block's share at a time
+	MOVQ rs+8(FP), R9
+	MOVQ bs+16(FP), R11
+	MOVQ y+24(FP), DI
+	MOVQ d+32(FP), DX
+	MOVQ nb+40(FP), CX
+	MOVQ next+48(FP), R13
+	LEAQ (SI)(R13*1), R12 // the data after the tile, prefetched a block's share at a time (next > 0)
 	VPXORD    Z0, Z0, Z0
 	VPXORD    Z1, Z1, Z1
 	VPXORD    Z2, Z2, Z2
@@ -634,6 +642,8 @@ q6kv8loop:
 	K6PAIR(AX, Z2)
 	LEAQ (AX)(R9*2), AX
 	K6PAIR(AX, Z3)
+	TESTQ R13, R13
+	JZ    q6kv8nopf
 	PREFETCHT0 0(R12)
 	PREFETCHT0 64(R12)
 	PREFETCHT0 128(R12)
@@ -662,12 +672,14 @@ q6kv8loop:
 	PREFETCHT0 1600(R12)
 	PREFETCHT0 1664(R12)
 	ADDQ $1680, R12
-	ADDQ $210, SI
+
+q6kv8nopf:
+	ADDQ R11, SI
 	ADDQ $256, DI
 	ADDQ $4, DX
 	DECQ CX
 	JNZ  q6kv8loop
-	MOVQ out+40(FP), AX
+	MOVQ out+56(FP), AX
 	K6OUT2(Z0, Y0, X0, 0)
 	K6OUT2(Z1, Y1, X1, 8)
 	K6OUT2(Z2, Y2, X2, 16)
@@ -762,19 +774,19 @@ q6kv8loop:
 	VEXTRACTF32X8 $1, ACCM, Y2; \
 	KBOUT1(8*p+4)
 
-// func q4kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
-TEXT ·q4kBatch2x8(SB), NOSPLIT, $320-80
+// func q4kBatch2x8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
+TEXT ·q4kBatch2x8(SB), NOSPLIT, $320-88
 	MOVQ w+0(FP), SI
-	MOVQ rb+8(FP), R9
-	MOVQ y+16(FP), DI
-	MOVQ ystride+24(FP), R10
-	MOVQ d+32(FP), DX
-	MOVQ dstride+40(FP), R12
+	MOVQ rs+8(FP), R9
+	MOVQ y+24(FP), DI
+	MOVQ ystride+32(FP), R10
+	MOVQ d+40(FP), DX
+	MOVQ dstride+48(FP), R12
 	SHLQ $2, R12
-	MOVQ bsums+48(FP), R8
-	MOVQ bstride+56(FP), R11
+	MOVQ bsums+56(FP), R8
+	MOVQ bstride+64(FP), R11
 	SHLQ $1, R11
-	MOVQ nb+64(FP), CX
+	MOVQ nb+72(FP), CX
 	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
 	VPXORD Z10, Z10, Z10
@@ -862,13 +874,13 @@ q4kb28loop:
 	ADDQ R11, BX
 	ADDQ R12, R13
 	KBPOS(Z15, Z23)
-	ADDQ $144, SI
+	ADDQ bs+16(FP), SI
 	ADDQ $256, DI
 	ADDQ $4, DX
 	ADDQ $32, R8
 	DECQ CX
 	JNZ  q4kb28loop
-	MOVQ out+72(FP), R14
+	MOVQ out+80(FP), R14
 	KBOUT(Z8, Y8, Z16, Y16, 0)
 	KBOUT(Z9, Y9, Z17, Y17, 1)
 	KBOUT(Z10, Y10, Z18, Y18, 2)
@@ -966,16 +978,16 @@ q4kb28loop:
 	VEXTRACTF32X8 $1, ACC, Y0; \
 	K6BOUT1(8*p+4)
 
-// func q6kBatch2x8(w *byte, rb int, y *int8, ystride int, d *float32, dstride int, nb int, out *[16]float32)
-TEXT ·q6kBatch2x8(SB), NOSPLIT, $512-64
+// func q6kBatch2x8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, out *[16]float32)
+TEXT ·q6kBatch2x8(SB), NOSPLIT, $512-72
 	MOVQ w+0(FP), SI
-	MOVQ rb+8(FP), R9
-	MOVQ y+16(FP), DI
-	MOVQ ystride+24(FP), R10
-	MOVQ d+32(FP), DX
-	MOVQ dstride+40(FP), R12
+	MOVQ rs+8(FP), R9
+	MOVQ y+24(FP), DI
+	MOVQ ystride+32(FP), R10
+	MOVQ d+40(FP), DX
+	MOVQ dstride+48(FP), R12
 	SHLQ $2, R12
-	MOVQ nb+48(FP), CX
+	MOVQ nb+56(FP), CX
 	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
 	VPXORD Z10, Z10, Z10
@@ -1037,12 +1049,12 @@ q6kb28loop:
 	ADDQ R10, AX
 	ADDQ R12, R13
 	K6BPOS(Z15)
-	ADDQ $210, SI
+	ADDQ bs+16(FP), SI
 	ADDQ $256, DI
 	ADDQ $4, DX
 	DECQ CX
 	JNZ  q6kb28loop
-	MOVQ out+56(FP), R14
+	MOVQ out+64(FP), R14
 	K6BOUT(Z8, Y8, 0)
 	K6BOUT(Z9, Y9, 1)
 	K6BOUT(Z10, Y10, 2)

@@ -70,6 +70,22 @@ func TestKTilesMatchGeneric(t *testing.T) {
 							got[d], math.Float32bits(got[d]), want[d], math.Float32bits(want[d]))
 					}
 					checkTilesDirect(t, ks, w, x, n, want)
+					if rows%rowTile != 0 || variant%2 == 1 {
+						continue
+					}
+					// Whole tiles packed (pack.go), through MatMul and the
+					// kernels directly.
+					if !packable(ks, w) {
+						t.Fatalf("%v %dx%d: the tile kernels do not read the packed layout", typ, rows, cols)
+					}
+					pw := packMatrix(w)
+					clear(got)
+					matMul(ks, p, NewWorkspace(), pw, x, n, got)
+					if d := firstDiff(want, got); d >= 0 {
+						t.Fatalf("packed %v %dx%d n=%d variant %d: element %d (position %d, row %d): %g, generic %g",
+							typ, rows, cols, n, variant, d, d/rows, d%rows, got[d], want[d])
+					}
+					checkTilesDirect(t, ks, pw, x, n, want)
 				}
 			}
 		}
@@ -87,7 +103,7 @@ func checkTilesDirect(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int,
 	tk := mmTask{w: w, rb: mustRowBytes(w.Type, w.Cols), bb: w.Type.BlockBytes()}
 	buf := make([]float32, maxTile)
 	for _, spec := range []tileSpec{ks.vec[w.Type], ks.batch[w.Type]} {
-		if spec.fn == nil || (w.packed && !spec.strided) {
+		if spec.fn == nil || (w.group > 0 && (!spec.strided || w.group%spec.rows != 0)) {
 			continue
 		}
 		for r := 0; r+spec.rows <= w.Rows; r += spec.rows {

@@ -19,22 +19,9 @@ package tensor
 //
 // The caller guarantees nb >= 1, rowStride >= 18, blockStride >= 18 and
 // that the tile's bytes [w, w + 15*rowStride + (nb-1)*blockStride + 18) are
-// readable (q4vTile and tileArgs check this on slices): the kernel's loads
+// readable (tileArgs checks this on slices): the kernel's loads
 // stay in that range but may read any byte of it, not only the blocks it
 // uses.
 //
 //go:noescape
 func q40Vec16x2(w *byte, rowStride, blockStride int, y *int8, d *float32, nb int, out *float32)
-
-// q4vTile calls q40Vec16x2 on slices (nb = len(d)), checking the lengths
-// the assembly relies on: a mismatch is a caller bug and panics like an
-// index error.
-func q4vTile(w []byte, rowStride, blockStride int, y []int8, d []float32, out []float32) {
-	nb := len(d)
-	if nb < 1 || rowStride < 18 || blockStride < 18 {
-		panic("tensor: q4vTile: bad tile shape")
-	}
-	_ = w[15*rowStride+(nb-1)*blockStride+17]
-	_ = y[32*nb-1]
-	q40Vec16x2(&w[0], rowStride, blockStride, &y[0], &d[0], nb, &out[:16][0])
-}

@@ -10,6 +10,19 @@ import (
 	"testing"
 )
 
+// q4vTile calls q40Vec16x2 on slices (nb = len(d)), checking the lengths
+// the assembly relies on: a mismatch is a caller bug and panics like an
+// index error.
+func q4vTile(w []byte, rowStride, blockStride int, y []int8, d []float32, out []float32) {
+	nb := len(d)
+	if nb < 1 || rowStride < 18 || blockStride < 18 {
+		panic("tensor: q4vTile: bad tile shape")
+	}
+	_ = w[15*rowStride+(nb-1)*blockStride+17]
+	_ = y[32*nb-1]
+	q40Vec16x2(&w[0], rowStride, blockStride, &y[0], &d[0], nb, &out[:16][0])
+}
+
 // q4vWeights returns tiles row-major tiles of sixteen Q4_0 rows of nb
 // blocks: random quants and moderate random scales.
 func q4vWeights(r *rand.Rand, tiles, nb int) []byte {

@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+	"unsafe"
+)
 
 // Q4_0 "x" layout: the rows of a Q4_0 matrix regrouped sixteen at a time so
 // that one 64-byte load holds four quant bytes of each of sixteen rows, and
@@ -113,14 +117,25 @@ func unpackQ4_0x(dst, src []byte, rows, cols int) error {
 // biasQ4_0x writes, for each 32-element block b of one activation row qs,
 // bias[b] = -8 * sum(qs[32b:32b+32]): the kernels multiply the unsigned
 // nibbles n (0..15) and add this to get sum((n-8)*a) exactly. Computed once
-// per activation row and shared by all tiles.
+// per activation row and shared by all tiles. It adds eight bytes at a
+// time: with each byte's sign bit flipped (v+128, unsigned), pairs of
+// bytes are summed into 16-bit lanes that cannot overflow (32 bytes: at
+// most 8*255 per lane), then the lanes.
 func biasQ4_0x(bias []int32, qs []int8) {
-	for b := range bias {
-		var s int32
-		for _, v := range qs[32*b : 32*b+32] {
-			s += int32(v)
-		}
-		bias[b] = -8 * s
+	if len(bias) == 0 {
+		return
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&qs[0])), len(qs))[:32*len(bias)]
+	const flip, lo = 0x8080808080808080, 0x00ff00ff00ff00ff
+	for i := range bias {
+		blk := (*[32]byte)(b[32*i:])
+		w0 := binary.LittleEndian.Uint64(blk[0:]) ^ flip
+		w1 := binary.LittleEndian.Uint64(blk[8:]) ^ flip
+		w2 := binary.LittleEndian.Uint64(blk[16:]) ^ flip
+		w3 := binary.LittleEndian.Uint64(blk[24:]) ^ flip
+		lanes := (w0&lo + w0>>8&lo) + (w1&lo + w1>>8&lo) + (w2&lo + w2>>8&lo) + (w3&lo + w3>>8&lo)
+		u := int32(lanes * 0x0001000100010001 >> 48) // sum of the four lanes
+		bias[i] = -8 * (u - 32*128)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 )
@@ -15,23 +14,35 @@ import (
 // q40xBatch16, with the activations quantized and their biases computed
 // as part of the time) with matMul of the AVX-512 kernel set on the
 // row-major matrix (its Q4_0 vec and batch tile kernels, on the package
-// Pool of two workers) on a 5632×2048 product whose weights stream from DRAM (≥ 256 MB of
-// copies, cycled), at 1, 2, 4 and 8 positions, on two goroutines that take
-// disjoint halves of the rows (x layout). Each iteration runs the old and then the
-// new kernels on the same copy index, so both see the same machine state;
-// the metrics are per layout, from the median iteration.
+// Pool of two workers) on a 5632×2048 product whose weights stream from
+// DRAM (≥ 256 MB of copies, cycled), at 1, 2, 4 and 8 positions, both
+// on the same two-thread Pool (x layout: Pool.For over the tiles). Each
+// iteration runs the old and then the new kernels, so both see the same
+// machine state; the metrics are per kernel.
 //
 //	go test -run x -bench Q4xCold -benchtime 200x ./shards/tensor/
-func BenchmarkQ4xCold(b *testing.B) {
+func BenchmarkQ4xCold(b *testing.B) { q4xCompare(b, 5632, 256<<20) }
+
+// BenchmarkQ4xHot is BenchmarkQ4xCold on one 1536×2048 matrix (1.7 MB,
+// in cache): the kernels' compute speed without the DRAM bound (the
+// per-call work, quantizing the activations and two goroutines, weighs
+// more here).
+//
+//	go test -run x -bench Q4xHot -benchtime 2000x ./shards/tensor/
+func BenchmarkQ4xHot(b *testing.B) { q4xCompare(b, 1536, 0) }
+
+// q4xCompare times old and new kernels on rows×2048 Q4_0, cycling through
+// enough copies of the weights to fill budget bytes.
+func q4xCompare(b *testing.B, rows int, budget int) {
 	if !hasQ0Tiles() {
 		b.Skip("no AVX-512 VNNI on this CPU")
 	}
-	const rows, cols = 5632, 2048
+	const cols = 2048
 	const nb = cols / 32
 	rb := nb * 18
 	r := rand.New(rand.NewPCG(7, 7))
 	w0 := randomMatrix(r, Q4_0, rows, cols).Data
-	copies := max(2, (256<<20)/len(w0))
+	copies := max(1, budget/len(w0))
 	old := make([][]byte, copies)
 	packed := make([][]byte, copies)
 	for i := range old {
@@ -75,16 +86,18 @@ func BenchmarkQ4xCold(b *testing.B) {
 					for k := 0; k < p; k++ {
 						biasQ4_0x(bias[k*nb:(k+1)*nb], qs[k*cols:(k+1)*cols])
 					}
-					q4xHalves(rows, func(tile int) {
+					pool.For(rows/16, func(lo, hi int) {
 						var tmp [128]float32
-						pw := &pk[16*tile*rb]
-						if p == 1 {
-							q40xVec16(pw, nb, &qs[0], &d[0], &bias[0], &tmp[0], pf)
-						} else {
-							q40xBatch16(pw, nb, &qs[0], cols, &d[0], &bias[0], nb, p, &tmp[0], pf)
-						}
-						for j := 0; j < p; j++ {
-							copy(out[j*rows+16*tile:][:16], tmp[16*j:16*j+16])
+						for tile := lo; tile < hi; tile++ {
+							pw := &pk[16*tile*rb]
+							if p == 1 {
+								q40xVec16(pw, nb, &qs[0], &d[0], &bias[0], &tmp[0], pf)
+							} else {
+								q40xBatch16(pw, nb, &qs[0], cols, &d[0], &bias[0], nb, p, &tmp[0], pf)
+							}
+							for k := 0; k < p; k++ {
+								copy(out[k*rows+16*tile:][:16], tmp[16*k:16*k+16])
+							}
 						}
 					})
 					tNew[j][i] = time.Since(t1)
@@ -94,7 +107,7 @@ func BenchmarkQ4xCold(b *testing.B) {
 			// Wall-clock rates from the median iteration, which other load
 			// on a shared machine moves less than the mean, and rates per
 			// second of process CPU time (both threads).
-			ops := 2 * float64(p) * rows * cols
+			ops := 2 * float64(p) * float64(rows) * cols
 			median := func(t []time.Duration) float64 {
 				slices.Sort(t)
 				return t[len(t)/2].Seconds()
@@ -117,21 +130,3 @@ func BenchmarkQ4xCold(b *testing.B) {
 // q4xBenchPF are the prefetch distances BenchmarkQ4xCold tries (see
 // q40xPrefetch).
 var q4xBenchPF = []int{0, 4608}
-
-// q4xHalves runs fn on every 16-row tile of rows, the first half of the
-// tiles on a new goroutine and the second on this one, and waits for both.
-func q4xHalves(rows int, fn func(tile int)) {
-	tiles := rows / 16
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for t := 0; t < tiles/2; t++ {
-			fn(t)
-		}
-	}()
-	for t := tiles / 2; t < tiles; t++ {
-		fn(t)
-	}
-	wg.Wait()
-}

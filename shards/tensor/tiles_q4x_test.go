@@ -132,6 +132,34 @@ func TestQ4xPackRoundTrip(t *testing.T) {
 	}
 }
 
+// TestQ4xBias checks the word-at-a-time block sums against a plain loop,
+// at the extremes and on random rows.
+func TestQ4xBias(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 48))
+	for _, fill := range []int{-128, -127, 0, 127, 1000} {
+		qs := make([]int8, 32*9)
+		for i := range qs {
+			if fill == 1000 {
+				qs[i] = int8(r.Uint32())
+			} else {
+				qs[i] = int8(fill)
+			}
+		}
+		bias := make([]int32, 9)
+		biasQ4_0x(bias, qs)
+		for b := range bias {
+			var s int32
+			for _, v := range qs[32*b : 32*b+32] {
+				s += int32(v)
+			}
+			if bias[b] != -8*s {
+				t.Fatalf("fill %d block %d: %d, want %d", fill, b, bias[b], -8*s)
+			}
+		}
+	}
+	biasQ4_0x(nil, nil) // no blocks: nothing to do, no panic
+}
+
 func TestQ4xPackErrors(t *testing.T) {
 	ok := make([]byte, 16*18)
 	for _, c := range []struct {

@@ -6,7 +6,9 @@
 // row stride and a block stride (see tiles_q4v_amd64.go). Every output
 // keeps the canonical order of dotQ4_0: per block acc = fma(float(sum),
 // dx*dy, acc), with only the exact integer block sums computed
-// differently. Three paths share the arithmetic:
+// differently. It uses AVX-512 F/BW/VL, VBMI (VPERMT2B), VNNI (VPDPBUSD)
+// and GFNI (VGF2P8AFFINEQB), hence hasQ40Vec16x2. Three paths share the
+// arithmetic:
 //
 //   - general strides (and the last one or two blocks of a row-major
 //     tile): two blocks per iteration, row k loaded as R_k = [32 bytes at

@@ -210,8 +210,8 @@ q80xVec16done:
 	VZEROUPPER
 	RET
 
-// func q80xPass2(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, out *float32, pf uintptr)
-TEXT ·q80xPass2(SB), NOSPLIT, $0-80
+// func q80xPass2(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, acc *float32, flags int, out *float32, pf uintptr)
+TEXT ·q80xPass2(SB), NOSPLIT, $0-96
 	MOVQ w+0(FP), SI
 	MOVQ nb+8(FP), CX
 	MOVQ y+16(FP), DI
@@ -222,7 +222,30 @@ TEXT ·q80xPass2(SB), NOSPLIT, $0-80
 	MOVQ s+48(FP), BX
 	MOVQ sstride+56(FP), R14
 	SHLQ $2, R14
-	MOVQ pf+72(FP), R11
+	MOVQ acc+64(FP), AX
+	MOVQ flags+72(FP), R15
+	MOVQ pf+88(FP), R11
+	// flags bit 0: continue from the accumulators saved at acc.
+	TESTQ $1, R15
+	JZ    q80xPass2zero
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVUPS 384(AX), Z6
+	VMOVUPS 448(AX), Z7
+	VMOVUPS 512(AX), Z8
+	VMOVUPS 576(AX), Z9
+	VMOVUPS 640(AX), Z10
+	VMOVUPS 704(AX), Z11
+	VMOVUPS 768(AX), Z12
+	VMOVUPS 832(AX), Z13
+	VMOVUPS 896(AX), Z14
+	VMOVUPS 960(AX), Z15
+	JMP   q80xPass2start
+q80xPass2zero:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -239,6 +262,7 @@ TEXT ·q80xPass2(SB), NOSPLIT, $0-80
 	VPXORD Z13, Z13, Z13
 	VPXORD Z14, Z14, Z14
 	VPXORD Z15, Z15, Z15
+q80xPass2start:
 	MOVQ CX, R10
 	SHRQ $1, R10
 	JZ   q80xPass2tail
@@ -507,8 +531,30 @@ q80xPass2tail:
 	VFMADD231PS   Z31, Z25, Z15
 
 q80xPass2done:
+	// flags bit 1: last blocks, finish; else save the accumulators.
+	TESTQ $2, R15
+	JNZ   q80xPass2fin
+	VMOVUPS Z0, 0(AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
+	VMOVUPS Z4, 256(AX)
+	VMOVUPS Z5, 320(AX)
+	VMOVUPS Z6, 384(AX)
+	VMOVUPS Z7, 448(AX)
+	VMOVUPS Z8, 512(AX)
+	VMOVUPS Z9, 576(AX)
+	VMOVUPS Z10, 640(AX)
+	VMOVUPS Z11, 704(AX)
+	VMOVUPS Z12, 768(AX)
+	VMOVUPS Z13, 832(AX)
+	VMOVUPS Z14, 896(AX)
+	VMOVUPS Z15, 960(AX)
+	VZEROUPPER
+	RET
+q80xPass2fin:
 	// hsum8 per row, vertically: ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7)).
-	MOVQ out+64(FP), AX
+	MOVQ out+80(FP), AX
 	VADDPS Z4, Z0, Z0
 	VADDPS Z5, Z1, Z1
 	VADDPS Z6, Z2, Z2
@@ -528,8 +574,8 @@ q80xPass2done:
 	VZEROUPPER
 	RET
 
-// func q80xPass3(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, out *float32, pf uintptr)
-TEXT ·q80xPass3(SB), NOSPLIT, $0-80
+// func q80xPass3(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, acc *float32, flags int, out *float32, pf uintptr)
+TEXT ·q80xPass3(SB), NOSPLIT, $0-96
 	MOVQ w+0(FP), SI
 	MOVQ nb+8(FP), CX
 	MOVQ y+16(FP), DI
@@ -540,7 +586,38 @@ TEXT ·q80xPass3(SB), NOSPLIT, $0-80
 	MOVQ s+48(FP), BX
 	MOVQ sstride+56(FP), R14
 	SHLQ $2, R14
-	MOVQ pf+72(FP), R11
+	MOVQ acc+64(FP), AX
+	MOVQ flags+72(FP), R15
+	MOVQ pf+88(FP), R11
+	// flags bit 0: continue from the accumulators saved at acc.
+	TESTQ $1, R15
+	JZ    q80xPass3zero
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	VMOVUPS 256(AX), Z4
+	VMOVUPS 320(AX), Z5
+	VMOVUPS 384(AX), Z6
+	VMOVUPS 448(AX), Z7
+	VMOVUPS 512(AX), Z8
+	VMOVUPS 576(AX), Z9
+	VMOVUPS 640(AX), Z10
+	VMOVUPS 704(AX), Z11
+	VMOVUPS 768(AX), Z12
+	VMOVUPS 832(AX), Z13
+	VMOVUPS 896(AX), Z14
+	VMOVUPS 960(AX), Z15
+	VMOVUPS 1024(AX), Z16
+	VMOVUPS 1088(AX), Z17
+	VMOVUPS 1152(AX), Z18
+	VMOVUPS 1216(AX), Z19
+	VMOVUPS 1280(AX), Z20
+	VMOVUPS 1344(AX), Z21
+	VMOVUPS 1408(AX), Z22
+	VMOVUPS 1472(AX), Z23
+	JMP   q80xPass3start
+q80xPass3zero:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -565,6 +642,7 @@ TEXT ·q80xPass3(SB), NOSPLIT, $0-80
 	VPXORD Z21, Z21, Z21
 	VPXORD Z22, Z22, Z22
 	VPXORD Z23, Z23, Z23
+q80xPass3start:
 	MOVQ CX, R10
 	SHRQ $1, R10
 	JZ   q80xPass3tail
@@ -932,8 +1010,38 @@ q80xPass3tail:
 	VFMADD231PS   Z31, Z26, Z23
 
 q80xPass3done:
+	// flags bit 1: last blocks, finish; else save the accumulators.
+	TESTQ $2, R15
+	JNZ   q80xPass3fin
+	VMOVUPS Z0, 0(AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
+	VMOVUPS Z4, 256(AX)
+	VMOVUPS Z5, 320(AX)
+	VMOVUPS Z6, 384(AX)
+	VMOVUPS Z7, 448(AX)
+	VMOVUPS Z8, 512(AX)
+	VMOVUPS Z9, 576(AX)
+	VMOVUPS Z10, 640(AX)
+	VMOVUPS Z11, 704(AX)
+	VMOVUPS Z12, 768(AX)
+	VMOVUPS Z13, 832(AX)
+	VMOVUPS Z14, 896(AX)
+	VMOVUPS Z15, 960(AX)
+	VMOVUPS Z16, 1024(AX)
+	VMOVUPS Z17, 1088(AX)
+	VMOVUPS Z18, 1152(AX)
+	VMOVUPS Z19, 1216(AX)
+	VMOVUPS Z20, 1280(AX)
+	VMOVUPS Z21, 1344(AX)
+	VMOVUPS Z22, 1408(AX)
+	VMOVUPS Z23, 1472(AX)
+	VZEROUPPER
+	RET
+q80xPass3fin:
 	// hsum8 per row, vertically: ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7)).
-	MOVQ out+64(FP), AX
+	MOVQ out+80(FP), AX
 	VADDPS Z4, Z0, Z0
 	VADDPS Z5, Z1, Z1
 	VADDPS Z6, Z2, Z2

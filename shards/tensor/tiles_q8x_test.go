@@ -9,9 +9,9 @@ import (
 )
 
 // q80xBlockCounts are the block counts the q80x tests cover: the smallest,
-// odd counts (a lone last block), and real row lengths (2048 and 5632
-// columns).
-var q80xBlockCounts = []int{1, 2, 3, 5, 64, 176}
+// odd counts (a lone last block), real row lengths (2048 and 5632
+// columns), and an odd count over several chunks of q80xBatch.
+var q80xBlockCounts = []int{1, 2, 3, 5, 64, 67, 176}
 
 // q80xCase is one test matrix (row-major Q8_0 and packed) with activations
 // for npos positions (ystride 32*nb+32: padded rows check the strides).

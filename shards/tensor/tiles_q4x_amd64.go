@@ -30,15 +30,17 @@ const q40xMaxPos = 8
 // positions on two threads streaming 5632×2048 matrices from DRAM
 // (BenchmarkQ4xCold): none for one or two positions, whose demand loads
 // run far enough ahead by themselves (software prefetches cost them
-// 3-10%), and 4608 (eight pairs of blocks) from three on, where the
-// longer compute per block leaves the out-of-order window too short to
-// cover the memory latency (at 8 positions 7.9 GB/s without, 14-21 GB/s
-// with; 2304 and 9216 measured a little worse, PREFETCHT1/NTA the same).
+// 3-10%); from three on, where the longer compute per block leaves the
+// out-of-order window too short to cover the memory latency, about the
+// same time ahead: 64/p pairs of blocks, 9216 bytes at 4 positions and
+// 4608 at 8 (at 8 positions 7.9 GB/s without, 14-21 GB/s with; at 4, 9216
+// beat 4608 and at 8 4608 beat 9216 by 3-5%; PREFETCHT1/NTA measured the
+// same as T0).
 func q40xPrefetch(p int) int {
 	if p <= 2 {
 		return 0
 	}
-	return 4608
+	return q40xPair * (64 / p)
 }
 
 // q40xTile checks the arguments of one packed tile times p positions and

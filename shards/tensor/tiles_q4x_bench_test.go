@@ -77,6 +77,9 @@ func q4xCompare(b *testing.B, rows int, budget int) {
 				tOld[i] = time.Since(t0)
 				cOld += cpuTime() - c0
 				for j, pf := range q4xBenchPF {
+					if pf < 0 {
+						pf = q40xPrefetch(p)
+					}
 					// Another copy than the one just read by the last
 					// kernel, so every run starts cold.
 					pk := packed[(i+j*copies/len(q4xBenchPF)+copies/2)%copies]
@@ -119,6 +122,9 @@ func q4xCompare(b *testing.B, rows int, budget int) {
 			for j, pf := range q4xBenchPF {
 				n := median(tNew[j])
 				tag := "new-pf" + strconv.Itoa(pf)
+				if pf < 0 {
+					tag = "new"
+				}
 				b.ReportMetric(float64(len(w0))/n/1e9, tag+"-GB/s")
 				b.ReportMetric(ops/n/1e9, tag+"-GOP/s")
 				b.ReportMetric(ops*float64(b.N)/cNew[j].Seconds()/1e9, tag+"-GOP/cpu-s")
@@ -127,6 +133,6 @@ func q4xCompare(b *testing.B, rows int, budget int) {
 	}
 }
 
-// q4xBenchPF are the prefetch distances BenchmarkQ4xCold tries (see
-// q40xPrefetch).
-var q4xBenchPF = []int{0, 4608}
+// q4xBenchPF are the prefetch distances BenchmarkQ4xCold tries besides
+// q40xPrefetch(p) (-1 stands for that).
+var q4xBenchPF = []int{-1, 0, 4608, 9216}

@@ -33,14 +33,14 @@ func q80xPass2(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s
 func q80xPass3(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, acc *float32, flags int, out *float32, pf uintptr)
 
 // q80xPrefetch is how far ahead of its loads the first pass of q80xBatch
-// prefetches, in bytes. Measured with 2 threads on 5632×2048 matrices
-// streaming from DRAM (BenchmarkQ80xCold and the tuning runs reported
-// with it): for 4 and 8 positions, 2048 bytes ahead in the first pass plus
-// the next tile during the second pass beat no software prefetch by
-// 10-25%; for one position (q80xVec) the hardware prefetcher alone was as
-// fast as any distance from 512 to 4096 bytes, so q80xVec does not
-// prefetch.
-const q80xPrefetch = 2048
+// prefetches, in bytes. Measured (CPU time of 2 threads on 5632×2048
+// matrices streaming from DRAM, same run): for 4 and 8 positions,
+// prefetching in the first pass and the next chunk in the second gave
+// 47 and 35 GB/s per CPU-second against 34 and 23 with no software
+// prefetch (distances 1-4 KB within 3%); for one position the hardware
+// prefetcher alone was as fast as any distance from 512 B to 4 KB (about
+// 60 GB/s), so q80xVec does not prefetch.
+const q80xPrefetch = 4096
 
 // q80xTileBytes is the size of one interleaved tile of nb blocks.
 func q80xTileBytes(nb int) int { return q80xTile * 34 * nb }
@@ -73,9 +73,10 @@ func q80xBatch(tile []byte, nb, p int, qs []int8, ystride int, d []float32, dstr
 	return q80xBatchOpt(tile, nb, p, qs, ystride, d, dstride, s, sstride, out, q80xChunk, q80xPrefetch, true)
 }
 
-// q80xChunk is the number of blocks (even) of a chunk in q80xBatch: 32
-// blocks are 17 KB of weights.
-const q80xChunk = 32
+// q80xChunk is the number of blocks (even) of a chunk in q80xBatch: 16
+// blocks are 8.5 KB of weights. 16 to 32 measured within 5% of each
+// other, 8 and 12 (call overhead) and whole tiles 10-15% slower.
+const q80xChunk = 16
 
 // q80xBatchOpt is q80xBatch with the chunk size (even, > 0), the prefetch
 // distance of the first pass (0: none) and whether the second pass

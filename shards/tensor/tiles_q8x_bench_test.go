@@ -18,15 +18,15 @@ import (
 
 // TestQ80xKernels compares q80xVec and q80xBatch (P = 1..11: every pass
 // split, and more positions than one sweep takes; several chunk sizes)
-// with dotQ8_0 on the original rows, bit for bit, on random, extreme and
-// zero-laden data.
+// with dotQ8_0 on the original rows, bit for bit (NaN only as NaN), on
+// random, extreme, zero-laden and non-finite data.
 func TestQ80xKernels(t *testing.T) {
 	if !hasQ0Tiles() {
 		t.Fatal("the q80x kernels need AVX-512 VNNI/VBMI, which this CPU lacks")
 	}
 	r := rand.New(rand.NewPCG(85, 86))
 	const npos = 11
-	for _, mode := range []string{"random", "extreme", "zero"} {
+	for _, mode := range q80xModes {
 		for _, nb := range q80xBlockCounts {
 			c := q80xMakeCase(t, r, mode, 32, nb, npos)
 			for tt := 0; tt < 2; tt++ {

@@ -31,7 +31,8 @@ type q80xCase struct {
 // quants, moderate scales, random activations), "extreme" (quants only
 // -128/127, scales the largest/smallest/negative f16 values, activations
 // ±127 or -128 with large scales), "zero" (zero scales and activations
-// in places).
+// in places), "nonfinite" (random, but one activation block per position
+// scaled by Inf, -Inf or NaN).
 func q80xMakeCase(t testing.TB, r *rand.Rand, mode string, rows, nb, npos int) q80xCase {
 	t.Helper()
 	c := q80xCase{rows: rows, nb: nb, npos: npos}
@@ -92,6 +93,10 @@ func q80xMakeCase(t testing.TB, r *rand.Rand, mode string, rows, nb, npos int) q
 				v = []float32{65504, 1, 5.9604645e-08}[r.IntN(3)]
 			case mode == "zero" && r.IntN(3) == 0:
 				v = 0
+			case mode == "nonfinite" && i == p%nb:
+				// One block per position: Inf, -Inf or NaN scales (what
+				// non-finite activations quantize to).
+				v = []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}[p%3]
 			}
 			d[i] = FP16ToFP32(FP32ToFP16(v))
 		}
@@ -121,6 +126,9 @@ func q80xSame(got, want float32) bool {
 	}
 	return math.Float32bits(got) == math.Float32bits(want)
 }
+
+// q80xModes are the data kinds of q80xMakeCase the dot tests cover.
+var q80xModes = []string{"random", "extreme", "zero", "nonfinite"}
 
 // TestQ80xPackRoundTrip packs and unpacks random matrices and checks the
 // documented positions of scales and quants.
@@ -204,7 +212,7 @@ func TestQ80xActSums(t *testing.T) {
 // original rows, bit for bit.
 func TestQ80xRef(t *testing.T) {
 	r := rand.New(rand.NewPCG(83, 84))
-	for _, mode := range []string{"random", "extreme", "zero"} {
+	for _, mode := range q80xModes {
 		for _, nb := range q80xBlockCounts {
 			c := q80xMakeCase(t, r, mode, 32, nb, 2)
 			for tt := 0; tt < 2; tt++ {

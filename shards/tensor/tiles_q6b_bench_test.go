@@ -97,3 +97,90 @@ func BenchmarkQ6bHot(b *testing.B) {
 		run(fmt.Sprintf("new/8x%d", np), cur.batch[Q6_K], np)
 	}
 }
+
+// q6bFlexMatMul is MatMul as it would run with the change to
+// mmTask.tiles proposed with addK8Tiles (batch kernels whose tileSpec
+// accepts 2..pos positions are called with min(pos, remaining) positions,
+// the count given by len(out)): for a row-major Q6_K matrix with
+// Rows%16 == 0 and n >= 2, every 8-row tile takes the 8-row kernel for
+// min(8, remaining) positions at a time. For benchmarks only.
+func q6bFlexMatMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int, out []float32) {
+	ws.bind()
+	a := &ws.act
+	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
+	rb := mustRowBytes(w.Type, w.Cols)
+	spec := ks.batch[Q6_K]
+	p.For(w.Rows/rowTile, func(lo, hi int) {
+		var buf [maxTile]float32
+		for r := lo * rowTile; r < hi*rowTile; r += spec.rows {
+			l := tileLayout{rs: rb, bs: 210, next: spec.rows * rb}
+			for i := 0; i < n; {
+				k := min(spec.pos, n-i)
+				lp := l
+				if i != 0 {
+					lp.next = 0
+				}
+				spec.fn(w.Data[r*rb:], lp, a, i, buf[:spec.rows*k])
+				for q := 0; q < k; q++ {
+					copy(out[(i+q)*w.Rows+r:(i+q)*w.Rows+r+spec.rows], buf[q*spec.rows:(q+1)*spec.rows])
+				}
+				i += k
+			}
+		}
+	})
+	a.x = nil
+}
+
+// BenchmarkQ6bColdFlex compares, on TinyLlama's LM head streaming from
+// DRAM (as BenchmarkQ6bCold), MatMul with the current kernel set ("old":
+// below 8 positions one q6kVec8 pass per position) and the 8-row kernel
+// for 2..8 positions at once as MatMul would run it after the proposed
+// mmTask.tiles change ("flex", q6bFlexMatMul), in the same run.
+//
+//	go test -run x -bench Q6bColdFlex -benchtime 40x ./shards/tensor/
+func BenchmarkQ6bColdFlex(b *testing.B) {
+	if !hasAVX512Set() || !hasKTiles() {
+		b.Skip("no Q6_K tile kernels on this CPU")
+	}
+	old := avx512Kernels()
+	cur := avx512Kernels()
+	addK8Tiles(cur)
+	r := rand.New(rand.NewPCG(75, 76))
+	const rows, cols = 32000, 2048
+	w0 := randomMatrix(r, Q6_K, rows, cols)
+	copies := max(2, (256<<20)/len(w0.Data))
+	ms := make([]Matrix, copies)
+	for i := range ms {
+		ms[i] = w0
+		ms[i].Data = append([]byte(nil), w0.Data...)
+	}
+	p := NewPool(2)
+	defer p.Close()
+	x := randomVec(r, 8*cols)
+	want := make([]float32, 8*rows)
+	out := make([]float32, 8*rows)
+	for _, n := range []int{2, 3, 4, 6, 8} {
+		// The emulation must give MatMul's bits.
+		matMul(genericKernels, p, NewWorkspace(), ms[0], x, n, want)
+		q6bFlexMatMul(cur, p, NewWorkspace(), ms[0], x, n, out)
+		if d := firstDiff(want[:n*rows], out[:n*rows]); d >= 0 {
+			b.Fatalf("n=%d: flex element %d: %g, generic %g", n, d, out[d], want[d])
+		}
+		for _, v := range []string{"old", "flex"} {
+			ws := NewWorkspace()
+			b.Run(fmt.Sprintf("n=%d/%s", n, v), func(b *testing.B) {
+				c0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					if v == "old" {
+						matMul(old, p, ws, ms[i%copies], x, n, out)
+					} else {
+						q6bFlexMatMul(cur, p, ws, ms[i%copies], x, n, out)
+					}
+				}
+				sec := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(sec*1e3, "ms")
+				b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N)*1e3, "cpu-ms")
+			})
+		}
+	}
+}

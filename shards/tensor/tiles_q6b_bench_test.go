@@ -11,8 +11,11 @@ import (
 // BenchmarkQ6bCold times TinyLlama's LM head (Q6_K, 32000x2048) at n = 1,
 // 2, 4 and 8 positions with the weights streaming from DRAM (copies of
 // about 256 MB in total, cycled), on a two-thread pool, with the AVX-512
-// kernel set as it is ("old") and with addK8Tiles applied ("new"), in the
-// same run. It reports ms per product and the CPU time per product.
+// kernel set as it is ("old") and with addK8Tiles applied ("new"), row-major
+// and packed in groups of 8 rows (as Pack now packs Q6_K), in the same run.
+// It reports ms and CPU ms per product: on a shared machine the CPU time
+// is the steadier figure. MatMul as it stands uses the batch kernel only
+// for n >= 8 (see BenchmarkQ6bColdFlex for 2..7).
 //
 //	go test -run x -bench Q6bCold -benchtime 40x ./shards/tensor/
 func BenchmarkQ6bCold(b *testing.B) {
@@ -24,36 +27,37 @@ func BenchmarkQ6bCold(b *testing.B) {
 	addK8Tiles(cur)
 	r := rand.New(rand.NewPCG(71, 72))
 	const rows, cols = 32000, 2048
-	for _, typ := range []Type{Q6_K, Q4_K} {
-		w0 := randomMatrix(r, typ, rows, cols)
-		copies := max(2, (256<<20)/len(w0.Data))
-		ws := make([]Matrix, copies)
-		for i := range ws {
-			ws[i] = w0
-			ws[i].Data = append([]byte(nil), w0.Data...)
+	w0 := randomMatrix(r, Q6_K, rows, cols)
+	copies := max(2, (256<<20)/len(w0.Data))
+	rowMajor := make([]Matrix, copies)
+	packed := make([]Matrix, copies)
+	for i := range rowMajor {
+		rowMajor[i] = w0
+		rowMajor[i].Data = append([]byte(nil), w0.Data...)
+		packed[i] = packGroups(w0, q6bRows)
+	}
+	p := NewPool(2)
+	defer p.Close()
+	x := randomVec(r, 8*cols)
+	out := make([]float32, 8*rows)
+	for _, n := range []int{1, 2, 4, 8} {
+		for _, set := range []struct {
+			name string
+			ks   *kernelSet
+			ms   []Matrix
+		}{{"old", old, rowMajor}, {"new", cur, rowMajor}, {"old-packed", old, packed}, {"new-packed", cur, packed}} {
+			work := NewWorkspace()
+			b.Run(fmt.Sprintf("n=%d/%s", n, set.name), func(b *testing.B) {
+				c0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					matMul(set.ks, p, work, set.ms[i%copies], x, n, out)
+				}
+				sec := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(sec*1e3, "ms")
+				b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N)*1e3, "cpu-ms")
+				b.ReportMetric(2*float64(n)*rows*cols/sec/1e9, "GOP/s")
+			})
 		}
-		p := NewPool(2)
-		x := randomVec(r, 8*cols)
-		out := make([]float32, 8*rows)
-		for _, n := range []int{1, 2, 4, 8} {
-			for _, set := range []struct {
-				name string
-				ks   *kernelSet
-			}{{"old", old}, {"new", cur}} {
-				work := NewWorkspace()
-				b.Run(fmt.Sprintf("%v/n=%d/%s", typ, n, set.name), func(b *testing.B) {
-					c0 := cpuTime()
-					for i := 0; i < b.N; i++ {
-						matMul(set.ks, p, work, ws[i%copies], x, n, out)
-					}
-					sec := b.Elapsed().Seconds() / float64(b.N)
-					b.ReportMetric(sec*1e3, "ms")
-					b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N)*1e3, "cpu-ms")
-					b.ReportMetric(2*float64(n)*rows*cols/sec/1e9, "GOP/s")
-				})
-			}
-		}
-		p.Close()
 	}
 }
 
@@ -108,19 +112,24 @@ func q6bFlexMatMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32,
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
-	rb := mustRowBytes(w.Type, w.Cols)
+	tk := mmTask{w: w, rb: mustRowBytes(w.Type, w.Cols), bb: w.Type.BlockBytes()}
 	spec := ks.batch[Q6_K]
 	p.For(w.Rows/rowTile, func(lo, hi int) {
 		var buf [maxTile]float32
 		for r := lo * rowTile; r < hi*rowTile; r += spec.rows {
-			l := tileLayout{rs: rb, bs: 210, next: spec.rows * rb}
+			off, l := tk.layout(r, spec.rows)
+			if w.group == spec.rows {
+				// Proposed: prefetch in packed groups of the tile's rows
+				// too, whose next group follows contiguously.
+				l.next = spec.rows * tk.rb
+			}
 			for i := 0; i < n; {
 				k := min(spec.pos, n-i)
 				lp := l
 				if i != 0 {
 					lp.next = 0
 				}
-				spec.fn(w.Data[r*rb:], lp, a, i, buf[:spec.rows*k])
+				spec.fn(w.Data[off:], lp, a, i, buf[:spec.rows*k])
 				for q := 0; q < k; q++ {
 					copy(out[(i+q)*w.Rows+r:(i+q)*w.Rows+r+spec.rows], buf[q*spec.rows:(q+1)*spec.rows])
 				}
@@ -150,9 +159,11 @@ func BenchmarkQ6bColdFlex(b *testing.B) {
 	w0 := randomMatrix(r, Q6_K, rows, cols)
 	copies := max(2, (256<<20)/len(w0.Data))
 	ms := make([]Matrix, copies)
+	packed := make([]Matrix, copies)
 	for i := range ms {
 		ms[i] = w0
 		ms[i].Data = append([]byte(nil), w0.Data...)
+		packed[i] = packGroups(w0, q6bRows)
 	}
 	p := NewPool(2)
 	defer p.Close()
@@ -162,19 +173,24 @@ func BenchmarkQ6bColdFlex(b *testing.B) {
 	for _, n := range []int{2, 3, 4, 6, 8} {
 		// The emulation must give MatMul's bits.
 		matMul(genericKernels, p, NewWorkspace(), ms[0], x, n, want)
-		q6bFlexMatMul(cur, p, NewWorkspace(), ms[0], x, n, out)
-		if d := firstDiff(want[:n*rows], out[:n*rows]); d >= 0 {
-			b.Fatalf("n=%d: flex element %d: %g, generic %g", n, d, out[d], want[d])
+		for _, m := range []Matrix{ms[0], packed[0]} {
+			q6bFlexMatMul(cur, p, NewWorkspace(), m, x, n, out)
+			if d := firstDiff(want[:n*rows], out[:n*rows]); d >= 0 {
+				b.Fatalf("n=%d group %d: flex element %d: %g, generic %g", n, m.group, d, out[d], want[d])
+			}
 		}
-		for _, v := range []string{"old", "flex"} {
+		for _, v := range []string{"old", "flex", "flex-packed"} {
 			ws := NewWorkspace()
 			b.Run(fmt.Sprintf("n=%d/%s", n, v), func(b *testing.B) {
 				c0 := cpuTime()
 				for i := 0; i < b.N; i++ {
-					if v == "old" {
+					switch v {
+					case "old":
 						matMul(old, p, ws, ms[i%copies], x, n, out)
-					} else {
+					case "flex":
 						q6bFlexMatMul(cur, p, ws, ms[i%copies], x, n, out)
+					default:
+						q6bFlexMatMul(cur, p, ws, packed[i%copies], x, n, out)
 					}
 				}
 				sec := b.Elapsed().Seconds() / float64(b.N)

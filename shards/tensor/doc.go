@@ -32,14 +32,16 @@
 // purego keeps the Go kernels. kernels_test.go and the tiles_*_test.go
 // files check every SIMD kernel bit for bit against the Go ones.
 //
-// Pack copies a weight matrix into a tiled layout (pack.go): each
-// rowTile-row tile stores block 0 of its rows, then block 1, and so on, so
-// that the one-position tile kernels, which read a tile's rows side by
-// side, stream one sequential run of memory instead of sixteen short rows.
-// The tile kernels take a row and a block stride and read both layouts;
-// every function of the package accepts a packed matrix, with the same
-// bits (a kernel set without strided tiles reads it through gathered
-// rows, slowly, so Pack packs only for types the chosen set reads well).
+// Pack copies a weight matrix into a block-interleaved layout (pack.go):
+// each group of as many rows as the type's one-position tile kernel takes
+// stores block 0 of its rows, then block 1, and so on, so that the kernel,
+// which reads its rows side by side, streams one sequential run of memory
+// instead of 8 or 16 short rows. The tile kernels take a row and a block
+// stride and read both layouts; every function of the package accepts a
+// packed matrix, with the same bits (a kernel set without strided tiles
+// reads it through gathered rows, slowly, so Pack packs only for the types
+// whose kernels on this CPU read the layout: Q8_0, Q4_0, Q4_K, Q6_K with
+// AVX-512 VNNI).
 //
 // MatMulMany runs the products of one input (a block's q, k and v; gate and
 // up) as one call: one activation conversion and one synchronisation of the

@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+	"sync"
+)
 
 // The packed layout. A decode step reads every weight once, and the vec
 // tile kernels read a tile's rows side by side, block by block: in a
@@ -64,24 +68,43 @@ func packMatrix(m Matrix) Matrix {
 }
 
 // packGroups copies a valid row-major m with a block type into the packed
-// layout with groups of g rows (g divides rowTile and m.Rows).
+// layout with groups of g rows (g divides rowTile and m.Rows). Large
+// matrices are copied by one goroutine per CPU, each on its own range of
+// groups: reading the source of a model's matrices from its mapping is
+// bound by page faults, which proceed in parallel.
 func packGroups(m Matrix, g int) Matrix {
 	rb, _ := RowBytes(m.Type, m.Cols)
-	bb := m.Type.BlockBytes()
-	nb := rb / bb
 	out := make([]byte, m.Rows*rb)
-	for r0 := 0; r0 < m.Rows; r0 += g {
-		src, dst := m.Data[r0*rb:(r0+g)*rb], out[r0*rb:(r0+g)*rb]
-		for k := 0; k < g; k++ {
-			row := src[k*rb : (k+1)*rb]
-			for j := 0; j < nb; j++ {
-				copy(dst[(j*g+k)*bb:(j*g+k+1)*bb], row[j*bb:(j+1)*bb])
-			}
-		}
+	groups := m.Rows / g
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(out)>>22)) // at least 4 MB each
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			packRange(out, m.Data, rb, m.Type.BlockBytes(), g, groups*w/workers, groups*(w+1)/workers)
+		}()
 	}
+	packRange(out, m.Data, rb, m.Type.BlockBytes(), g, 0, groups/workers)
+	wg.Wait()
 	p := m
 	p.Data, p.group = out, g
 	return p
+}
+
+// packRange packs groups [lo, hi) of g rows of rb bytes (blocks of bb)
+// from src into dst.
+func packRange(dst, src []byte, rb, bb, g, lo, hi int) {
+	nb := rb / bb
+	for r0 := lo * g; r0 < hi*g; r0 += g {
+		s, d := src[r0*rb:(r0+g)*rb], dst[r0*rb:(r0+g)*rb]
+		for k := 0; k < g; k++ {
+			row := s[k*rb : (k+1)*rb]
+			for j := 0; j < nb; j++ {
+				copy(d[(j*g+k)*bb:(j*g+k+1)*bb], row[j*bb:(j+1)*bb])
+			}
+		}
+	}
 }
 
 // gatherRow returns row r of m in row-major form: a subslice of m.Data

@@ -38,4 +38,15 @@ func addK8Tiles(ks *kernelSet) {
 		return
 	}
 	ks.batch[Q6_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q6bTile, strided: true}
+	ks.batch[Q4_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q4bTile, strided: true}
+}
+
+//go:noescape
+func q4kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb, np, next int, out *float32)
+
+// q4bTile is q6bTile for Q4_K (dotQ4_K's bits).
+func q4bTile(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	np := min(len(out)/q6bRows, q6bMaxPos)
+	pw, py, pd, nb := tileArgs(w, l, a, i, q6bRows, np, 144)
+	q4kTile8(pw, l.rs, l.bs, py, a.cols, pd, nb, bsumsArgs(a, i, np), 16*nb, nb, np, l.next, &out[0])
 }

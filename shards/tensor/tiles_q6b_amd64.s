@@ -158,6 +158,13 @@ GLOBL q6bneg<>(SB), RODATA|NOPTR, $64
 	VMOVSHDUP    X, X2;     \
 	VADDSS       X2, X, X
 
+// Q4BMINS: X = (m0+m2)+(m1+m3) of its four floats. Clobbers X2.
+#define Q4BMINS(X) \
+	VMOVHLPS  X, X, X2; \
+	VADDPS    X2, X, X; \
+	VMOVSHDUP X, X2;    \
+	VADDSS    X2, X, X
+
 // func q6kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb, np, next int, out *float32)
 TEXT ·q6kTile8(SB), $3200-88
 	MOVQ w+0(FP), SI
@@ -327,5 +334,338 @@ opos:
 	ADDQ $512, R8
 	CMPQ R8, R13
 	JLT  orp
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// Q4_K tile kernel: 8 rows x np positions (np = 1..8), built as the Q6_K
+// one. Each output is dotQ4_K's canonical value: per super-block the exact
+// lanes of sc*q*a (q the unsigned 4-bit quants, sc the 6-bit sub-block
+// scales) into acc = fma(dy*dx, float(lanes), acc), the mins' products
+// m[2k]*s[2k] + m[2k+1]*s[2k+1] (s: sums of 32 activations, from the Q8_K
+// bsums) into accm[k] = fma(-(dy*dmin), float(prod), accm[k]), and at the
+// end hsum8(acc) + ((accm0+accm2)+(accm1+accm3)).
+//
+// W_c (c = 0..3) holds the 32 bytes of chunk c of one row's quants: low
+// nibbles (elements 64c..64c+31) in the low 256 bits, high nibbles
+// (64c+32..64c+63) in the high, so the activations at 64c are a plain
+// memory operand of VPDPBUSD. Pairs (W1 with W0, W3 with W2) are packed
+// into word pairs as in the Q6_K kernel (|sum of 4| <= 4*15*128); the low
+// word gets a bias of 8192 (never negative, no borrow), removed by the
+// lanes' start value -8192*(the low words' scales). No per-position term
+// is needed for the lanes; the mins use the 8 sums of 32 activations of
+// each position (words, both 128-bit lanes), formed once per block.
+//
+// Stack, from a 64-byte aligned base: per row pair rp and position p a
+// 128-byte slot at 1024*rp + 128*p: the float lanes of the two rows (zmm)
+// then their mins (ymm, row 2rp in the low four floats); PP at +4096 (R13)
+// with 64 bytes a position (the sums of 32 activations, 32 bytes used).
+// Slots: 4672(SP) prefetch pointer, 4680(SP) aligned base, 4688(SP)
+// dstride*4, 4696(SP) bsums pointer of the block, 4704(SP) bstride*2.
+
+DATA q4bidx0<>+0(SB)/8, $0x0002000000020000
+DATA q4bidx0<>+8(SB)/8, $0x0002000000020000
+DATA q4bidx0<>+16(SB)/8, $0x0002000000020000
+DATA q4bidx0<>+24(SB)/8, $0x0002000000020000
+DATA q4bidx0<>+32(SB)/8, $0x0003000100030001
+DATA q4bidx0<>+40(SB)/8, $0x0003000100030001
+DATA q4bidx0<>+48(SB)/8, $0x0003000100030001
+DATA q4bidx0<>+56(SB)/8, $0x0003000100030001
+GLOBL q4bidx0<>(SB), RODATA|NOPTR, $64
+DATA q4bidx1<>+0(SB)/8, $0x0006000400060004
+DATA q4bidx1<>+8(SB)/8, $0x0006000400060004
+DATA q4bidx1<>+16(SB)/8, $0x0006000400060004
+DATA q4bidx1<>+24(SB)/8, $0x0006000400060004
+DATA q4bidx1<>+32(SB)/8, $0x0007000500070005
+DATA q4bidx1<>+40(SB)/8, $0x0007000500070005
+DATA q4bidx1<>+48(SB)/8, $0x0007000500070005
+DATA q4bidx1<>+56(SB)/8, $0x0007000500070005
+GLOBL q4bidx1<>(SB), RODATA|NOPTR, $64
+DATA q4bcnt<>+0(SB)/8, $0x0000000000000000
+DATA q4bcnt<>+8(SB)/8, $0x0000000000000000
+DATA q4bcnt<>+16(SB)/8, $0x0000000000000000
+DATA q4bcnt<>+24(SB)/8, $0x0000000000000000
+DATA q4bcnt<>+32(SB)/8, $0x0004000400040004
+DATA q4bcnt<>+40(SB)/8, $0x0004000400040004
+DATA q4bcnt<>+48(SB)/8, $0x0004000400040004
+DATA q4bcnt<>+56(SB)/8, $0x0004000400040004
+GLOBL q4bcnt<>(SB), RODATA|NOPTR, $64
+DATA q4bdxi<>+0(SB)/8, $0x0000000000000000
+DATA q4bdxi<>+8(SB)/8, $0x0000000000000000
+DATA q4bdxi<>+16(SB)/8, $0x0008000800080008
+DATA q4bdxi<>+24(SB)/8, $0x0008000800080008
+DATA q4bdxi<>+32(SB)/8, $0x0000000000000000
+DATA q4bdxi<>+40(SB)/8, $0x0000000000000000
+DATA q4bdxi<>+48(SB)/8, $0x0000000000000000
+DATA q4bdxi<>+56(SB)/8, $0x0000000000000000
+GLOBL q4bdxi<>(SB), RODATA|NOPTR, $64
+DATA q4bdmi<>+0(SB)/8, $0x0001000100010001
+DATA q4bdmi<>+8(SB)/8, $0x0009000900090009
+DATA q4bdmi<>+16(SB)/8, $0x0000000000000000
+DATA q4bdmi<>+24(SB)/8, $0x0000000000000000
+DATA q4bdmi<>+32(SB)/8, $0x0000000000000000
+DATA q4bdmi<>+40(SB)/8, $0x0000000000000000
+DATA q4bdmi<>+48(SB)/8, $0x0000000000000000
+DATA q4bdmi<>+56(SB)/8, $0x0000000000000000
+GLOBL q4bdmi<>(SB), RODATA|NOPTR, $64
+DATA q4bneg<>+0(SB)/8, $0x0000e0000000e000
+DATA q4bneg<>+8(SB)/8, $0x0000e0000000e000
+DATA q4bneg<>+16(SB)/8, $0x0000e0000000e000
+DATA q4bneg<>+24(SB)/8, $0x0000e0000000e000
+DATA q4bneg<>+32(SB)/8, $0x0000e0000000e000
+DATA q4bneg<>+40(SB)/8, $0x0000e0000000e000
+DATA q4bneg<>+48(SB)/8, $0x0000e0000000e000
+DATA q4bneg<>+56(SB)/8, $0x0000e0000000e000
+GLOBL q4bneg<>(SB), RODATA|NOPTR, $64
+DATA q4bshA<>+0(SB)/8, $0x0f0e0d0c07060504
+DATA q4bshA<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA q4bshA<>+16(SB)/8, $0x0f0e0d0c07060504
+DATA q4bshA<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL q4bshA<>(SB), RODATA|NOPTR, $32
+DATA q4bshB<>+0(SB)/8, $0x0706050480808080
+DATA q4bshB<>+8(SB)/8, $0x0b0a090880808080
+DATA q4bshB<>+16(SB)/8, $0x0706050480808080
+DATA q4bshB<>+24(SB)/8, $0x0b0a090880808080
+GLOBL q4bshB<>(SB), RODATA|NOPTR, $32
+DATA q4bmA<>+0(SB)/8, $0x0f0f0f0f3f3f3f3f
+DATA q4bmA<>+8(SB)/8, $0x000000003f3f3f3f
+DATA q4bmA<>+16(SB)/8, $0x0f0f0f0f3f3f3f3f
+DATA q4bmA<>+24(SB)/8, $0x000000003f3f3f3f
+GLOBL q4bmA<>(SB), RODATA|NOPTR, $32
+DATA q4bmB<>+0(SB)/8, $0x0000000000000000
+DATA q4bmB<>+8(SB)/8, $0x0f0f0f0f00000000
+DATA q4bmB<>+16(SB)/8, $0x0000000000000000
+DATA q4bmB<>+24(SB)/8, $0x0f0f0f0f00000000
+GLOBL q4bmB<>(SB), RODATA|NOPTR, $32
+DATA q4bmC<>+0(SB)/8, $0x3030303000000000
+DATA q4bmC<>+8(SB)/8, $0x3030303000000000
+DATA q4bmC<>+16(SB)/8, $0x3030303000000000
+DATA q4bmC<>+24(SB)/8, $0x3030303000000000
+GLOBL q4bmC<>(SB), RODATA|NOPTR, $32
+
+// Q4BROW: the quants of the block at P (one row) into W0..W3.
+#define Q4BROW(P, W0, W1, W2, W3) \
+	VBROADCASTI64X4 16(P), W0;  \
+	VPSRLVW         Z30, W0, W0; \
+	VPANDD          Z31, W0, W0; \
+	VBROADCASTI64X4 48(P), W1;  \
+	VPSRLVW         Z30, W1, W1; \
+	VPANDD          Z31, W1, W1; \
+	VBROADCASTI64X4 80(P), W2;  \
+	VPSRLVW         Z30, W2, W2; \
+	VPANDD          Z31, W2, W2; \
+	VBROADCASTI64X4 112(P), W3; \
+	VPSRLVW         Z30, W3, W3; \
+	VPANDD          Z31, W3, W3
+
+// Q4BSC: scale pairs S0, S1 and start value B from the 16 words in Ztab
+// ([sc0..7, m0..7], see kScaleMin; the header shuffles q4bsh*/q4bm* put
+// the 6-bit values in that order).
+#define Q4BSC(Ztab, S0, S1, B) \
+	VPERMW   Ztab, Z29, S0;           \
+	VPERMW   Ztab, Z28, S1;           \
+	VPMADDWD q4bneg<>(SB), S0, B;     \
+	VPDPWSSD q4bneg<>(SB), S1, B
+
+// Q4BLANES: the integer lanes of one row for the position at R14 into I.
+#define Q4BLANES(W0, W1, W2, W3, S0, S1, B, X0, X1, I) \
+	VPXORD    X0, X0, X0;      \
+	VPDPBUSD  64(R14), W1, X0; \
+	VPSLLD    $16, X0, X0;     \
+	VPDPBUSD  0(R14), W0, X0;  \
+	VPADDD    Z27, X0, X0;     \
+	VMOVDQA64 B, I;            \
+	VPDPWSSD  S0, X0, I;       \
+	VPXORD    X1, X1, X1;      \
+	VPDPBUSD  192(R14), W3, X1; \
+	VPSLLD    $16, X1, X1;     \
+	VPDPBUSD  128(R14), W2, X1; \
+	VPADDD    Z27, X1, X1;     \
+	VPDPWSSD  S1, X1, I
+
+// func q4kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb, np, next int, out *float32)
+TEXT ·q4kTile8(SB), $4736-104
+	MOVQ w+0(FP), SI
+	MOVQ rs+8(FP), R9
+	MOVQ y+24(FP), DI
+	MOVQ ystride+32(FP), R11
+	MOVQ d+40(FP), DX
+	MOVQ dstride+48(FP), R13
+	SHLQ $2, R13
+	MOVQ R13, 4688(SP)
+	MOVQ bsums+56(FP), AX
+	MOVQ AX, 4696(SP)
+	MOVQ bstride+64(FP), AX
+	SHLQ $1, AX
+	MOVQ AX, 4704(SP)
+	MOVQ nb+72(FP), CX
+	MOVQ np+80(FP), BX
+	SHLQ $6, BX
+	MOVQ next+88(FP), AX
+	TESTQ AX, AX
+	JZ   q4nopf
+	ADDQ SI, AX
+q4nopf:
+	MOVQ AX, 4672(SP)
+	LEAQ 63(SP), R13
+	ANDQ $~63, R13
+	MOVQ R13, 4680(SP)
+	ADDQ $4096, R13
+
+	// Zero the accumulators (lanes and mins) of the positions in use.
+	VPXORD Z0, Z0, Z0
+	MOVQ   4680(SP), R8
+q4zrp:
+	XORQ R12, R12
+q4zpos:
+	VMOVUPS Z0, (R8)(R12*2)
+	VMOVUPS Z0, 64(R8)(R12*2)
+	ADDQ    $64, R12
+	CMPQ    R12, BX
+	JLT     q4zpos
+	ADDQ    $1024, R8
+	CMPQ    R8, R13
+	JLT     q4zrp
+
+	MOVL         $0x0f0f0f0f, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x2000, AX
+	VPBROADCASTD AX, Z27
+	VMOVDQU64    q4bcnt<>(SB), Z30
+	VMOVDQU64    q4bidx0<>(SB), Z29
+	VMOVDQU64    q4bidx1<>(SB), Z28
+
+q4block:
+	// Sums of 32 activations of every position for this block.
+	MOVQ 4696(SP), AX
+	XORQ R12, R12
+q4pp:
+	VMOVDQU      (AX), X13
+	VPHADDW      16(AX), X13, X13
+	VINSERTI128  $1, X13, Y13, Y13
+	VMOVDQU      Y13, (R13)(R12*1)
+	ADDQ         4704(SP), AX
+	ADDQ         $64, R12
+	CMPQ         R12, BX
+	JLT          q4pp
+	ADDQ         $32, 4696(SP)
+
+	MOVQ  4672(SP), R10
+	TESTQ R10, R10
+	JZ    q4rows
+	PREFETCHT0 0(R10)
+	PREFETCHT0 64(R10)
+	PREFETCHT0 128(R10)
+	PREFETCHT0 192(R10)
+	PREFETCHT0 256(R10)
+	PREFETCHT0 320(R10)
+	PREFETCHT0 384(R10)
+	PREFETCHT0 448(R10)
+	PREFETCHT0 512(R10)
+	PREFETCHT0 576(R10)
+	PREFETCHT0 640(R10)
+	PREFETCHT0 704(R10)
+	PREFETCHT0 768(R10)
+	PREFETCHT0 832(R10)
+	PREFETCHT0 896(R10)
+	PREFETCHT0 960(R10)
+	PREFETCHT0 1024(R10)
+	PREFETCHT0 1088(R10)
+	ADDQ $1152, R10
+	MOVQ R10, 4672(SP)
+
+q4rows:
+	MOVQ SI, AX
+	MOVQ 4680(SP), R8
+q4rp:
+	LEAQ (AX)(R9*1), R10
+	// headers of the two rows: [row 2rp | row 2rp+1] in Y19
+	VMOVDQU64    (AX), X19
+	VINSERTI32X4 $1, (R10), Y19, Y19
+	VMOVDQU64    q4bdxi<>(SB), Z20
+	VPERMW       Z19, Z20, Z20
+	VCVTPH2PS    Y20, Z12
+	VMOVDQU64    q4bdmi<>(SB), Z20
+	VPERMW       Z19, Z20, Z20
+	VCVTPH2PS    X20, Y23
+	VPSHUFB      q4bshA<>(SB), Y19, Y20
+	VPSHUFB      q4bshB<>(SB), Y19, Y21
+	VPSRLW       $4, Y20, Y24
+	VPANDD       q4bmA<>(SB), Y20, Y20
+	VPANDD       q4bmB<>(SB), Y24, Y24
+	VPSRLW       $2, Y21, Y21
+	VPANDD       q4bmC<>(SB), Y21, Y21
+	VPTERNLOGD   $0xfe, Y24, Y21, Y20
+	VPMOVZXBW    X20, Y24
+	VEXTRACTI32X4 $1, Y20, X21
+	VPMOVZXBW    X21, Y21
+	VSHUFI64X2   $3, Y21, Y24, Y22
+	Q4BSC(Z24, Z8, Z9, Z15)
+	Q4BSC(Z21, Z10, Z11, Z16)
+	Q4BROW(AX, Z0, Z1, Z2, Z3)
+	Q4BROW(R10, Z4, Z5, Z6, Z7)
+	MOVQ DI, R14
+	MOVQ DX, R10
+	XORQ R12, R12
+q4pos:
+	Q4BLANES(Z0, Z1, Z2, Z3, Z8, Z9, Z15, Z13, Z14, Z17)
+	Q4BLANES(Z4, Z5, Z6, Z7, Z10, Z11, Z16, Z13, Z14, Z18)
+	VSHUFI64X2   $0x44, Z18, Z17, Z19
+	VSHUFI64X2   $0xee, Z18, Z17, Z20
+	VPADDD       Z20, Z19, Z19
+	VCVTDQ2PS    Z19, Z19
+	VMULPS.BCST  (R10), Z12, Z21
+	VFMADD213PS  (R8)(R12*2), Z21, Z19
+	VMOVUPS      Z19, (R8)(R12*2)
+	// mins: prod of both rows, accm = fnmadd(dy*dmin, prod, accm)
+	VPMADDWD     (R13)(R12*1), Y22, Y19
+	VCVTDQ2PS    Y19, Y19
+	VMULPS.BCST  (R10), Y23, Y20
+	VFNMADD213PS 64(R8)(R12*2), Y20, Y19
+	VMOVUPS      Y19, 64(R8)(R12*2)
+	ADDQ         R11, R14
+	ADDQ         4688(SP), R10
+	ADDQ         $64, R12
+	CMPQ         R12, BX
+	JLT          q4pos
+	LEAQ (AX)(R9*2), AX
+	ADDQ $1024, R8
+	CMPQ R8, R13
+	JLT  q4rp
+
+	ADDQ bs+16(FP), SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	DECQ CX
+	JNZ  q4block
+
+	// out[8p+2rp+h] = hsum8(lanes) + ((m0+m2)+(m1+m3)).
+	MOVQ out+96(FP), DI
+	MOVQ 4680(SP), R8
+	XORQ CX, CX
+q4orp:
+	XORQ R12, R12
+	MOVQ DI, R10
+q4opos:
+	VMOVUPS       (R8)(R12*2), Z0
+	VMOVUPS       64(R8)(R12*2), Y3
+	VEXTRACTF32X8 $1, Z0, Y1
+	Q6BHSUM(Y1, X1)
+	VEXTRACTF128  $1, Y3, X4
+	Q4BMINS(X4)
+	VADDSS        X4, X1, X1
+	MOVSS         X1, 4(R10)(CX*1)
+	Q6BHSUM(Y0, X0)
+	Q4BMINS(X3)
+	VADDSS        X3, X0, X0
+	MOVSS         X0, (R10)(CX*1)
+	ADDQ          $32, R10
+	ADDQ          $64, R12
+	CMPQ          R12, BX
+	JLT           q4opos
+	ADDQ $8, CX
+	ADDQ $1024, R8
+	CMPQ R8, R13
+	JLT  q4orp
 	VZEROUPPER
 	RET

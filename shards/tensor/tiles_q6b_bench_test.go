@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// BenchmarkQ6bCold times TinyLlama's LM head (Q6_K, 32000x2048) at n = 1,
-// 2, 4 and 8 positions with the weights streaming from DRAM (copies of
+// BenchmarkQ6bCold times TinyLlama's LM head shape (32000x2048, Q6_K as in
+// the model, and Q4_K) at n = 1, 2, 4 and 8 positions with the weights streaming from DRAM (copies of
 // about 256 MB in total, cycled), on a two-thread pool, with the AVX-512
 // kernel set as it is ("old") and with addK8Tiles applied ("new"), row-major
 // and packed in groups of 8 rows (as Pack now packs Q6_K), in the same run.
@@ -27,7 +27,14 @@ func BenchmarkQ6bCold(b *testing.B) {
 	addK8Tiles(cur)
 	r := rand.New(rand.NewPCG(71, 72))
 	const rows, cols = 32000, 2048
-	w0 := randomMatrix(r, Q6_K, rows, cols)
+	for _, typ := range q6bTypes {
+		q6bColdType(b, r, typ, old, cur)
+	}
+}
+
+func q6bColdType(b *testing.B, r *rand.Rand, typ Type, old, cur *kernelSet) {
+	const rows, cols = 32000, 2048
+	w0 := randomMatrix(r, typ, rows, cols)
 	copies := max(2, (256<<20)/len(w0.Data))
 	rowMajor := make([]Matrix, copies)
 	packed := make([]Matrix, copies)
@@ -47,7 +54,7 @@ func BenchmarkQ6bCold(b *testing.B) {
 			ms   []Matrix
 		}{{"old", old, rowMajor}, {"new", cur, rowMajor}, {"old-packed", old, packed}, {"new-packed", cur, packed}} {
 			work := NewWorkspace()
-			b.Run(fmt.Sprintf("n=%d/%s", n, set.name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%v/n=%d/%s", typ, n, set.name), func(b *testing.B) {
 				c0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					matMul(set.ks, p, work, set.ms[i%copies], x, n, out)
@@ -61,11 +68,11 @@ func BenchmarkQ6bCold(b *testing.B) {
 	}
 }
 
-// BenchmarkQ6bHot runs the Q6_K tile kernels directly (no MatMul around
+// BenchmarkQ6bHot runs the Q6_K and Q4_K tile kernels directly (no MatMul around
 // them) over a 512x2048 matrix that stays in cache, on one thread: the
 // compute ceiling, as weight bytes x positions per second ("GB/s" of
-// weights per position). old = q6kBatch2x8 (8 positions) and q6kVec8 (1),
-// new = the 8-row tile with 1..8 positions.
+// weights per position). old = q6kBatch2x8/q4kBatch2x8 (8 positions) and
+// q6kVec8/q4kVec8 (1), new = the 8-row tiles with 1..8 positions.
 //
 //	go test -run x -bench Q6bHot ./shards/tensor/
 func BenchmarkQ6bHot(b *testing.B) {
@@ -76,16 +83,22 @@ func BenchmarkQ6bHot(b *testing.B) {
 	cur := avx512Kernels()
 	addK8Tiles(cur)
 	r := rand.New(rand.NewPCG(73, 74))
+	for _, typ := range q6bTypes {
+		q6bHotType(b, r, typ, old, cur)
+	}
+}
+
+func q6bHotType(b *testing.B, r *rand.Rand, typ Type, old, cur *kernelSet) {
 	const rows, cols = 512, 2048
-	w := randomMatrix(r, Q6_K, rows, cols)
+	w := randomMatrix(r, typ, rows, cols)
 	x := randomVec(r, 8*cols)
 	ws := NewWorkspace()
 	ws.bind()
-	ws.act.prepare(cur, nil, Q6_K, x, 8, cols, ws.convFn)
-	tk := mmTask{w: w, rb: mustRowBytes(Q6_K, cols), bb: 210}
+	ws.act.prepare(cur, nil, typ, x, 8, cols, ws.convFn)
+	tk := mmTask{w: w, rb: mustRowBytes(typ, cols), bb: typ.BlockBytes()}
 	buf := make([]float32, maxTile)
 	run := func(name string, spec tileSpec, np int) {
-		b.Run(name, func(b *testing.B) {
+		b.Run(typ.String()+"/"+name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for r := 0; r+spec.rows <= rows; r += spec.rows {
 					off, l := tk.layout(r, spec.rows)
@@ -95,10 +108,10 @@ func BenchmarkQ6bHot(b *testing.B) {
 			b.ReportMetric(float64(b.N)*float64(len(w.Data))*float64(np)/b.Elapsed().Seconds()/1e9, "GBxpos/s")
 		})
 	}
-	run("old/vec8x1", old.vec[Q6_K], 1)
-	run("old/batch2x8", old.batch[Q6_K], 8)
+	run("old/vec8x1", old.vec[typ], 1)
+	run("old/batch2x8", old.batch[typ], 8)
 	for _, np := range []int{1, 2, 4, 8} {
-		run(fmt.Sprintf("new/8x%d", np), cur.batch[Q6_K], np)
+		run(fmt.Sprintf("new/8x%d", np), cur.batch[typ], np)
 	}
 }
 
@@ -113,7 +126,7 @@ func q6bFlexMatMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32,
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
 	tk := mmTask{w: w, rb: mustRowBytes(w.Type, w.Cols), bb: w.Type.BlockBytes()}
-	spec := ks.batch[Q6_K]
+	spec := ks.batch[w.Type]
 	p.For(w.Rows/rowTile, func(lo, hi int) {
 		var buf [maxTile]float32
 		for r := lo * rowTile; r < hi*rowTile; r += spec.rows {
@@ -140,8 +153,8 @@ func q6bFlexMatMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32,
 	a.x = nil
 }
 
-// BenchmarkQ6bColdFlex compares, on TinyLlama's LM head streaming from
-// DRAM (as BenchmarkQ6bCold), MatMul with the current kernel set ("old":
+// BenchmarkQ6bColdFlex compares, on TinyLlama's LM head shape streaming
+// from DRAM (as BenchmarkQ6bCold, Q6_K and Q4_K), MatMul with the current kernel set ("old":
 // below 8 positions one q6kVec8 pass per position) and the 8-row kernel
 // for 2..8 positions at once as MatMul would run it after the proposed
 // mmTask.tiles change ("flex", q6bFlexMatMul), in the same run.
@@ -155,8 +168,14 @@ func BenchmarkQ6bColdFlex(b *testing.B) {
 	cur := avx512Kernels()
 	addK8Tiles(cur)
 	r := rand.New(rand.NewPCG(75, 76))
+	for _, typ := range q6bTypes {
+		q6bColdFlexType(b, r, typ, old, cur)
+	}
+}
+
+func q6bColdFlexType(b *testing.B, r *rand.Rand, typ Type, old, cur *kernelSet) {
 	const rows, cols = 32000, 2048
-	w0 := randomMatrix(r, Q6_K, rows, cols)
+	w0 := randomMatrix(r, typ, rows, cols)
 	copies := max(2, (256<<20)/len(w0.Data))
 	ms := make([]Matrix, copies)
 	packed := make([]Matrix, copies)
@@ -181,7 +200,7 @@ func BenchmarkQ6bColdFlex(b *testing.B) {
 		}
 		for _, v := range []string{"old", "flex", "flex-packed"} {
 			ws := NewWorkspace()
-			b.Run(fmt.Sprintf("n=%d/%s", n, v), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%v/n=%d/%s", typ, n, v), func(b *testing.B) {
 				c0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					switch v {

@@ -53,6 +53,9 @@ type kernelSet struct {
 	many  [BF16 + 1]rowKernel
 	// manyBatch: tile kernels in the order of many.
 	manyBatch [BF16 + 1]tileSpec
+	// pack: Pack packs matrices of this type (its strided tiles measured
+	// faster on the packed layout than on row-major rows).
+	pack [BF16 + 1]bool
 	// Activation converters; every implementation gives the same bits.
 	q8_0 func(x []float32, qs []int8, d []float32)
 	q8_1 func(x []float32, qs []int8, d, s []float32)

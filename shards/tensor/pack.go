@@ -20,8 +20,10 @@ import (
 // block bytes).
 
 // Pack returns m in the packed layout when the kernels this CPU runs read
-// that layout for m's type (the AVX-512 VNNI tiles of Q8_0, Q4_0, Q4_K and
-// Q6_K) and m has a whole number of groups; otherwise it returns m itself.
+// that layout faster for m's type (the AVX-512 VNNI tiles of Q8_0 and Q4_0;
+// those of Q4_K and Q6_K read it, but measured no faster than row-major
+// rows with their prefetching) and m has a whole number of groups;
+// otherwise it returns m itself.
 // The copy is new memory: m.Data is not referenced by the result and may
 // be released by the caller. Packing an already packed matrix returns it
 // unchanged. Every function of this package accepts both layouts, with the
@@ -39,13 +41,23 @@ func Pack(m Matrix) (Matrix, error) {
 // Packed reports whether m is in the packed layout (see Pack).
 func (m Matrix) Packed() bool { return m.group > 0 }
 
-// packable reports whether ks has tile kernels that read m packed in
-// groups of its vec kernel's rows: a strided vec kernel and, if it has
-// one, a strided batch kernel whose tiles fit in a group, for a type whose
-// product does not depend on the batch size.
+// packable reports whether Pack packs m for ks: ks packs m's type and has
+// tile kernels that read m packed in groups of its vec kernel's rows.
 func packable(ks *kernelSet, m Matrix) bool {
 	t := m.Type
-	if !t.Valid() || int(t) >= len(ks.vec) || m.Rows == 0 || m.Cols == 0 || t.BlockSize() == 1 {
+	if !t.Valid() || int(t) >= len(ks.vec) || !ks.pack[t] || m.Rows == 0 || m.Cols == 0 {
+		return false
+	}
+	return readsPacked(ks, m)
+}
+
+// readsPacked reports whether ks's tile kernels read m packed in groups of
+// its vec kernel's rows: a strided vec kernel and, if it has one, a
+// strided batch kernel whose tiles fit in a group, for a block type whose
+// product does not depend on the batch size.
+func readsPacked(ks *kernelSet, m Matrix) bool {
+	t := m.Type
+	if !t.Valid() || int(t) >= len(ks.vec) || t.BlockSize() == 1 {
 		return false
 	}
 	v, b := ks.vec[t], ks.batch[t]

@@ -75,7 +75,7 @@ func TestKTilesMatchGeneric(t *testing.T) {
 					}
 					// Whole tiles packed (pack.go), through MatMul and the
 					// kernels directly.
-					if !packable(ks, w) {
+					if !readsPacked(ks, w) {
 						t.Fatalf("%v %dx%d: the tile kernels do not read the packed layout", typ, rows, cols)
 					}
 					pw := packMatrix(w)

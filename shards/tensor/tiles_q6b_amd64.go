@@ -2,51 +2,67 @@
 
 package tensor
 
+import "fmt"
+
+// 8-row tile kernels for Q6_K and Q4_K that take the number of positions
+// (1..8) at run time, for batched decoding (a few sessions' positions at
+// once) as well as prompt batches. See tiles_q6b_amd64.s for how each
+// output keeps dotQ6_K's / dotQ4_K's exact order.
+
 //go:noescape
 func q6kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb, np, next int, out *float32)
 
-// q6bRows is the row count of the Q6_K tile; q6bMaxPos its largest
-// position count (q6bRows*q6bMaxPos = maxTile).
+//go:noescape
+func q4kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb, np, next int, out *float32)
+
+// q6bRows is the row count of the tiles; q6bMaxPos their largest position
+// count (q6bRows*q6bMaxPos = maxTile, the size of MatMul's scratch tiles).
 const (
 	q6bRows   = 8
 	q6bMaxPos = maxTile / q6bRows
 )
 
-// q6bTile computes an 8-row tile of Q6_K rows (laid out as l says) for
-// positions i, i+1, ... into out[p*8+k]: as many positions as out has
-// room for, at most q6bMaxPos (the kernel takes the count at run time, so
-// one kernel serves 1..8 positions; MatMul's scratch tiles have
-// maxTile = 64 floats, which gives 8). Each output is bit-identical to
-// dotQ6_K (tiles_q6b_amd64.s says how).
-func q6bTile(w []byte, l tileLayout, a *acts, i int, out []float32) {
+// q6bPositions is the position count of a call: as many as out has room
+// for, at most q6bMaxPos. A shorter out would be a bug in MatMul.
+func q6bPositions(out []float32) int {
 	np := min(len(out)/q6bRows, q6bMaxPos)
+	if np < 1 {
+		panic(fmt.Sprintf("tensor: 8-row tile kernel given %d outputs", len(out)))
+	}
+	return np
+}
+
+// q6bTile computes an 8-row tile of Q6_K rows (laid out as l says) for
+// positions i, i+1, ..., i+np-1 into out[p*8+k], np = q6bPositions(out).
+func q6bTile(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	np := q6bPositions(out)
 	pw, py, pd, nb := tileArgs(w, l, a, i, q6bRows, np, 210)
 	q6kTile8(pw, l.rs, l.bs, py, a.cols, pd, nb, nb, np, l.next, &out[0])
 }
 
-// addK8Tiles makes the 8-row Q6_K tile kernel ks's batch kernel for Q6_K
-// on CPUs with the K tile instructions (hasKTiles). Compared with
-// q6kBatch2x8 it forms the integer lanes with fewer instructions (VPDPBUSD
-// on unsigned quants with the activations as memory operands, two groups
-// packed per word pair for the scale products), shares the activation
-// terms among 8 rows, prefetches the next tile from memory (tileLayout.next)
-// and honours tileLayout.bs, so it reads packed matrices too. It is
-// registered with pos = q6bMaxPos: MatMul, as it stands, only calls a
-// batch kernel when that many positions remain.
+// q4bTile is q6bTile for Q4_K.
+func q4bTile(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	np := q6bPositions(out)
+	pw, py, pd, nb := tileArgs(w, l, a, i, q6bRows, np, 144)
+	q4kTile8(pw, l.rs, l.bs, py, a.cols, pd, nb, bsumsArgs(a, i, np), 16*nb, nb, np, l.next, &out[0])
+}
+
+// addK8Tiles makes the 8-row tiles ks's batch kernels for Q6_K and Q4_K on
+// CPUs with the K tile instructions (hasKTiles); the one-position kernels
+// stay. Compared with q6kBatch2x8/q4kBatch2x8 they form the integer lanes
+// with fewer instructions (VPDPBUSD on unsigned quants with the
+// activations as memory operands, two groups packed per word pair for the
+// scale products), share the per-position work among 8 rows, prefetch the
+// next tile (tileLayout.next) and honour tileLayout.bs (packed matrices).
+//
+// They are registered with pos = 8, so MatMul as it stands calls them
+// only where 8 positions remain; they compute any 1..8 positions, the
+// count given by len(out), and MatMul can use them from 2 positions on by
+// passing buf[:rows*k] for k = min(pos, remaining) positions.
 func addK8Tiles(ks *kernelSet) {
 	if !hasKTiles() {
 		return
 	}
 	ks.batch[Q6_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q6bTile, strided: true}
 	ks.batch[Q4_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q4bTile, strided: true}
-}
-
-//go:noescape
-func q4kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb, np, next int, out *float32)
-
-// q4bTile is q6bTile for Q4_K (dotQ4_K's bits).
-func q4bTile(w []byte, l tileLayout, a *acts, i int, out []float32) {
-	np := min(len(out)/q6bRows, q6bMaxPos)
-	pw, py, pd, nb := tileArgs(w, l, a, i, q6bRows, np, 144)
-	q4kTile8(pw, l.rs, l.bs, py, a.cols, pd, nb, bsumsArgs(a, i, np), 16*nb, nb, np, l.next, &out[0])
 }

@@ -16,19 +16,20 @@
 // the signed activations straight from memory: dword k of W_j . a gives the
 // sum of 4 products of group 2j+k/8, lane k%8 (|sum| <= 4*63*128, an int16).
 // Two such results (W1 with W0, W3 with W2) are packed into word pairs
-// (high word shifted in with VPSLLD before the second VPDPBUSD adds the low
-// one; exact mod 2^32), minus the packed 32*(sum of 4 activations) of the
-// same groups, which turns q into q-32: the words are then the exact lane
-// sums H, L of (q-32)*a, |.| <= 4*32*128, except that L carries a bias of
-// 16384 (folded into the subtracted term) so that it is never negative and
-// cannot borrow from H. VPDPWSSD with the word pairs of the matching
+// (the high one shifted by VPSLLD and added to the low one, whose VPDPBUSD
+// starts from the position's term below; exact mod 2^32), minus the packed
+// 32*(sum of 4 activations) of the same groups, which turns q into q-32:
+// the words are then the exact lane sums H, L of (q-32)*a, |.| <= 4*32*128,
+// except that L carries a bias of 16384 (in the same term) so that it is
+// never negative and cannot borrow from H. VPDPWSSD with the word pairs of the matching
 // sub-block scales, starting from -16384*(the two low words' scales) (per
 // row and block), gives 16 dwords per row: lanes 0..7 of groups 0,2,4,6
 // and of groups 1,3,5,7, added (the fold) into a row's 8 lanes. Two rows
 // share one zmm from the fold on (row 2k low, 2k+1 high).
 //
-// The packed activation terms depend on the position only and are formed
-// once per block for the 8 rows (stack, 128 bytes a position). The float
+// The packed activation terms (16384 - packed 32*sums, the start value of
+// the low VPDPBUSD) depend on the position only and are formed once per
+// block for the 8 rows (stack, 128 bytes a position). The float
 // accumulators live on the stack (64 bytes per row pair and position), so
 // the positions can be a loop and np a run-time value. When next != 0 the
 // kernel prefetches the data at w+next (the following 8 rows of a row-major
@@ -101,6 +102,11 @@ GLOBL q6bneg<>(SB), RODATA|NOPTR, $64
 
 // Constant registers: Z31 0x0f bytes, Z30 0x30 bytes, Z29 q6bcnt, Z28
 // q6bcntr, Z27 q6bidx0, Z26 q6bidx1, Z25 32 (bytes).
+//
+// Other registers of q6kTile8 while it works on a row pair: Z0..Z3 and
+// Z4..Z7 the quants of the two rows, Z8/Z9 and Z10/Z11 their scale pairs,
+// Z15/Z16 their lanes' start values, Z12 dx of the two rows (8 copies
+// each); Z13, Z14, Z17..Z24 scratch.
 
 // Q6BROW: the block at P (one row) into W0..W3 (unsigned quants, 64
 // elements each), its scale word pairs into S0 (pair 0), S1 (pair 1), and
@@ -132,21 +138,24 @@ GLOBL q6bneg<>(SB), RODATA|NOPTR, $64
 	VPDPWSSD        q6bneg<>(SB), S1, B
 
 // Q6BLANES: the integer lanes of one row (weights W0..W3, scale pairs S0,
-// S1, start value B) for the position whose activations are at R14 and packed terms at
-// (R13)(R12*2), into I (16 dwords; fold pending). Clobbers X0, X1.
-#define Q6BLANES(W0, W1, W2, W3, S0, S1, B, X0, X1, I) \
-	VPXORD    X0, X0, X0;                \
-	VPDPBUSD  64(R14), W1, X0;           \
-	VPSLLD    $16, X0, X0;               \
-	VPDPBUSD  0(R14), W0, X0;            \
-	VPSUBD    (R13)(R12*2), X0, X0;       \
-	VMOVDQA64 B, I;                      \
-	VPDPWSSD  S0, X0, I;                 \
-	VPXORD    X1, X1, X1;                \
-	VPDPBUSD  192(R14), W3, X1;          \
-	VPSLLD    $16, X1, X1;               \
-	VPDPBUSD  128(R14), W2, X1;          \
-	VPSUBD    64(R13)(R12*2), X1, X1;     \
+// S1, start value B) for the position whose activations are at R14 and
+// packed terms at (R13)(R12*2), into I (16 dwords; fold pending).
+// Clobbers X0, X1, H0, H1.
+#define Q6BLANES(W0, W1, W2, W3, S0, S1, B, X0, X1, H0, H1, I) \
+	VMOVDQU64 (R13)(R12*2), X0;    \
+	VPDPBUSD  0(R14), W0, X0;      \
+	VPXORD    H0, H0, H0;          \
+	VPDPBUSD  64(R14), W1, H0;     \
+	VPSLLD    $16, H0, H0;         \
+	VPADDD    H0, X0, X0;          \
+	VMOVDQA64 B, I;                \
+	VPDPWSSD  S0, X0, I;           \
+	VMOVDQU64 64(R13)(R12*2), X1;  \
+	VPDPBUSD  128(R14), W2, X1;    \
+	VPXORD    H1, H1, H1;          \
+	VPDPBUSD  192(R14), W3, H1;    \
+	VPSLLD    $16, H1, H1;         \
+	VPADDD    H1, X1, X1;          \
 	VPDPWSSD  S1, X1, I
 
 // Q6BHSUM: X = hsum8(Y) as dot_generic.go's hsum8. Clobbers X2.
@@ -219,18 +228,19 @@ blockloop:
 	// Packed activation terms of every position for this block.
 	MOVQ DI, R14
 	XORQ R12, R12
+	VPBROADCASTD q6bbias<>(SB), Z24
 pploop:
 	VPXORD    Z13, Z13, Z13
 	VPDPBUSD  64(R14), Z25, Z13
 	VPSLLD    $16, Z13, Z13
 	VPDPBUSD  0(R14), Z25, Z13
-	VPSUBD.BCST q6bbias<>(SB), Z13, Z13
+	VPSUBD    Z13, Z24, Z13
 	VMOVDQU64 Z13, (R13)(R12*2)
 	VPXORD    Z14, Z14, Z14
 	VPDPBUSD  192(R14), Z25, Z14
 	VPSLLD    $16, Z14, Z14
 	VPDPBUSD  128(R14), Z25, Z14
-	VPSUBD.BCST q6bbias<>(SB), Z14, Z14
+	VPSUBD    Z14, Z24, Z14
 	VMOVDQU64 Z14, 64(R13)(R12*2)
 	ADDQ      R11, R14
 	ADDQ      $64, R12
@@ -287,8 +297,8 @@ rploop:
 	MOVQ DX, R10
 	XORQ R12, R12
 posloop:
-	Q6BLANES(Z0, Z1, Z2, Z3, Z8, Z9, Z15, Z13, Z14, Z17)
-	Q6BLANES(Z4, Z5, Z6, Z7, Z10, Z11, Z16, Z13, Z14, Z18)
+	Q6BLANES(Z0, Z1, Z2, Z3, Z8, Z9, Z15, Z13, Z14, Z22, Z23, Z17)
+	Q6BLANES(Z4, Z5, Z6, Z7, Z10, Z11, Z16, Z13, Z14, Z22, Z23, Z18)
 	VSHUFI64X2  $0x44, Z18, Z17, Z19
 	VSHUFI64X2  $0xee, Z18, Z17, Z20
 	VPADDD      Z20, Z19, Z19

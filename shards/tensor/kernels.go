@@ -35,8 +35,9 @@ type tileSpec struct {
 	strided   bool
 }
 
-// maxTile bounds rows*pos of any tile kernel (the size of a scratch tile).
-const maxTile = 64
+// maxTile bounds rows*pos of any tile kernel (the size of a scratch tile),
+// x kernels included (16 rows × up to 9 positions).
+const maxTile = 144
 
 // kernelSet is one implementation of the per-type dot products. All sets
 // give bit-identical results (see dot_generic.go); they differ in speed.
@@ -56,6 +57,9 @@ type kernelSet struct {
 	// pack: Pack packs matrices of this type (its strided tiles measured
 	// faster on the packed layout than on row-major rows).
 	pack [BF16 + 1]bool
+	// x: kernels for matrices in the type's x layout (xlayout.go); Pack
+	// uses that layout for the types the best set has them for.
+	x [BF16 + 1]xTile
 	// Activation converters; every implementation gives the same bits.
 	q8_0 func(x []float32, qs []int8, d []float32)
 	q8_1 func(x []float32, qs []int8, d, s []float32)

@@ -54,6 +54,7 @@ func avx512Kernels() *kernelSet {
 	ks := avx2Kernels()
 	ks.name = "avx512"
 	addQ0Tiles(ks)
+	addXTiles(ks)
 	addKTiles(ks)
 	addBF16Kernels(ks)
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {

@@ -18,6 +18,9 @@ type Matrix struct {
 	// interleaved (block 0 of each of the group's rows, then block 1, ...;
 	// pack.go). Only Pack sets it, to a divisor of rowTile and of Rows.
 	group int
+	// x: the groups (of rowTile rows) are in the type's x layout instead
+	// (xlayout.go).
+	x bool
 }
 
 // Validate checks that the type is supported, Cols is a multiple of its
@@ -38,6 +41,9 @@ func (m Matrix) Validate() error {
 	}
 	if g := m.group; g != 0 && (g < 0 || rowTile%g != 0 || m.Rows%g != 0 || m.Type.BlockSize() == 1) {
 		return fmt.Errorf("tensor: packed %v matrix %dx%d: not a whole number of %d-row groups of blocks", m.Type, m.Rows, m.Cols, g)
+	}
+	if m.x && (m.group != rowTile || xFormatOf(m.Type) == nil) {
+		return fmt.Errorf("tensor: %v matrix %dx%d in an x layout it does not have", m.Type, m.Rows, m.Cols)
 	}
 	return nil
 }
@@ -111,6 +117,10 @@ type acts struct {
 	s     []float32
 	bsums []int16
 	h     []uint16
+	// xs: the x kernels' per-row activation terms (prepareX), xstride
+	// of them per row.
+	xs      []int32
+	xstride int
 }
 
 func grow[T any](s []T, n int) []T {
@@ -211,6 +221,9 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
+	if w.x && ks.x[w.Type].fn != nil {
+		a.prepareX(n)
+	}
 	tiles := (w.Rows + rowTile - 1) / rowTile
 	ws.scratch = grow(ws.scratch, tiles*maxTile)
 	t := &ws.mm
@@ -236,7 +249,11 @@ func newTask(ks *kernelSet, a *acts, w Matrix, n int, out, scratch []float32) mm
 		// This type's order depends on n, as in llama.cpp (bf16order.go).
 		t.dot, t.vec, t.batch = many, tileSpec{}, ks.manyBatch[w.Type]
 	}
-	if g := w.group; g > 0 {
+	if w.x {
+		// Only x kernels read the x layout; a set without them
+		// falls back to gathered rows.
+		t.x, t.vec, t.batch = ks.x[w.Type], tileSpec{}, tileSpec{}
+	} else if g := w.group; g > 0 {
 		// Tile kernels that address rows by a row length alone, or whose
 		// tiles would straddle the packed groups, cannot read the matrix:
 		// such a set falls back to gathered rows.
@@ -247,7 +264,7 @@ func newTask(ks *kernelSet, a *acts, w Matrix, n int, out, scratch []float32) mm
 			t.batch = tileSpec{}
 		}
 	}
-	if t.vec.fn != nil || t.batch.fn != nil {
+	if t.vec.fn != nil || t.batch.fn != nil || t.x.fn != nil {
 		t.scratch = scratch
 	}
 	return t
@@ -284,6 +301,12 @@ func matMulMany(ks *kernelSet, p *Pool, ws *Workspace, w []Matrix, x []float32, 
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, p, w[0].Type, x, n, w[0].Cols, ws.convFn)
+	for k := range w {
+		if w[k].x && ks.x[w[k].Type].fn != nil {
+			a.prepareX(n)
+			break
+		}
+	}
 	ws.starts = append(ws.starts[:0], 0)
 	for k := range w {
 		ws.starts = append(ws.starts, ws.starts[k]+(w[k].Rows+rowTile-1)/rowTile)
@@ -324,6 +347,7 @@ type mmTask struct {
 	n, rb, bb  int // positions, row and block bytes
 	dot        rowKernel
 	vec, batch tileSpec
+	x          xTile     // set for an x-packed matrix whose kernels the set has
 	scratch    []float32 // Workspace.scratch, when a tile kernel is set
 }
 
@@ -332,6 +356,19 @@ func (t *mmTask) tiles(lo, hi int) {
 	var buf []float32
 	if t.scratch != nil {
 		buf = t.scratch[lo*maxTile : (lo+1)*maxTile]
+	}
+	if x := t.x; x.fn != nil {
+		// Every position against one tile before the next tile: the
+		// first call streams it from memory, the others find it in cache.
+		tb := rowTile * t.rb
+		for tile := lo; tile < hi; tile++ {
+			for i := 0; i < t.n; i += x.pos {
+				p := min(x.pos, t.n-i)
+				x.fn(t.w.Data[tile*tb:(tile+1)*tb], t.a, i, p, buf)
+				t.scatter(buf, tile*rowTile, rowTile, i, p)
+			}
+		}
+		return
 	}
 	for i0 := 0; i0 < t.n; i0 += posTile {
 		i1 := min(i0+posTile, t.n)

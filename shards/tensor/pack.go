@@ -32,7 +32,13 @@ func Pack(m Matrix) (Matrix, error) {
 	if err := m.Validate(); err != nil {
 		return Matrix{}, fmt.Errorf("tensor: pack: %w", err)
 	}
-	if m.group > 0 || !packable(bestKernels, m) {
+	if m.group > 0 {
+		return m, nil
+	}
+	if xPackable(bestKernels, m) {
+		return packX(m)
+	}
+	if !packable(bestKernels, m) {
 		return m, nil
 	}
 	return packGroups(m, bestKernels.vec[m.Type].rows), nil
@@ -81,27 +87,35 @@ func packMatrix(m Matrix) Matrix {
 
 // packGroups copies a valid row-major m with a block type into the packed
 // layout with groups of g rows (g divides rowTile and m.Rows). Large
-// matrices are copied by one goroutine per CPU, each on its own range of
-// groups: reading the source of a model's matrices from its mapping is
-// bound by page faults, which proceed in parallel.
+// matrices are copied by several goroutines (inParallel): reading the
+// source of a model's matrices from its mapping is bound by page faults,
+// which proceed in parallel.
 func packGroups(m Matrix, g int) Matrix {
 	rb, _ := RowBytes(m.Type, m.Cols)
 	out := make([]byte, m.Rows*rb)
-	groups := m.Rows / g
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(out)>>22)) // at least 4 MB each
+	inParallel(m.Rows/g, len(out), func(lo, hi int) {
+		packRange(out, m.Data, rb, m.Type.BlockBytes(), g, lo, hi)
+	})
+	p := m
+	p.Data, p.group = out, g
+	return p
+}
+
+// inParallel calls fn on consecutive ranges that cover [0, n) and waits for
+// them: for a job of size bytes of at least 8 MB, on one goroutine per CPU
+// (each at least 4 MB), else on the caller alone.
+func inParallel(n, size int, fn func(lo, hi int)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), size>>22, n))
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			packRange(out, m.Data, rb, m.Type.BlockBytes(), g, groups*w/workers, groups*(w+1)/workers)
+			fn(n*w/workers, n*(w+1)/workers)
 		}()
 	}
-	packRange(out, m.Data, rb, m.Type.BlockBytes(), g, 0, groups/workers)
+	fn(0, n/workers)
 	wg.Wait()
-	p := m
-	p.Data, p.group = out, g
-	return p
 }
 
 // packRange packs groups [lo, hi) of g rows of rb bytes (blocks of bb)
@@ -128,6 +142,12 @@ func (m Matrix) gatherRow(r int, buf []byte) []byte {
 		return m.Data[r*rb : (r+1)*rb]
 	}
 	bb := m.Type.BlockBytes()
+	if m.x {
+		for j := 0; j < rb/bb; j++ {
+			m.xBlock(r, j, buf[j*bb:(j+1)*bb])
+		}
+		return buf[:rb]
+	}
 	base := r/g*g*rb + r%g*bb
 	for j := 0; j < rb/bb; j++ {
 		o := base + j*g*bb

@@ -33,6 +33,9 @@ type tileSpec struct {
 	rows, pos int
 	fn        tileKernel
 	strided   bool
+	// minPos > 0: fn computes any minPos..pos positions, as many as its
+	// out has room for (rows each); otherwise exactly pos.
+	minPos int
 }
 
 // maxTile bounds rows*pos of any tile kernel (the size of a scratch tile),

@@ -56,6 +56,7 @@ func avx512Kernels() *kernelSet {
 	addQ0Tiles(ks)
 	addXTiles(ks)
 	addKTiles(ks)
+	addK8Tiles(ks)
 	addBF16Kernels(ks)
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
 		x := a.hrow(i)

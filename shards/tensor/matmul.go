@@ -373,19 +373,26 @@ func (t *mmTask) tiles(lo, hi int) {
 	for i0 := 0; i0 < t.n; i0 += posTile {
 		i1 := min(i0+posTile, t.n)
 		r := r0
-		if b := t.batch; b.fn != nil && i1-i0 >= b.pos {
+		b := t.batch
+		least := b.pos
+		if b.minPos > 0 {
+			least = b.minPos
+		}
+		if b.fn != nil && i1-i0 >= least {
 			for ; r+b.rows <= r1; r += b.rows {
 				i := i0
 				off, l := t.layout(r, b.rows)
-				for ; i+b.pos <= i1; i += b.pos {
+				for i1-i >= least {
+					k := min(b.pos, i1-i)
 					// The first pass over these rows also fetches the
 					// next ones (the rest re-read them from cache).
 					lp := l
-					if i%posTile != 0 {
+					if i != i0 {
 						lp.next = 0
 					}
-					b.fn(t.w.Data[off:], lp, t.a, i, buf)
-					t.scatter(buf, r, b.rows, i, b.pos)
+					b.fn(t.w.Data[off:], lp, t.a, i, buf[:b.rows*k])
+					t.scatter(buf, r, b.rows, i, k)
+					i += k
 				}
 				t.single(r, r+b.rows, i, i1, buf)
 			}

@@ -16,11 +16,14 @@ func q6kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int
 func q4kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb, np, next int, out *float32)
 
 // q6bRows is the row count of the tiles; q6bMaxPos their largest position
-// count (q6bRows*q6bMaxPos = maxTile, the size of MatMul's scratch tiles).
+// count, which the kernels' stack frames are sized for.
 const (
 	q6bRows   = 8
-	q6bMaxPos = maxTile / q6bRows
+	q6bMaxPos = 8
 )
+
+// A tile's results must fit in one of MatMul's scratch tiles.
+var _ [maxTile - q6bRows*q6bMaxPos]struct{}
 
 // q6bPositions is the position count of a call: as many as out has room
 // for, at most q6bMaxPos. A shorter out would be a bug in MatMul.
@@ -63,6 +66,6 @@ func addK8Tiles(ks *kernelSet) {
 	if !hasKTiles() {
 		return
 	}
-	ks.batch[Q6_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q6bTile, strided: true}
-	ks.batch[Q4_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q4bTile, strided: true}
+	ks.batch[Q6_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q6bTile, strided: true, minPos: 2}
+	ks.batch[Q4_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q4bTile, strided: true, minPos: 2}
 }

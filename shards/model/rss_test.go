@@ -122,7 +122,7 @@ const edgeSlop = 2 * (2 << 20)
 // packs (tensor.Pack) are resident once: as the copy, the mapped pages
 // having been released.
 func TestShardResidentMemory(t *testing.T) {
-	check := func(t *testing.T, path string, first, last int) {
+	check := func(t *testing.T, path string, first, last int, wantPacked bool) {
 		for _, o := range []ShardOptions{{}, {NoRepack: true}} {
 			m, err := Open(path, Options{})
 			if err != nil {
@@ -149,12 +149,15 @@ func TestShardResidentMemory(t *testing.T) {
 			if o.NoRepack && len(packed) > 0 {
 				t.Errorf("NoRepack: %d matrices packed", len(packed))
 			}
+			if !o.NoRepack && wantPacked && len(packed) == 0 {
+				t.Errorf("no matrix packed, though tensor.Pack packs this model's type on this CPU")
+			}
 			sh.Close()
 			m.Close()
 		}
 	}
 	t.Run("mini-qwen2-q8_0", func(t *testing.T) {
-		check(t, testenv.Path(t, "models", "mini-qwen2-q8_0.gguf"), 1, 3)
+		check(t, testenv.Path(t, "models", "mini-qwen2-q8_0.gguf"), 1, 3, false)
 	})
 	t.Run("synthetic-72MB", func(t *testing.T) {
 		vocab, err := gguf.Open(testenv.Path(t, "models", "stories260K.gguf"))
@@ -162,7 +165,8 @@ func TestShardResidentMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer vocab.Close()
-		ft, err := modeltools.ParseFileType("q8_0")
+		// Q4_0: the type tensor.Pack packs (on CPUs with its kernels).
+		ft, err := modeltools.ParseFileType("q4_0")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +175,11 @@ func TestShardResidentMemory(t *testing.T) {
 		if err := modeltools.SynthFile(context.Background(), path, modeltools.SynthOptions{Shape: shape, Vocab: vocab, Type: ft, Seed: 1, Threads: 2}); err != nil {
 			t.Fatal(err)
 		}
-		check(t, path, 2, 4)
+		probe, err := tensor.Pack(tensor.Matrix{Type: tensor.Q4_0, Rows: 16, Cols: 32, Data: make([]byte, 16*18)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, path, 2, 4, probe.Packed())
 	})
 }
 

@@ -40,8 +40,8 @@
 // stride and read both layouts; every function of the package accepts a
 // packed matrix, with the same bits (a kernel set without strided tiles
 // reads it through gathered rows, slowly, so Pack packs only the types
-// whose kernels on this CPU read the layout faster: Q8_0 and Q4_0 with
-// AVX-512 VNNI; the Q4_K/Q6_K tiles read it too, but were no faster).
+// whose kernels on this CPU read the layout faster: Q4_0 with AVX-512
+// VNNI; the Q8_0, Q4_K and Q6_K tiles read it too, but were no faster).
 //
 // MatMulMany runs the products of one input (a block's q, k and v; gate and
 // up) as one call: one activation conversion and one synchronisation of the

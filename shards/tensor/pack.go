@@ -19,12 +19,13 @@ import (
 // differs (tileLayout: row stride = block bytes, block stride = group ×
 // block bytes).
 
-// Pack returns m in the packed layout when the kernels this CPU runs read
-// that layout faster for m's type (the AVX-512 VNNI tiles of Q8_0 and Q4_0;
-// those of Q4_K and Q6_K read it, but measured no faster than row-major
-// rows with their prefetching) and m has a whole number of groups;
-// otherwise it returns m itself.
-// The copy is new memory: m.Data is not referenced by the result and may
+// Pack returns m in a packed layout when the kernels this CPU runs read
+// one faster for m's type and m has a whole number of tiles: the type's x
+// layout where the CPU runs its kernels (xlayout.go: Q4_0, Q8_0), else the
+// block-interleaved layout above for the types the kernel set marks
+// (kernelSet.pack: Q4_0's VNNI tiles; those of Q8_0, Q4_K and Q6_K read it
+// too, but measured no faster than on row-major rows with their
+// prefetching); otherwise it returns m itself. The copy is new memory: m.Data is not referenced by the result and may
 // be released by the caller. Packing an already packed matrix returns it
 // unchanged. Every function of this package accepts both layouts, with the
 // same results.

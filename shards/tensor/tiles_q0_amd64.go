@@ -51,9 +51,12 @@ func addQ0Tiles(ks *kernelSet) {
 	if !hasQ0Tiles() {
 		return
 	}
-	// The packed layout (pack.go) streams faster through the vec tiles:
-	// BenchmarkDecodeStream/*/layouts.
-	ks.pack[Q8_0], ks.pack[Q4_0] = true, true
+	// Q4_0 decodes about 1.3x faster on the packed layout (pack.go) and
+	// prefills 1.07x faster; Q8_0 does not (decode 1.00x, prefill 0.97x:
+	// its kernel keeps up with the row-major streams it prefetches), so it
+	// stays row-major. BenchmarkDecodeLayouts in shards/model,
+	// BenchmarkDecodeStream/*/layouts here.
+	ks.pack[Q4_0] = true
 	dot4 := ks.dot[Q4_0]
 	ks.vec[Q8_0] = tileSpec{rows: 16, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 16, 1, 34)

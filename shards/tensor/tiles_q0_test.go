@@ -58,7 +58,7 @@ func TestQ0TilesShapes(t *testing.T) {
 				}
 				// The same tiles packed (pack.go): through MatMul and
 				// each kernel directly, at every row and position.
-				if !packable(ks, w) || !readsPacked(ks, w) {
+				if !readsPacked(ks, w) {
 					t.Fatalf("%v %dx%d: the tile kernels do not read the packed layout", typ, rows, w.Cols)
 				}
 				pw := packMatrix(w)

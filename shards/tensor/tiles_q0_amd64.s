@@ -102,6 +102,11 @@ TEXT ·q80Vec16s(SB), NOSPLIT, $8-64
 	MOVQ d+32(FP), DX
 	MOVQ nb+40(FP), CX
 	MOVQ next+48(FP), BX
+	// next is an offset from w (0: no prefetching).
+	TESTQ BX, BX
+	JZ    q80vnextok
+	ADDQ  w+0(FP), BX
+q80vnextok:
 	LEAQ (R8)(R8*2), R9
 	LEAQ (R10)(R8*4), R11
 	LEAQ (R11)(R8*4), R12
@@ -740,6 +745,11 @@ TEXT ·q40Vec16s(SB), NOSPLIT, $0-64
 	MOVQ   d+32(FP), DX
 	MOVQ   nb+40(FP), CX
 	MOVQ   next+48(FP), BX
+	// next is an offset from w (0: no prefetching).
+	TESTQ BX, BX
+	JZ    q40vnextok
+	ADDQ  w+0(FP), BX
+q40vnextok:
 	VPXORD Z0, Z0, Z0
 	DECQ   CX
 	JLT    q40vdone

@@ -39,9 +39,11 @@
 // instead of 8 or 16 short rows. The tile kernels take a row and a block
 // stride and read both layouts; every function of the package accepts a
 // packed matrix, with the same bits (a kernel set without strided tiles
-// reads it through gathered rows, slowly, so Pack packs only the types
-// whose kernels on this CPU read the layout faster: Q4_0 with AVX-512
-// VNNI; the Q8_0, Q4_K and Q6_K tiles read it too, but were no faster).
+// reads it through gathered rows, slowly). Pack chooses it only for types
+// whose kernels read it faster, none at present: the strided Q8_0, Q4_0,
+// Q4_K and Q6_K tiles were no faster on it than on row-major rows with
+// their prefetching. Pack uses the x layouts (xlayout.go) for Q4_0 and
+// Q8_0 where their kernels run.
 //
 // MatMulMany runs the products of one input (a block's q, k and v; gate and
 // up) as one call: one activation conversion and one synchronisation of the

@@ -23,9 +23,9 @@ import (
 // one faster for m's type and m has a whole number of tiles: the type's x
 // layout where the CPU runs its kernels (xlayout.go: Q4_0, Q8_0), else the
 // block-interleaved layout above for the types the kernel set marks
-// (kernelSet.pack: Q4_0's VNNI tiles; those of Q8_0, Q4_K and Q6_K read it
-// too, but measured no faster than on row-major rows with their
-// prefetching); otherwise it returns m itself. The copy is new memory: m.Data is not referenced by the result and may
+// (kernelSet.pack; none at present: the strided Q8_0, Q4_0, Q4_K and Q6_K
+// tiles read it, but measured no faster on it than on row-major rows with
+// their prefetching); otherwise it returns m itself. The copy is new memory: m.Data is not referenced by the result and may
 // be released by the caller. Packing an already packed matrix returns it
 // unchanged. Every function of this package accepts both layouts, with the
 // same results.

@@ -76,6 +76,14 @@ func addQ0Tiles(ks *kernelSet) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 16, 1, 18)
 		q40Vec16s(pw, l.rs, l.bs, py, pd, nb, l.next, &out[:16][0])
 	}}
+	if hasQ40Vec16x2() {
+		// Two blocks per row per step where the rows are row-major; it
+		// prefetches the next tile itself (it follows the tile).
+		ks.vec[Q4_0] = tileSpec{rows: 16, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+			pw, py, pd, nb := tileArgs(w, l, a, i, 16, 1, 18)
+			q40Vec16x2(pw, l.rs, l.bs, py, pd, nb, &out[:16][0])
+		}}
+	}
 	ks.batch[Q4_0] = tileSpec{rows: 16, pos: 4, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		if !gatherable(l.rs, 16) {
 			fallbackTile(dot4, w, l.rs, a, i, 16, 4, out)

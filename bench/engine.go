@@ -22,6 +22,9 @@ type EngineOptions struct {
 	Threads int    // <= 0: all cores
 	Prompt  int    // prompt tokens prefilled in one batch; 0 means 128
 	Gen     int    // single-token decode steps; 0 means 64
+	// NoRepack computes on the model file's mapped row-major weights
+	// instead of the packed copies a shard makes by default.
+	NoRepack bool
 	// Repeat runs the prefill+decode measurement this many times (after
 	// one warm-up) and keeps the best of each; 0 means 1.
 	Repeat int
@@ -105,7 +108,7 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	if maxLen > cfg.Context {
 		return nil, fmt.Errorf("bench: %d prompt + %d generated tokens exceed the model's context length %d", o.Prompt, o.Gen, cfg.Context)
 	}
-	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: max(maxLen, 16+warmupSteps), IdleTimeout: -1})
+	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: max(maxLen, 16+warmupSteps), IdleTimeout: -1, NoRepack: o.NoRepack})
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}

@@ -96,6 +96,7 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 	f.IntVar(&o.Prompt, "prompt", 128, "prompt tokens prefilled in one batch")
 	f.IntVar(&o.Gen, "gen", 64, "tokens decoded one at a time")
 	f.IntVar(&o.Repeat, "repeat", 1, "measurement runs; the best counts")
+	f.BoolVar(&o.NoRepack, "no-repack", false, "compute on the file's mapped row-major weights instead of packed copies (for comparison)")
 	f.Int64Var(&bwMiB, "bandwidth-mib", 1024, "buffer size of the bandwidth measurement, MiB")
 	f.IntVar(&bwPasses, "bandwidth-runs", 7, "passes of the bandwidth measurement; the best counts")
 	f.Float64Var(&o.FixedBandwidthGBps, "bandwidth-gbs", 0, "use this read bandwidth (GB/s) instead of measuring it")

@@ -100,14 +100,8 @@ func unpackQ4_0x(dst, src []byte, rows, cols int) error {
 	for t := 0; t < rows/q40xRows; t++ {
 		tile := src[t*q40xRows*rb : (t+1)*q40xRows*rb]
 		for j := 0; j < nb; j++ {
-			qo, so := q40xOffsets(nb, j)
 			for r := 0; r < q40xRows; r++ {
-				blk := dst[(t*q40xRows+r)*rb+j*q40xBlockSize:][:q40xBlockSize]
-				blk[0] = tile[so+2*r]
-				blk[1] = tile[so+2*r+1]
-				for k := 0; k < 4; k++ {
-					copy(blk[2+4*k:][:4], tile[qo+64*k+4*r:][:4])
-				}
+				blockQ4_0x(tile, nb, r, j, dst[(t*q40xRows+r)*rb+j*q40xBlockSize:][:q40xBlockSize])
 			}
 		}
 	}

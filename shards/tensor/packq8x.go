@@ -95,14 +95,8 @@ func unpackQ80x(dst, src []byte, rows, cols int) error {
 	for t := 0; t < rows/q80xTile; t++ {
 		tile := src[t*q80xTile*rb : (t+1)*q80xTile*rb]
 		for j := 0; j < nb; j++ {
-			so, qo := q80xBlockOffsets(nb, j)
 			for r := 0; r < q80xTile; r++ {
-				blk := dst[(t*q80xTile+r)*rb+34*j : (t*q80xTile+r)*rb+34*j+34]
-				blk[0] = tile[so+2*r]
-				blk[1] = tile[so+2*r+1]
-				for e := 0; e < 32; e++ {
-					blk[2+e] = tile[qo+64*(e/4)+4*r+e%4] ^ 0x80
-				}
+				blockQ80x(tile, nb, r, j, dst[(t*q80xTile+r)*rb+34*j:][:34])
 			}
 		}
 	}

@@ -18,6 +18,18 @@ import (
 //
 //	SVC_BENCH_MODEL=/tmp/tinyllama-q4_0.gguf go test -run '^$' -bench DecodeBatch -benchtime 20x ./shards/model
 func BenchmarkDecodeBatch(b *testing.B) {
+	m := openBenchModel(b)
+	defer m.Close()
+	for _, k := range []int{1, 2, 4, 8} {
+		b.Run(fmt.Sprintf("sessions=%d", k), func(b *testing.B) {
+			benchDecodeBatch(b, m, k)
+		})
+	}
+}
+
+// openBenchModel opens the model the benchmarks run on: SVC_BENCH_MODEL, or
+// the stories260K fixture.
+func openBenchModel(b *testing.B) *Model {
 	path := os.Getenv("SVC_BENCH_MODEL")
 	if path == "" {
 		path = testenv.Path(b, "models", "stories260K.gguf")
@@ -26,12 +38,7 @@ func BenchmarkDecodeBatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer m.Close()
-	for _, k := range []int{1, 2, 4, 8} {
-		b.Run(fmt.Sprintf("sessions=%d", k), func(b *testing.B) {
-			benchDecodeBatch(b, m, k)
-		})
-	}
+	return m
 }
 
 func benchDecodeBatch(b *testing.B, m *Model, k int) {

@@ -3,13 +3,10 @@ package model
 import (
 	"context"
 	"math"
-	"os"
 	"sort"
 	"syscall"
 	"testing"
 	"time"
-
-	"svc/internal/testenv"
 )
 
 // BenchmarkDecodeLayouts compares a shard whose weights are packed copies
@@ -27,17 +24,11 @@ import (
 // in wall and process CPU time; and it checks that both layouts give the
 // same logits, bit for bit.
 func BenchmarkDecodeLayouts(b *testing.B) {
-	path := os.Getenv("SVC_BENCH_MODEL")
-	if path == "" {
-		path = testenv.Path(b, "models", "stories260K.gguf")
-	}
-	m, err := Open(path, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := openBenchModel(b)
 	defer m.Close()
 	var shs [2]*Shard // packed, NoRepack
 	for k, nr := range []bool{false, true} {
+		var err error
 		if shs[k], err = m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, IdleTimeout: -1, NoRepack: nr}); err != nil {
 			b.Fatal(err)
 		}

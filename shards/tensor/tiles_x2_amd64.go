@@ -11,14 +11,16 @@ import "fmt"
 // many independent streams. Each row's arithmetic is q40xVec16's, so the
 // results are bit for bit the same.
 //
-// MatMul does not use them: they measured slower than one tile at a time.
-// BenchmarkQ4xTilesCold (5632×2048, two threads, DRAM): adjacent pairs
-// 15-19 GB/s and fours 16-21 against 19-29 for single tiles; pairs half a
-// chunk apart about equal to single tiles (within 2-10% below). Routed
-// into MatMul for one position, BenchmarkDecodeLayouts on TinyLlama Q4_0
-// (x layout over row-major, wall median) gave 0.78 (pairs), 0.80-0.82
-// (fours), 0.87-0.96 (far pairs) against 0.90-1.02 for single tiles in
-// the same sessions. More streams per thread do not buy memory-level
+// MatMul does not use them: they measured no faster than one tile at a
+// time. BenchmarkQ4xTilesCold (two threads, DRAM), quiet machine:
+// 5632×2048 single tiles 37-42 GB/s, adjacent pairs 34-36, fours 36-38,
+// pairs half a chunk apart 42; 2048×5632 single 41-44, pairs 42-43, fours
+// 47-48, far pairs 46-49 (under load from other processes every variant
+// fell to 12-29 GB/s and adjacent pairs lost 20%). Routed into MatMul for
+// one position, BenchmarkDecodeLayouts on TinyLlama Q4_0 (x layout over
+// row-major, wall median, alternating variants in one quiet session):
+// single tiles 1.00/0.97, far pairs 0.98/0.98, fours 0.88/0.92, adjacent
+// pairs 0.82/0.85. More streams per thread do not buy memory-level
 // parallelism here; the kernels stay as the measured record and for
 // re-checking on other CPUs.
 

@@ -152,20 +152,28 @@ func q4xTilesCold(b *testing.B, rows, cols int) {
 // BenchmarkQ4xShapes compares one-position MatMul on the x layout with
 // the row-major layout (both through matMul with the best kernels, the
 // same two-thread Pool) for TinyLlama's Q4_0 matrix shapes, cold (≥ 256 MB
-// of copies, cycled), alternating layouts each iteration; median wall
-// rates and their ratio x/row-major.
+// of copies, cycled; "-hot": one copy, in cache, where the per-call work
+// weighs more), alternating layouts each iteration; median wall rates and
+// their ratio x/row-major.
 //
 //	go test -run x -bench Q4xShapes -benchtime 300x ./shards/tensor/
 func BenchmarkQ4xShapes(b *testing.B) {
 	if !hasQ0Tiles() {
 		b.Skip("no AVX-512 VNNI on this CPU")
 	}
-	for _, s := range [][2]int{{256, 2048}, {2048, 2048}, {5632, 2048}, {2048, 5632}} {
-		rows, cols := s[0], s[1]
-		b.Run(strconv.Itoa(rows)+"x"+strconv.Itoa(cols), func(b *testing.B) {
+	for _, s := range [][3]int{{256, 2048, 0}, {2048, 2048, 0}, {5632, 2048, 0}, {2048, 5632, 0}, {256, 2048, 1}, {2048, 2048, 1}} {
+		rows, cols, hot := s[0], s[1], s[2] == 1
+		name := strconv.Itoa(rows) + "x" + strconv.Itoa(cols)
+		if hot {
+			name += "-hot"
+		}
+		b.Run(name, func(b *testing.B) {
 			r := rand.New(rand.NewPCG(uint64(rows), uint64(cols)))
 			m := randomMatrix(r, Q4_0, rows, cols)
 			copies := max(2, (256<<20)/len(m.Data))
+			if hot {
+				copies = 1
+			}
 			rm := make([]Matrix, copies)
 			xm := make([]Matrix, copies)
 			for i := range rm {

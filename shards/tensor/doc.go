@@ -32,18 +32,19 @@
 // purego keeps the Go kernels. kernels_test.go and the tiles_*_test.go
 // files check every SIMD kernel bit for bit against the Go ones.
 //
-// Pack copies a weight matrix into a block-interleaved layout (pack.go):
-// each group of as many rows as the type's one-position tile kernel takes
-// stores block 0 of its rows, then block 1, and so on, so that the kernel,
-// which reads its rows side by side, streams one sequential run of memory
-// instead of 8 or 16 short rows. The tile kernels take a row and a block
-// stride and read both layouts; every function of the package accepts a
-// packed matrix, with the same bits (a kernel set without strided tiles
-// reads it through gathered rows, slowly). Pack chooses it only for types
-// whose kernels read it faster, none at present: the strided Q8_0, Q4_0,
-// Q4_K and Q6_K tiles were no faster on it than on row-major rows with
-// their prefetching. Pack uses the x layouts (xlayout.go) for Q4_0 and
-// Q8_0 where their kernels run.
+// Pack copies a weight matrix, once at load, into the layout the CPU's
+// kernels read fastest. For Q4_0 and Q8_0 on AVX-512 VNNI that is the x
+// layout (xlayout.go, packq4x.go, packq8x.go): 16-row tiles whose quants
+// are interleaved four bytes per row, so one VPDPBUSD against a broadcast
+// activation dword accumulates the dot products of all sixteen rows with
+// no horizontal sums, and a tile is one sequential stream; its kernels
+// serve one position (decode) and up to 8 or 9 positions per call (batched
+// decode, prefill). pack.go also defines a block-interleaved layout that
+// the strided tiles read; Pack chooses it for no type at present (those
+// tiles were no faster on it than on row-major rows with their
+// prefetching), so Q4_K, Q6_K and the rest stay row-major. Every function
+// of the package accepts packed matrices with the same bits; a kernel set
+// without kernels for a layout reads it through gathered rows, slowly.
 //
 // MatMulMany runs the products of one input (a block's q, k and v; gate and
 // up) as one call: one activation conversion and one synchronisation of the

@@ -2,10 +2,18 @@
 
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
 
 // AVX-512 VNNI kernels (tiles_q4x_amd64.s) for Q4_0 weights in the x layout
-// of packq4x.go. They need what hasQ0Tiles reports.
+// of packq4x.go. They need what hasQ40xTiles reports.
+
+// hasQ40xTiles: what hasQ0Tiles reports plus GFNI, whose affine byte map
+// splits off the high nibbles in one instruction.
+func hasQ40xTiles() bool { return hasQ0Tiles() && cpu.X86.HasAVX512GFNI }
 
 // q40xVec16 computes the sixteen dot products of one packed tile (w, nb
 // blocks) with one activation row: int8 quants y, block scales d, and the
@@ -52,8 +60,8 @@ func q40xPrefetch(p int) int {
 // prefetches never fault, so it may point past the tile.
 func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32, pf int) error {
 	switch {
-	case !hasQ0Tiles():
-		return fmt.Errorf("tensor: Q4_0x tile: CPU lacks AVX-512 VNNI/VBMI")
+	case !hasQ40xTiles():
+		return fmt.Errorf("tensor: Q4_0x tile: CPU lacks AVX-512 VNNI/VBMI/GFNI")
 	case pf < 0:
 		return fmt.Errorf("tensor: Q4_0x tile: negative prefetch distance %d", pf)
 	case nb <= 0 || p < 1 || p > q40xMaxPos:

@@ -12,64 +12,51 @@
 // exactly. The float step is dotQ4_0's: acc = fma(float(sum), scale*d, acc).
 
 // Q4X_W(QO, SO): unpack the quants at QO(SI) into Z0..Z7 and convert the
-// scales at SO(SI) into Z8.
+// scales at SO(SI) into Z8. The high nibbles take one GF(2) affine map
+// each (Z30: shift each byte right by four), which is a shift and a mask
+// in one instruction: fewer instructions per block let the out-of-order
+// window span more bytes of the stream.
 #define Q4X_W(QO, SO) \
-	VMOVDQU64 QO+0(SI), Z0;    \
-	VMOVDQU64 QO+64(SI), Z1;   \
-	VMOVDQU64 QO+128(SI), Z2;  \
-	VMOVDQU64 QO+192(SI), Z3;  \
-	VPSRLW    $4, Z0, Z4;      \
-	VPSRLW    $4, Z1, Z5;      \
-	VPSRLW    $4, Z2, Z6;      \
-	VPSRLW    $4, Z3, Z7;      \
-	VPANDD    Z31, Z0, Z0;     \
-	VPANDD    Z31, Z1, Z1;     \
-	VPANDD    Z31, Z2, Z2;     \
-	VPANDD    Z31, Z3, Z3;     \
-	VPANDD    Z31, Z4, Z4;     \
-	VPANDD    Z31, Z5, Z5;     \
-	VPANDD    Z31, Z6, Z6;     \
-	VPANDD    Z31, Z7, Z7;     \
-	VCVTPH2PS SO(SI), Z8
+	VMOVDQU64      QO+0(SI), Z0;    \
+	VMOVDQU64      QO+64(SI), Z1;   \
+	VMOVDQU64      QO+128(SI), Z2;  \
+	VMOVDQU64      QO+192(SI), Z3;  \
+	VGF2P8AFFINEQB $0, Z30, Z0, Z4; \
+	VGF2P8AFFINEQB $0, Z30, Z1, Z5; \
+	VGF2P8AFFINEQB $0, Z30, Z2, Z6; \
+	VGF2P8AFFINEQB $0, Z30, Z3, Z7; \
+	VPANDD         Z31, Z0, Z0;     \
+	VPANDD         Z31, Z1, Z1;     \
+	VPANDD         Z31, Z2, Z2;     \
+	VPANDD         Z31, Z3, Z3;     \
+	VCVTPH2PS      SO(SI), Z8
 
-// Q4X_POS(YA, DA, BA, I, T, ACC): one position of one block: activations
-// at YA (32 int8), activation scale at DA, bias at BA; I and T scratch.
-#define Q4X_POS(YA, DA, BA, I, T, ACC) \
-	VPBROADCASTD  BA, I;          \
-	VPDPBUSD.BCST 0 YA, Z0, I;    \
-	VPDPBUSD.BCST 16 YA, Z4, I;   \
-	VPDPBUSD.BCST 4 YA, Z1, I;    \
-	VPDPBUSD.BCST 20 YA, Z5, I;   \
-	VPDPBUSD.BCST 8 YA, Z2, I;    \
-	VPDPBUSD.BCST 24 YA, Z6, I;   \
-	VPDPBUSD.BCST 12 YA, Z3, I;   \
-	VPDPBUSD.BCST 28 YA, Z7, I;   \
-	VCVTDQ2PS     I, I;           \
-	VMULPS.BCST   DA, Z8, T;      \
+// Q4X_POS(YO, DA, BA, I, T, ACC): one position of one block: activations
+// at YO(DI) (32 int8), activation scale at DA, bias at BA; I and T scratch.
+// One integer chain: the unrolled loop's two blocks are independent, so
+// the out-of-order core overlaps their VPDPBUSD latencies without a second
+// chain per block (which cost a zeroing and an add).
+#define Q4X_POS(YO, DA, BA, I, T, ACC) \
+	VPBROADCASTD  BA, I;             \
+	VPDPBUSD.BCST YO+0(DI), Z0, I;   \
+	VPDPBUSD.BCST YO+16(DI), Z4, I;  \
+	VPDPBUSD.BCST YO+4(DI), Z1, I;   \
+	VPDPBUSD.BCST YO+20(DI), Z5, I;  \
+	VPDPBUSD.BCST YO+8(DI), Z2, I;   \
+	VPDPBUSD.BCST YO+24(DI), Z6, I;  \
+	VPDPBUSD.BCST YO+12(DI), Z3, I;  \
+	VPDPBUSD.BCST YO+28(DI), Z7, I;  \
+	VCVTDQ2PS     I, I;              \
+	VMULPS.BCST   DA, Z8, T;         \
 	VFMADD231PS   T, I, ACC
 
-// Q4X_POS2: Q4X_POS with the integer sum split over two chains (I, J) for
-// the one-position kernel, whose blocks would otherwise wait on the
-// latency of eight dependent VPDPBUSDs.
-#define Q4X_POS2(YA, DA, BA, I, J, T, ACC) \
-	VPBROADCASTD  BA, I;          \
-	VPXORD        J, J, J;        \
-	VPDPBUSD.BCST 0 YA, Z0, I;    \
-	VPDPBUSD.BCST 16 YA, Z4, J;   \
-	VPDPBUSD.BCST 4 YA, Z1, I;    \
-	VPDPBUSD.BCST 20 YA, Z5, J;   \
-	VPDPBUSD.BCST 8 YA, Z2, I;    \
-	VPDPBUSD.BCST 24 YA, Z6, J;   \
-	VPDPBUSD.BCST 12 YA, Z3, I;   \
-	VPDPBUSD.BCST 28 YA, Z7, J;   \
-	VPADDD        J, I, I;        \
-	VCVTDQ2PS     I, I;           \
-	VMULPS.BCST   DA, Z8, T;      \
-	VFMADD231PS   T, I, ACC
-
+// Q4X_MASK: Z31 the low-nibble mask, Z30 the affine matrix whose output
+// bit i (row byte 7-i) is input bit i+4 for i < 4 and 0 above.
 #define Q4X_MASK \
 	MOVL         $0x0f0f0f0f, R15; \
-	VPBROADCASTD R15, Z31
+	VPBROADCASTD R15, Z31; \
+	MOVQ         $0x1020408000000000, R15; \
+	VPBROADCASTQ R15, Z30
 
 // Q4X_PREFETCH(skip): the pair of blocks R15 bytes ahead (nine cache
 // lines), unless R15 is 0.
@@ -105,16 +92,13 @@ TEXT ·q40xVec16(SB), NOSPLIT, $0-56
 q4xvloop:
 	Q4X_PREFETCH(q4xvnopf)
 	Q4X_W(0, 512)
-	Q4X_POS2((DI), (DX), (BX), Z9, Z10, Z11, Z16)
-	ADDQ $32, DI
-	ADDQ $4, DX
-	ADDQ $4, BX
+	Q4X_POS(0, (DX), (BX), Z9, Z11, Z16)
 	Q4X_W(256, 544)
-	Q4X_POS2((DI), (DX), (BX), Z12, Z13, Z14, Z16)
+	Q4X_POS(32, 4(DX), 4(BX), Z12, Z14, Z16)
 	ADDQ $576, SI
-	ADDQ $32, DI
-	ADDQ $4, DX
-	ADDQ $4, BX
+	ADDQ $64, DI
+	ADDQ $8, DX
+	ADDQ $8, BX
 	SUBQ $2, CX
 	CMPQ CX, $2
 	JGE  q4xvloop
@@ -123,7 +107,7 @@ q4xvtail:
 	TESTQ CX, CX
 	JZ    q4xvdone
 	Q4X_W(0, 256)
-	Q4X_POS2((DI), (DX), (BX), Z9, Z10, Z11, Z16)
+	Q4X_POS(0, (DX), (BX), Z9, Z11, Z16)
 
 q4xvdone:
 	MOVQ    out+40(FP), AX
@@ -432,8 +416,8 @@ q4xvdone:
 	VMULPS.BCST (R11), Z8, Z29; \
 	VFMADD231PS Z29, Z13, Z20; \
 	VCVTDQ2PS Z14, Z14; \
-	VMULPS.BCST (R11)(R12*1), Z8, Z30; \
-	VFMADD231PS Z30, Z14, Z21
+	VMULPS.BCST (R11)(R12*1), Z8, Z29; \
+	VFMADD231PS Z29, Z14, Z21
 
 // Q4X_B7: one block for 7 position(s), the VPDPBUSDs of the positions
 // interleaved (1 integer chain(s) per position).
@@ -518,8 +502,8 @@ q4xvdone:
 	VMULPS.BCST (R11), Z8, Z29; \
 	VFMADD231PS Z29, Z13, Z20; \
 	VCVTDQ2PS Z14, Z14; \
-	VMULPS.BCST (R11)(R12*1), Z8, Z30; \
-	VFMADD231PS Z30, Z14, Z21; \
+	VMULPS.BCST (R11)(R12*1), Z8, Z29; \
+	VFMADD231PS Z29, Z14, Z21; \
 	VCVTDQ2PS Z15, Z15; \
 	VMULPS.BCST (R11)(R12*2), Z8, Z25; \
 	VFMADD231PS Z25, Z15, Z22
@@ -616,8 +600,8 @@ q4xvdone:
 	VMULPS.BCST (R11), Z8, Z29; \
 	VFMADD231PS Z29, Z13, Z20; \
 	VCVTDQ2PS Z14, Z14; \
-	VMULPS.BCST (R11)(R12*1), Z8, Z30; \
-	VFMADD231PS Z30, Z14, Z21; \
+	VMULPS.BCST (R11)(R12*1), Z8, Z29; \
+	VFMADD231PS Z29, Z14, Z21; \
 	VCVTDQ2PS Z15, Z15; \
 	VMULPS.BCST (R11)(R12*2), Z8, Z25; \
 	VFMADD231PS Z25, Z15, Z22; \

@@ -5,7 +5,8 @@
 // Q4_0 tile kernels over the x layout of packq4x.go: sixteen rows, one or
 // several positions. Registers: Z0..Z3 low nibbles and Z4..Z7 high nibbles
 // of the four 64-byte quant groups of a block (dword lane r = row r), Z8 the
-// sixteen block scales as float32, Z31 the nibble mask. Each VPDPBUSD
+// sixteen block scales as float32, Z31 the nibble mask, Z30 the affine
+// matrix of the high nibbles (GFNI). Each VPDPBUSD
 // multiplies the unsigned nibbles by one broadcast activation dword, so lane
 // r collects row r's integer dot directly; the accumulator starts at the
 // precomputed bias -8*sum(activations), which makes the sum that of (n-8)*a

@@ -186,7 +186,7 @@ func TestQ4xPackErrors(t *testing.T) {
 // TestQ4xKernels compares the reference and the SIMD kernels on the packed
 // layout with dotQ4_0 on the row-major rows, bit for bit.
 func TestQ4xKernels(t *testing.T) {
-	simd := hasQ0Tiles()
+	simd := hasQ40xTiles()
 	if !simd {
 		t.Log("no AVX-512 VNNI: only the pure-Go reference is checked")
 	}
@@ -228,7 +228,7 @@ func TestQ4xKernels(t *testing.T) {
 // TestQ4xVecMatchesBatch checks that the one-position kernel and the batch
 // kernel at p = 1 agree (q40xTile sends p = 1 to the former only).
 func TestQ4xVecMatchesBatch(t *testing.T) {
-	if !hasQ0Tiles() {
+	if !hasQ40xTiles() {
 		t.Skip("no AVX-512 VNNI on this CPU")
 	}
 	r := rand.New(rand.NewPCG(45, 46))
@@ -247,7 +247,7 @@ func TestQ4xVecMatchesBatch(t *testing.T) {
 }
 
 func TestQ4xTileErrors(t *testing.T) {
-	if !hasQ0Tiles() {
+	if !hasQ40xTiles() {
 		t.Skip("no AVX-512 VNNI on this CPU")
 	}
 	tile := make([]byte, 2*q40xTileBytes)

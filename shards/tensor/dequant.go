@@ -85,27 +85,13 @@ func Row(w Matrix, r int, dst []float32) error {
 	if len(dst) != w.Cols {
 		return fmt.Errorf("tensor: row: destination has %d elements, matrix has %d columns", len(dst), w.Cols)
 	}
-	if w.x {
-		// One block at a time, rebuilt from the tile (x layouts exist
-		// for blocks of at most 34 bytes).
-		var blk [34]byte
-		bb, bs := w.Type.BlockBytes(), w.Type.BlockSize()
+	if w.group > 0 {
+		// One block at a time from its place in the packed layout (a
+		// weight type's block is at most 210 bytes, Q6_K's).
+		var scratch [256]byte
+		bs := w.Type.BlockSize()
 		for j := 0; j < w.Cols/bs; j++ {
-			w.xBlock(r, j, blk[:bb])
-			if err := Dequantize(w.Type, blk[:bb], dst[j*bs:(j+1)*bs]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if g := w.group; g > 0 {
-		// One block at a time, from the row's place in its group.
-		bb, bs := w.Type.BlockBytes(), w.Type.BlockSize()
-		rb := w.Cols / bs * bb
-		base := r/g*g*rb + r%g*bb
-		for j := 0; j < w.Cols/bs; j++ {
-			o := base + j*g*bb
-			if err := Dequantize(w.Type, w.Data[o:o+bb], dst[j*bs:(j+1)*bs]); err != nil {
+			if err := Dequantize(w.Type, w.block(r, j, scratch[:]), dst[j*bs:(j+1)*bs]); err != nil {
 				return err
 			}
 		}

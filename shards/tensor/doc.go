@@ -40,10 +40,10 @@
 // activation dword accumulates the dot products of all sixteen rows with
 // no horizontal sums, and a tile is one sequential stream; its kernels
 // serve one position (decode) and up to 8 or 9 positions per call (batched
-// decode, prefill). pack.go also defines a block-interleaved layout that
-// the strided tiles read; Pack chooses it for no type at present (those
-// tiles were no faster on it than on row-major rows with their
-// prefetching), so Q4_K, Q6_K and the rest stay row-major. Every function
+// decode, prefill). The strided tiles also read a block-interleaved layout
+// (pack.go), which Pack chooses for no type (those tiles were no faster on
+// it than on row-major rows with their prefetching), so Q4_K, Q6_K and the
+// rest stay row-major. Every function
 // of the package accepts packed matrices with the same bits; a kernel set
 // without kernels for a layout reads it through gathered rows, slowly.
 //

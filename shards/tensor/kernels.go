@@ -57,9 +57,6 @@ type kernelSet struct {
 	many  [BF16 + 1]rowKernel
 	// manyBatch: tile kernels in the order of many.
 	manyBatch [BF16 + 1]tileSpec
-	// pack: Pack packs matrices of this type (its strided tiles measured
-	// faster on the packed layout than on row-major rows).
-	pack [BF16 + 1]bool
 	// x: kernels for matrices in the type's x layout (xlayout.go); Pack
 	// uses that layout for the types the best set has them for.
 	x [BF16 + 1]xTile

@@ -42,7 +42,7 @@ func (m Matrix) Validate() error {
 	if g := m.group; g != 0 && (g < 0 || rowTile%g != 0 || m.Rows%g != 0 || m.Type.BlockSize() == 1) {
 		return fmt.Errorf("tensor: packed %v matrix %dx%d: not a whole number of %d-row groups of blocks", m.Type, m.Rows, m.Cols, g)
 	}
-	if m.x && (m.group != rowTile || xFormatOf(m.Type) == nil) {
+	if m.x && (m.group != rowTile || xFormatOf(m.Type).pack == nil) {
 		return fmt.Errorf("tensor: %v matrix %dx%d in an x layout it does not have", m.Type, m.Rows, m.Cols)
 	}
 	return nil

@@ -68,8 +68,8 @@ func TestPackLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := packable(bestKernels, m) || xPackable(bestKernels, m); p.Packed() != want {
-			t.Errorf("%v: Packed() = %v, but packable/xPackable say %v", typ, p.Packed(), want)
+		if want := xPackable(bestKernels, m); p.Packed() != want {
+			t.Errorf("%v: Packed() = %v, but xPackable says %v", typ, p.Packed(), want)
 		}
 	}
 	if _, err := Pack(Matrix{Type: Q8_0, Rows: 16, Cols: 64, Data: make([]byte, 10)}); err == nil {

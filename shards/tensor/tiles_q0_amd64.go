@@ -51,11 +51,11 @@ func addQ0Tiles(ks *kernelSet) {
 	if !hasQ0Tiles() {
 		return
 	}
-	// ks.pack stays unset: on the block-interleaved layout (pack.go) these
-	// kernels measured no faster than on row-major tiles with their
-	// next-tile prefetch (BenchmarkDecodeStream/*/layouts with the x
-	// layouts off: Q8_0 56-57 GB/s both, Q4_0 41-47 packed against 49-50
-	// row-major), and the x layouts (xlayout.go) serve these types anyway.
+	// On the block-interleaved layout (pack.go) these kernels measured no
+	// faster than on row-major tiles with their next-tile prefetch
+	// (BenchmarkDecodeStream/*/layouts with the x layouts off: Q8_0 56-57
+	// GB/s both, Q4_0 41-47 packed against 49-50 row-major), and the x
+	// layouts (xlayout.go) serve these types.
 	dot4 := ks.dot[Q4_0]
 	ks.vec[Q8_0] = tileSpec{rows: 16, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 16, 1, 34)

@@ -19,9 +19,6 @@ import (
 type xFormat struct {
 	// pack converts a row-major rows × cols matrix (src) into dst.
 	pack func(dst, src []byte, rows, cols int) error
-	// block writes block j of row r of a tile of nb blocks to dst in the
-	// type's row-major (ggml) form.
-	block func(tile []byte, nb, r, j int, dst []byte)
 	// sums computes, for one activation row qs, the per-row terms the
 	// kernels add to turn their unsigned products into signed sums (see
 	// biasQ4_0x, q80xActSums): perRow(len(qs)) of them.
@@ -29,15 +26,15 @@ type xFormat struct {
 	perRow func(cols int) int
 }
 
-// xFormatOf returns the x layout of t, or nil if t has none.
-func xFormatOf(t Type) *xFormat {
+// xFormatOf returns the x layout of t (pack is nil if t has none).
+func xFormatOf(t Type) xFormat {
 	switch t {
 	case Q4_0:
-		return &xFormat{pack: packQ4_0x, block: blockQ4_0x, sums: func(qs []int8, s []int32) { biasQ4_0x(s, qs) }, perRow: func(cols int) int { return cols / 32 }}
+		return xFormat{pack: packQ4_0x, sums: func(qs []int8, s []int32) { biasQ4_0x(s, qs) }, perRow: func(cols int) int { return cols / 32 }}
 	case Q8_0:
-		return &xFormat{pack: packQ80x, block: blockQ80x, sums: q80xActSums, perRow: func(cols int) int { return cols / 4 }}
+		return xFormat{pack: packQ80x, sums: q80xActSums, perRow: func(cols int) int { return cols / 4 }}
 	}
-	return nil
+	return xFormat{}
 }
 
 // xTile is a kernel for x-packed tiles: it computes the sixteen rows of
@@ -79,14 +76,6 @@ func packX(m Matrix) (Matrix, error) {
 	return p, nil
 }
 
-// xBlock writes block j of row r of the x-packed m to dst (block bytes).
-func (m Matrix) xBlock(r, j int, dst []byte) {
-	rb, _ := RowBytes(m.Type, m.Cols)
-	nb := rb / m.Type.BlockBytes()
-	t := r / rowTile
-	xFormatOf(m.Type).block(m.Data[t*rowTile*rb:(t+1)*rowTile*rb], nb, r%rowTile, j, dst)
-}
-
 // prepareX computes the x kernels' per-row activation terms for the n
 // activation rows that prepare converted.
 func (a *acts) prepareX(n int) {
@@ -97,6 +86,9 @@ func (a *acts) prepareX(n int) {
 		f.sums(a.qrow(i), a.xs[i*a.xstride:(i+1)*a.xstride])
 	}
 }
+
+// blockQ4_0x and blockQ80x write block j of row r of an x tile of nb
+// blocks to dst in the type's row-major (ggml) form (Matrix.block).
 
 func blockQ4_0x(tile []byte, nb, r, j int, dst []byte) {
 	qo, so := q40xOffsets(nb, j)

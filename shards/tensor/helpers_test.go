@@ -84,3 +84,21 @@ func testPath(t testing.TB, name string) string {
 	t.Helper()
 	return testenv.Path(t, "models", name)
 }
+
+// sameFinite checks that ks's product of w with x (n positions, which may
+// hold NaN and Inf) matches the generic kernels': the same elements are
+// finite, and those are bit for bit equal.
+func sameFinite(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int, what string) {
+	t.Helper()
+	want := make([]float32, n*w.Rows)
+	got := make([]float32, n*w.Rows)
+	matMul(genericKernels, nil, NewWorkspace(), w, x, n, want)
+	matMul(ks, nil, NewWorkspace(), w, x, n, got)
+	for i := range got {
+		gf := !math.IsNaN(float64(got[i])) && !math.IsInf(float64(got[i]), 0)
+		wf := !math.IsNaN(float64(want[i])) && !math.IsInf(float64(want[i]), 0)
+		if gf != wf || (gf && got[i] != want[i]) {
+			t.Fatalf("%s element %d: %g, generic %g", what, i, got[i], want[i])
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -120,16 +121,6 @@ func TestQ0TilesNonFinite(t *testing.T) {
 		x[cols+40] = float32(math.Inf(1))
 		x[2*cols+100] = float32(math.Inf(-1))
 		x[4*cols+cols-1] = float32(math.NaN())
-		want := make([]float32, n*rows)
-		got := make([]float32, n*rows)
-		matMul(genericKernels, nil, NewWorkspace(), w, x, n, want)
-		matMul(ks, nil, NewWorkspace(), w, x, n, got)
-		for i := range got {
-			gf := !math.IsNaN(float64(got[i])) && !math.IsInf(float64(got[i]), 0)
-			wf := !math.IsNaN(float64(want[i])) && !math.IsInf(float64(want[i]), 0)
-			if gf != wf || (gf && got[i] != want[i]) {
-				t.Fatalf("%v element %d: %g, generic %g", typ, i, got[i], want[i])
-			}
-		}
+		sameFinite(t, ks, w, x, n, fmt.Sprintf("%v", typ))
 	}
 }

@@ -17,10 +17,16 @@ import (
 type Pool struct {
 	threads int
 	work    chan *poolJob
-	free    chan *poolJob // finished jobs kept for reuse: For does not allocate
-	quit    chan struct{}
-	wg      sync.WaitGroup
-	once    sync.Once
+	// queued counts the jobs sent to work and not yet received. Idle
+	// workers poll it rather than the channel: an atomic load is far
+	// cheaper than a select, so a spinning worker notices a new job at
+	// once and never holds the channel's lock against the sender.
+	queued atomic.Int32
+	free   chan *poolJob // finished jobs kept for reuse: For does not allocate
+	quit   chan struct{}
+	closed atomic.Bool
+	wg     sync.WaitGroup
+	once   sync.Once
 }
 
 type poolJob struct {
@@ -29,7 +35,10 @@ type poolJob struct {
 	chunk  int
 	chunks int
 	next   atomic.Int64
-	done   sync.WaitGroup
+	// left counts the chunks not yet finished; the caller of For spins on
+	// it before it falls back to waiting on done.
+	left atomic.Int64
+	done sync.WaitGroup
 	// refs counts the holders of the job: the caller of For plus every
 	// copy sent to the work queue. The last holder to let go recycles it,
 	// so a worker that picks up a stale copy never sees a reused job.
@@ -47,8 +56,28 @@ func (j *poolJob) run() {
 		lo := c * j.chunk
 		hi := min(lo+j.chunk, j.n)
 		j.fn(lo, hi)
+		j.left.Add(-1)
 		j.done.Done()
 	}
+}
+
+// wait returns when every chunk of j is finished. It polls first: the
+// other threads are mid-chunk and finish within microseconds, while
+// parking the caller and having the last worker wake it costs tens to
+// hundreds of microseconds on a virtual machine, and worse, hands the
+// caller's goroutine to the worker's thread, which then misses the next
+// job. After waitSpin it parks, so a descheduled worker does not keep the
+// caller burning its core.
+func (j *poolJob) wait() {
+	if j.left.Load() > 0 {
+		deadline := time.Now().Add(waitSpin)
+		for spins := 1; j.left.Load() > 0; spins++ {
+			if spins%256 == 0 && time.Now().After(deadline) {
+				break
+			}
+		}
+	}
+	j.done.Wait()
 }
 
 // NewPool starts a pool of threads workers in total (threads-1 goroutines
@@ -75,10 +104,19 @@ func NewPool(threads int) *Pool {
 
 // spinTime is how long an idle worker keeps polling for the next job
 // before it parks. Decoding issues a matrix product every few tens of
-// microseconds; waking a parked goroutine costs about as much, so a short
-// poll keeps the workers responsive without burning CPU when the pool is
-// idle.
-const spinTime = 50 * time.Microsecond
+// microseconds and a token every few tens of milliseconds; waking a parked
+// worker costs 100 µs or more on a virtual machine (measured on the CI
+// machine kind: one in seven products of a decode step found the worker
+// still asleep with a 50 µs poll, and the caller did the whole product
+// alone). Two milliseconds covers the gaps between the products of a
+// step and between steps, and still parks a pool that has gone quiet.
+const spinTime = 2 * time.Millisecond
+
+// waitSpin bounds how long the caller of For polls for the other threads
+// to finish their chunks before it parks (see poolJob.wait). The largest
+// chunks of a decode step (an eighth of a 70 MB output head) take a few
+// hundred microseconds.
+const waitSpin = time.Millisecond
 
 func (p *Pool) worker() {
 	defer p.wg.Done()
@@ -87,6 +125,7 @@ func (p *Pool) worker() {
 		case <-p.quit:
 			return
 		case j := <-p.work:
+			p.queued.Add(-1)
 			j.run()
 			p.release(j)
 			if !p.poll() {
@@ -100,21 +139,27 @@ func (p *Pool) worker() {
 // false when the pool is closing.
 func (p *Pool) poll() bool {
 	deadline := time.Now().Add(spinTime)
-	for spins := 0; ; spins++ {
-		select {
-		case <-p.quit:
-			return false
-		case j := <-p.work:
-			j.run()
-			p.release(j)
-			deadline = time.Now().Add(spinTime)
-			continue
-		default:
+	for spins := 1; ; spins++ {
+		if p.queued.Load() > 0 {
+			select {
+			case j := <-p.work:
+				p.queued.Add(-1)
+				j.run()
+				p.release(j)
+				deadline = time.Now().Add(spinTime)
+				continue
+			default:
+				// Another worker took it between the load and the select.
+			}
 		}
-		if spins%16 == 15 {
+		if spins%1024 == 0 {
+			if p.closed.Load() {
+				return false
+			}
 			if time.Now().After(deadline) {
 				return true
 			}
+			// Let other goroutines of this thread's P run now and then.
 			runtime.Gosched()
 		}
 	}
@@ -148,18 +193,20 @@ func (p *Pool) For(n int, fn func(lo, hi int)) {
 	j.fn, j.n, j.chunk, j.chunks = fn, n, chunk, chunks
 	j.next.Store(0)
 	j.done.Add(chunks)
+	j.left.Store(int64(chunks))
 	helpers := min(p.threads-1, chunks-1)
 	j.refs.Store(int32(1 + helpers))
 	for i := 0; i < helpers; i++ {
 		select {
 		case p.work <- j:
+			p.queued.Add(1)
 		default:
 			// Queue full (workers busy with other callers): do more ourselves.
 			j.refs.Add(-1)
 		}
 	}
 	j.run()
-	j.done.Wait()
+	j.wait()
 	p.release(j)
 }
 
@@ -183,6 +230,7 @@ func (p *Pool) Close() {
 		return
 	}
 	p.once.Do(func() {
+		p.closed.Store(true)
 		close(p.quit)
 		p.wg.Wait()
 	})

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"svc/internal/testenv"
@@ -18,8 +19,9 @@ const stepAllocs = 2
 // decodeAllocs opens a session on sh, fills part of its cache with a
 // prompt (so that the KV cache has reached its reserved size and does not
 // grow during the measurement) and returns the average allocations of one
-// single-position Forward.
-func decodeAllocs(t *testing.T, sh *Shard, into bool) float64 {
+// single-position Forward. With gc, a garbage collection runs before each
+// step: scratch that a collection throws away would be allocated again.
+func decodeAllocs(t *testing.T, sh *Shard, into, gc bool) float64 {
 	t.Helper()
 	c := sh.Model().Config()
 	const prompt, maxLen, runs = 40, 64, 20
@@ -48,6 +50,9 @@ func decodeAllocs(t *testing.T, sh *Shard, into bool) float64 {
 	// session's reservation) before it counts; prompt+runs+1 < maxLen.
 	var out Output
 	n := testing.AllocsPerRun(runs, func() {
+		if gc {
+			runtime.GC()
+		}
 		var err error
 		if into {
 			err = sh.ForwardInto(ctx, "a", step, &out)
@@ -94,16 +99,17 @@ func TestDecodeStepAllocs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := decodeAllocs(t, sh, false)
-			into := decodeAllocs(t, sh, true)
+			got := decodeAllocs(t, sh, false, false)
+			into := decodeAllocs(t, sh, true, false)
+			intoGC := decodeAllocs(t, sh, true, true)
 			sh.Close()
 			if got > stepAllocs {
 				t.Errorf("%s [%d,%d), %d threads: %v allocations per decode step, want at most %d",
 					r.name, r.first, r.last, threads, got, stepAllocs)
 			}
-			if into != 0 {
-				t.Errorf("%s [%d,%d), %d threads: %v allocations per ForwardInto decode step, want none",
-					r.name, r.first, r.last, threads, into)
+			if into != 0 || intoGC != 0 {
+				t.Errorf("%s [%d,%d), %d threads: %v allocations per ForwardInto decode step (%v with a collection before each), want none",
+					r.name, r.first, r.last, threads, into, intoGC)
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package model
 
 import (
 	"math"
-	"sync"
 
 	"svc/shards/tensor"
 )
@@ -31,13 +30,39 @@ func (lc *layerCache) store(k, v []float32, pos0, n, kvDim, maxLen int) {
 }
 
 // attnBuffers is one worker's scratch memory for attention, recycled
-// through the shard's pool so that decoding does not allocate per step.
+// through the shard's attnBufList so that decoding does not allocate per step.
 type attnBuffers struct {
 	q16   []uint16
 	qf    []float32
 	probs []float32
 	acc   []float32
 	sum   []float64
+}
+
+// attnBufList recycles attention scratch. Unlike a sync.Pool it keeps its
+// buffers across garbage collections: a collection empties a sync.Pool, and
+// the next decode step then allocated every worker's buffers anew (the
+// engine benchmark counted 0 to 2 allocations per token from this alone).
+type attnBufList chan *attnBuffers
+
+// newAttnBufList keeps up to n buffers: one per thread that can run
+// attention at once is enough.
+func newAttnBufList(n int) attnBufList { return make(attnBufList, n) }
+
+func (l attnBufList) get() *attnBuffers {
+	select {
+	case b := <-l:
+		return b
+	default:
+		return &attnBuffers{}
+	}
+}
+
+func (l attnBufList) put(b *attnBuffers) {
+	select {
+	case l <- b:
+	default: // full: more concurrent users than expected; let it go
+	}
 }
 
 func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []float32, []float64) {
@@ -66,7 +91,7 @@ func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []
 // thread count or on how the blocks are split into shards. The steps run
 // on the CPU's best kernel set (attn_kernels.go), which gives the same bits
 // as the pure-Go one.
-func attention(p *tensor.Pool, t *attnTask, bufs *sync.Pool, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
+func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
 	if t.fn == nil {
 		t.fn = t.heads
 	}
@@ -83,7 +108,7 @@ func attention(p *tensor.Pool, t *attnTask, bufs *sync.Pool, c *Config, lc *laye
 // so that handing it to the pool does not allocate: heads computes the
 // (row, head) pairs [lo, hi).
 type attnTask struct {
-	bufs    *sync.Pool
+	bufs    attnBufList
 	c       *Config
 	lc      *layerCache
 	q, out  []float32
@@ -106,11 +131,8 @@ func (t *attnTask) heads(lo, hi int) {
 		scores = kern.scoresTiny
 	}
 	tinyKQV := n >= 2 && hd%4 == 0
-	b, _ := bufs.Get().(*attnBuffers)
-	if b == nil {
-		b = &attnBuffers{}
-	}
-	defer bufs.Put(b)
+	b := bufs.get()
+	defer bufs.put(b)
 	q16, qf, probs, acc, sum := b.get(hd, roundUp(pos0+n, lanes))
 	for t := lo; t < hi; t++ {
 		i, h := t/c.Heads, t%c.Heads

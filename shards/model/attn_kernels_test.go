@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"svc/shards/tensor"
@@ -281,10 +280,10 @@ func TestAttentionKernelSets(t *testing.T) {
 			want := make([]float32, len(q))
 			legacyAttention(c, lc, q, b.n, b.pos0, want)
 			for _, ks := range attnKernelSets() {
-				var bufs sync.Pool
+				bufs := newAttnBufList(4)
 				task := attnTask{kern: ks}
 				got := make([]float32, len(q))
-				attention(pool, &task, &bufs, c, lc, q, b.n, b.pos0, got)
+				attention(pool, &task, bufs, c, lc, q, b.n, b.pos0, got)
 				compareRows(t, fmt.Sprintf("%s heads=%d/%d hd=%d n=%d pos0=%d", ks.name, sh.heads, sh.kvHeads, sh.hd, b.n, b.pos0), got, want)
 			}
 		}
@@ -330,10 +329,10 @@ func BenchmarkAttention(b *testing.B) {
 		out := make([]float32, len(q))
 		for _, ks := range attnKernelSets() {
 			b.Run(fmt.Sprintf("n=%d/pos0=%d/%s", bt.n, bt.pos0, ks.name), func(b *testing.B) {
-				var bufs sync.Pool
+				bufs := newAttnBufList(4)
 				task := attnTask{kern: ks}
 				for b.Loop() {
-					attention(pool, &task, &bufs, c, lc, q, bt.n, bt.pos0, out)
+					attention(pool, &task, bufs, c, lc, q, bt.n, bt.pos0, out)
 				}
 			})
 		}

@@ -92,7 +92,7 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 			s.rope.rotate(sc.k[r*kvd:(r+1)*kvd], c.KVHeads, c.HeadDim, sc.ropeCS)
 		}
 		g.lc.store(sc.k[g.row0*kvd:], sc.v[g.row0*kvd:], g.pos0, g.rows, kvd, g.maxLen)
-		attention(s.pool, g.attn, &s.attnBufs, c, g.lc,
+		attention(s.pool, g.attn, s.attnBufs, c, g.lc,
 			sc.q[g.row0*qd:(g.row0+g.rows)*qd], g.rows, g.pos0, sc.att[g.row0*qd:(g.row0+g.rows)*qd])
 	}
 	mm(b.wo, sc.att, sc.o)

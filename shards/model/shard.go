@@ -91,7 +91,7 @@ type Shard struct {
 	rope        *rope
 	pool        *tensor.Pool
 	ownPool     bool
-	attnBufs    sync.Pool // *attnBuffers
+	attnBufs    attnBufList
 	// matmul and matmulMany are tensor.MatMul and tensor.MatMulMany; tests
 	// substitute a reference kernel for both (useMatMul).
 	matmul     func(p *tensor.Pool, ws *tensor.Workspace, w tensor.Matrix, x []float32, n int, out []float32)
@@ -200,6 +200,9 @@ func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
 		s.pool = tensor.NewPool(o.Threads)
 		s.ownPool = true
 	}
+	// Callers of Forward on different sessions may run attention at the
+	// same time; room for a few of them.
+	s.attnBufs = newAttnBufList(4 * s.pool.Threads())
 	if s.idle > 0 {
 		s.stop, s.done = make(chan struct{}), make(chan struct{})
 		go s.expireLoop()

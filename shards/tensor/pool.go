@@ -36,7 +36,8 @@ type poolJob struct {
 	chunks int
 	next   atomic.Int64
 	// left counts the chunks not yet finished; the caller of For spins on
-	// it before it falls back to waiting on done.
+	// it before it falls back to waiting on done, which whoever finishes
+	// the last chunk releases.
 	left atomic.Int64
 	done sync.WaitGroup
 	// refs counts the holders of the job: the caller of For plus every
@@ -56,8 +57,9 @@ func (j *poolJob) run() {
 		lo := c * j.chunk
 		hi := min(lo+j.chunk, j.n)
 		j.fn(lo, hi)
-		j.left.Add(-1)
-		j.done.Done()
+		if j.left.Add(-1) == 0 {
+			j.done.Done()
+		}
 	}
 }
 
@@ -192,7 +194,7 @@ func (p *Pool) For(n int, fn func(lo, hi int)) {
 	}
 	j.fn, j.n, j.chunk, j.chunks = fn, n, chunk, chunks
 	j.next.Store(0)
-	j.done.Add(chunks)
+	j.done.Add(1)
 	j.left.Store(int64(chunks))
 	helpers := min(p.threads-1, chunks-1)
 	j.refs.Store(int32(1 + helpers))

@@ -154,489 +154,251 @@ q4xvdone:
 	ADDQ $4, AX;  \
 	ADDQ $4, BX
 
-// Q4X_B1: one block for 1 position(s), the VPDPBUSDs of the positions
-// interleaved (2 integer chain(s) per position).
+// The kernels of q40xBatch16 for 1..8 positions (Q4X_Bn) are composed
+// from per-position steps, so position k has the same registers and
+// addresses in every count: its bias at (AX|BX)+, activations at
+// (DI|R8)+, scale at (DX|R11)+, result in Z16+k-1. Positions 1..3 keep two
+// integer chains each (one from the bias over the low-nibble groups, one
+// from zero over the high ones, added at the end); from four on there are
+// not registers enough and each position has one. The VPDPBUSDs of all
+// positions are interleaved group by group.
+
+// Q4X_F(ACC, D, T, OUT): the float step of one position,
+// OUT += float(ACC) * (scale * D); T scratch.
+#define Q4X_F(ACC, D, T, OUT) \
+	VCVTDQ2PS   ACC, ACC;     \
+	VMULPS.BCST D, Z8, T;     \
+	VFMADD231PS T, ACC, OUT
+
+// Q4X_GROUPS2(LO, HI): the eight 4-byte activation groups of a block with
+// the quant registers that take them, in the kernels' order: LO for the
+// low nibbles, HI for the high ones. Q4X_GROUPS(G) gives both to G.
+#define Q4X_GROUPS2(LO, HI) \
+	LO(0, Z0);  \
+	HI(16, Z4); \
+	LO(4, Z1);  \
+	HI(20, Z5); \
+	LO(8, Z2);  \
+	HI(24, Z6); \
+	LO(12, Z3); \
+	HI(28, Z7)
+
+#define Q4X_GROUPS(G) Q4X_GROUPS2(G, G)
+
+// Two chains per position, positions 1..n: Q4X_I2_n starts them,
+// Q4X_LO2_n / Q4X_HI2_n add one group, Q4X_E2_n ends them.
+
+#define Q4X_I2_1 \
+	VPBROADCASTD (AX), Z9; VPXORD Z10, Z10, Z10
+
+#define Q4X_LO2_1(O, W) \
+	VPDPBUSD.BCST O(DI), W, Z9
+
+#define Q4X_HI2_1(O, W) \
+	VPDPBUSD.BCST O(DI), W, Z10
+
+#define Q4X_E2_1 \
+	VPADDD Z10, Z9, Z9; Q4X_F(Z9, (DX), Z25, Z16)
+
+#define Q4X_I2_2 \
+	Q4X_I2_1; \
+	VPBROADCASTD (AX)(R12*1), Z11; VPXORD Z12, Z12, Z12
+
+#define Q4X_LO2_2(O, W) \
+	Q4X_LO2_1(O, W); \
+	VPDPBUSD.BCST O(DI)(R9*1), W, Z11
+
+#define Q4X_HI2_2(O, W) \
+	Q4X_HI2_1(O, W); \
+	VPDPBUSD.BCST O(DI)(R9*1), W, Z12
+
+#define Q4X_E2_2 \
+	Q4X_E2_1; \
+	VPADDD Z12, Z11, Z11; Q4X_F(Z11, (DX)(R12*1), Z26, Z17)
+
+#define Q4X_I2_3 \
+	Q4X_I2_2; \
+	VPBROADCASTD (AX)(R12*2), Z13; VPXORD Z14, Z14, Z14
+
+#define Q4X_LO2_3(O, W) \
+	Q4X_LO2_2(O, W); \
+	VPDPBUSD.BCST O(DI)(R9*2), W, Z13
+
+#define Q4X_HI2_3(O, W) \
+	Q4X_HI2_2(O, W); \
+	VPDPBUSD.BCST O(DI)(R9*2), W, Z14
+
+#define Q4X_E2_3 \
+	Q4X_E2_2; \
+	VPADDD Z14, Z13, Z13; Q4X_F(Z13, (DX)(R12*2), Z27, Z18)
+
+// One chain per position, positions 1..n, likewise.
+
+#define Q4X_I1_1 \
+	VPBROADCASTD (AX), Z9
+
+#define Q4X_G1_1(O, W) \
+	VPDPBUSD.BCST O(DI), W, Z9
+
+#define Q4X_E1_1 \
+	Q4X_F(Z9, (DX), Z25, Z16)
+
+#define Q4X_I1_2 \
+	Q4X_I1_1; \
+	VPBROADCASTD (AX)(R12*1), Z10
+
+#define Q4X_G1_2(O, W) \
+	Q4X_G1_1(O, W); \
+	VPDPBUSD.BCST O(DI)(R9*1), W, Z10
+
+#define Q4X_E1_2 \
+	Q4X_E1_1; \
+	Q4X_F(Z10, (DX)(R12*1), Z26, Z17)
+
+#define Q4X_I1_3 \
+	Q4X_I1_2; \
+	VPBROADCASTD (AX)(R12*2), Z11
+
+#define Q4X_G1_3(O, W) \
+	Q4X_G1_2(O, W); \
+	VPDPBUSD.BCST O(DI)(R9*2), W, Z11
+
+#define Q4X_E1_3 \
+	Q4X_E1_2; \
+	Q4X_F(Z11, (DX)(R12*2), Z27, Z18)
+
+#define Q4X_I1_4 \
+	Q4X_I1_3; \
+	VPBROADCASTD (AX)(R13*1), Z12
+
+#define Q4X_G1_4(O, W) \
+	Q4X_G1_3(O, W); \
+	VPDPBUSD.BCST O(DI)(R10*1), W, Z12
+
+#define Q4X_E1_4 \
+	Q4X_E1_3; \
+	Q4X_F(Z12, (DX)(R13*1), Z28, Z19)
+
+#define Q4X_I1_5 \
+	Q4X_I1_4; \
+	VPBROADCASTD (BX), Z13
+
+#define Q4X_G1_5(O, W) \
+	Q4X_G1_4(O, W); \
+	VPDPBUSD.BCST O(R8), W, Z13
+
+#define Q4X_E1_5 \
+	Q4X_E1_4; \
+	Q4X_F(Z13, (R11), Z29, Z20)
+
+#define Q4X_I1_6 \
+	Q4X_I1_5; \
+	VPBROADCASTD (BX)(R12*1), Z14
+
+#define Q4X_G1_6(O, W) \
+	Q4X_G1_5(O, W); \
+	VPDPBUSD.BCST O(R8)(R9*1), W, Z14
+
+#define Q4X_E1_6 \
+	Q4X_E1_5; \
+	Q4X_F(Z14, (R11)(R12*1), Z29, Z21)
+
+#define Q4X_I1_7 \
+	Q4X_I1_6; \
+	VPBROADCASTD (BX)(R12*2), Z15
+
+#define Q4X_G1_7(O, W) \
+	Q4X_G1_6(O, W); \
+	VPDPBUSD.BCST O(R8)(R9*2), W, Z15
+
+#define Q4X_E1_7 \
+	Q4X_E1_6; \
+	Q4X_F(Z15, (R11)(R12*2), Z25, Z22)
+
+#define Q4X_I1_8 \
+	Q4X_I1_7; \
+	VPBROADCASTD (BX)(R13*1), Z24
+
+#define Q4X_G1_8(O, W) \
+	Q4X_G1_7(O, W); \
+	VPDPBUSD.BCST O(R8)(R10*1), W, Z24
+
+#define Q4X_E1_8 \
+	Q4X_E1_7; \
+	Q4X_F(Z24, (R11)(R13*1), Z26, Z23)
+
+// Q4X_Bn(QO, SO): one block (quants at QO(SI), scales at SO(SI)) for n
+// positions.
+
 #define Q4X_B1(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPXORD Z10, Z10, Z10; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z10; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z10; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z10; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z10; \
-	VPADDD Z10, Z9, Z9; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16
+	Q4X_I2_1; \
+	Q4X_GROUPS2(Q4X_LO2_1, Q4X_HI2_1); \
+	Q4X_E2_1
 
-// Q4X_B2: one block for 2 position(s), the VPDPBUSDs of the positions
-// interleaved (2 integer chain(s) per position).
 #define Q4X_B2(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPXORD Z10, Z10, Z10; \
-	VPBROADCASTD (AX)(R12*1), Z11; \
-	VPXORD Z12, Z12, Z12; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 0 (DI)(R9*1), Z0, Z11; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z10; \
-	VPDPBUSD.BCST 16 (DI)(R9*1), Z4, Z12; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 4 (DI)(R9*1), Z1, Z11; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z10; \
-	VPDPBUSD.BCST 20 (DI)(R9*1), Z5, Z12; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 8 (DI)(R9*1), Z2, Z11; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z10; \
-	VPDPBUSD.BCST 24 (DI)(R9*1), Z6, Z12; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 12 (DI)(R9*1), Z3, Z11; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z10; \
-	VPDPBUSD.BCST 28 (DI)(R9*1), Z7, Z12; \
-	VPADDD Z10, Z9, Z9; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16; \
-	VPADDD Z12, Z11, Z11; \
-	VCVTDQ2PS Z11, Z11; \
-	VMULPS.BCST (DX)(R12*1), Z8, Z26; \
-	VFMADD231PS Z26, Z11, Z17
+	Q4X_I2_2; \
+	Q4X_GROUPS2(Q4X_LO2_2, Q4X_HI2_2); \
+	Q4X_E2_2
 
-// Q4X_B3: one block for 3 position(s), the VPDPBUSDs of the positions
-// interleaved (2 integer chain(s) per position).
 #define Q4X_B3(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPXORD Z10, Z10, Z10; \
-	VPBROADCASTD (AX)(R12*1), Z11; \
-	VPXORD Z12, Z12, Z12; \
-	VPBROADCASTD (AX)(R12*2), Z13; \
-	VPXORD Z14, Z14, Z14; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 0 (DI)(R9*1), Z0, Z11; \
-	VPDPBUSD.BCST 0 (DI)(R9*2), Z0, Z13; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z10; \
-	VPDPBUSD.BCST 16 (DI)(R9*1), Z4, Z12; \
-	VPDPBUSD.BCST 16 (DI)(R9*2), Z4, Z14; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 4 (DI)(R9*1), Z1, Z11; \
-	VPDPBUSD.BCST 4 (DI)(R9*2), Z1, Z13; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z10; \
-	VPDPBUSD.BCST 20 (DI)(R9*1), Z5, Z12; \
-	VPDPBUSD.BCST 20 (DI)(R9*2), Z5, Z14; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 8 (DI)(R9*1), Z2, Z11; \
-	VPDPBUSD.BCST 8 (DI)(R9*2), Z2, Z13; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z10; \
-	VPDPBUSD.BCST 24 (DI)(R9*1), Z6, Z12; \
-	VPDPBUSD.BCST 24 (DI)(R9*2), Z6, Z14; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 12 (DI)(R9*1), Z3, Z11; \
-	VPDPBUSD.BCST 12 (DI)(R9*2), Z3, Z13; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z10; \
-	VPDPBUSD.BCST 28 (DI)(R9*1), Z7, Z12; \
-	VPDPBUSD.BCST 28 (DI)(R9*2), Z7, Z14; \
-	VPADDD Z10, Z9, Z9; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16; \
-	VPADDD Z12, Z11, Z11; \
-	VCVTDQ2PS Z11, Z11; \
-	VMULPS.BCST (DX)(R12*1), Z8, Z26; \
-	VFMADD231PS Z26, Z11, Z17; \
-	VPADDD Z14, Z13, Z13; \
-	VCVTDQ2PS Z13, Z13; \
-	VMULPS.BCST (DX)(R12*2), Z8, Z27; \
-	VFMADD231PS Z27, Z13, Z18
+	Q4X_I2_3; \
+	Q4X_GROUPS2(Q4X_LO2_3, Q4X_HI2_3); \
+	Q4X_E2_3
 
-// Q4X_B4: one block for 4 position(s), the VPDPBUSDs of the positions
-// interleaved (1 integer chain(s) per position).
 #define Q4X_B4(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPBROADCASTD (AX)(R12*1), Z10; \
-	VPBROADCASTD (AX)(R12*2), Z11; \
-	VPBROADCASTD (AX)(R13*1), Z12; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 0 (DI)(R9*1), Z0, Z10; \
-	VPDPBUSD.BCST 0 (DI)(R9*2), Z0, Z11; \
-	VPDPBUSD.BCST 0 (DI)(R10*1), Z0, Z12; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z9; \
-	VPDPBUSD.BCST 16 (DI)(R9*1), Z4, Z10; \
-	VPDPBUSD.BCST 16 (DI)(R9*2), Z4, Z11; \
-	VPDPBUSD.BCST 16 (DI)(R10*1), Z4, Z12; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 4 (DI)(R9*1), Z1, Z10; \
-	VPDPBUSD.BCST 4 (DI)(R9*2), Z1, Z11; \
-	VPDPBUSD.BCST 4 (DI)(R10*1), Z1, Z12; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z9; \
-	VPDPBUSD.BCST 20 (DI)(R9*1), Z5, Z10; \
-	VPDPBUSD.BCST 20 (DI)(R9*2), Z5, Z11; \
-	VPDPBUSD.BCST 20 (DI)(R10*1), Z5, Z12; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 8 (DI)(R9*1), Z2, Z10; \
-	VPDPBUSD.BCST 8 (DI)(R9*2), Z2, Z11; \
-	VPDPBUSD.BCST 8 (DI)(R10*1), Z2, Z12; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z9; \
-	VPDPBUSD.BCST 24 (DI)(R9*1), Z6, Z10; \
-	VPDPBUSD.BCST 24 (DI)(R9*2), Z6, Z11; \
-	VPDPBUSD.BCST 24 (DI)(R10*1), Z6, Z12; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 12 (DI)(R9*1), Z3, Z10; \
-	VPDPBUSD.BCST 12 (DI)(R9*2), Z3, Z11; \
-	VPDPBUSD.BCST 12 (DI)(R10*1), Z3, Z12; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z9; \
-	VPDPBUSD.BCST 28 (DI)(R9*1), Z7, Z10; \
-	VPDPBUSD.BCST 28 (DI)(R9*2), Z7, Z11; \
-	VPDPBUSD.BCST 28 (DI)(R10*1), Z7, Z12; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16; \
-	VCVTDQ2PS Z10, Z10; \
-	VMULPS.BCST (DX)(R12*1), Z8, Z26; \
-	VFMADD231PS Z26, Z10, Z17; \
-	VCVTDQ2PS Z11, Z11; \
-	VMULPS.BCST (DX)(R12*2), Z8, Z27; \
-	VFMADD231PS Z27, Z11, Z18; \
-	VCVTDQ2PS Z12, Z12; \
-	VMULPS.BCST (DX)(R13*1), Z8, Z28; \
-	VFMADD231PS Z28, Z12, Z19
+	Q4X_I1_4; \
+	Q4X_GROUPS(Q4X_G1_4); \
+	Q4X_E1_4
 
-// Q4X_B5: one block for 5 position(s), the VPDPBUSDs of the positions
-// interleaved (1 integer chain(s) per position).
 #define Q4X_B5(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPBROADCASTD (AX)(R12*1), Z10; \
-	VPBROADCASTD (AX)(R12*2), Z11; \
-	VPBROADCASTD (AX)(R13*1), Z12; \
-	VPBROADCASTD (BX), Z13; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 0 (DI)(R9*1), Z0, Z10; \
-	VPDPBUSD.BCST 0 (DI)(R9*2), Z0, Z11; \
-	VPDPBUSD.BCST 0 (DI)(R10*1), Z0, Z12; \
-	VPDPBUSD.BCST 0 (R8), Z0, Z13; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z9; \
-	VPDPBUSD.BCST 16 (DI)(R9*1), Z4, Z10; \
-	VPDPBUSD.BCST 16 (DI)(R9*2), Z4, Z11; \
-	VPDPBUSD.BCST 16 (DI)(R10*1), Z4, Z12; \
-	VPDPBUSD.BCST 16 (R8), Z4, Z13; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 4 (DI)(R9*1), Z1, Z10; \
-	VPDPBUSD.BCST 4 (DI)(R9*2), Z1, Z11; \
-	VPDPBUSD.BCST 4 (DI)(R10*1), Z1, Z12; \
-	VPDPBUSD.BCST 4 (R8), Z1, Z13; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z9; \
-	VPDPBUSD.BCST 20 (DI)(R9*1), Z5, Z10; \
-	VPDPBUSD.BCST 20 (DI)(R9*2), Z5, Z11; \
-	VPDPBUSD.BCST 20 (DI)(R10*1), Z5, Z12; \
-	VPDPBUSD.BCST 20 (R8), Z5, Z13; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 8 (DI)(R9*1), Z2, Z10; \
-	VPDPBUSD.BCST 8 (DI)(R9*2), Z2, Z11; \
-	VPDPBUSD.BCST 8 (DI)(R10*1), Z2, Z12; \
-	VPDPBUSD.BCST 8 (R8), Z2, Z13; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z9; \
-	VPDPBUSD.BCST 24 (DI)(R9*1), Z6, Z10; \
-	VPDPBUSD.BCST 24 (DI)(R9*2), Z6, Z11; \
-	VPDPBUSD.BCST 24 (DI)(R10*1), Z6, Z12; \
-	VPDPBUSD.BCST 24 (R8), Z6, Z13; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 12 (DI)(R9*1), Z3, Z10; \
-	VPDPBUSD.BCST 12 (DI)(R9*2), Z3, Z11; \
-	VPDPBUSD.BCST 12 (DI)(R10*1), Z3, Z12; \
-	VPDPBUSD.BCST 12 (R8), Z3, Z13; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z9; \
-	VPDPBUSD.BCST 28 (DI)(R9*1), Z7, Z10; \
-	VPDPBUSD.BCST 28 (DI)(R9*2), Z7, Z11; \
-	VPDPBUSD.BCST 28 (DI)(R10*1), Z7, Z12; \
-	VPDPBUSD.BCST 28 (R8), Z7, Z13; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16; \
-	VCVTDQ2PS Z10, Z10; \
-	VMULPS.BCST (DX)(R12*1), Z8, Z26; \
-	VFMADD231PS Z26, Z10, Z17; \
-	VCVTDQ2PS Z11, Z11; \
-	VMULPS.BCST (DX)(R12*2), Z8, Z27; \
-	VFMADD231PS Z27, Z11, Z18; \
-	VCVTDQ2PS Z12, Z12; \
-	VMULPS.BCST (DX)(R13*1), Z8, Z28; \
-	VFMADD231PS Z28, Z12, Z19; \
-	VCVTDQ2PS Z13, Z13; \
-	VMULPS.BCST (R11), Z8, Z29; \
-	VFMADD231PS Z29, Z13, Z20
+	Q4X_I1_5; \
+	Q4X_GROUPS(Q4X_G1_5); \
+	Q4X_E1_5
 
-// Q4X_B6: one block for 6 position(s), the VPDPBUSDs of the positions
-// interleaved (1 integer chain(s) per position).
 #define Q4X_B6(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPBROADCASTD (AX)(R12*1), Z10; \
-	VPBROADCASTD (AX)(R12*2), Z11; \
-	VPBROADCASTD (AX)(R13*1), Z12; \
-	VPBROADCASTD (BX), Z13; \
-	VPBROADCASTD (BX)(R12*1), Z14; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 0 (DI)(R9*1), Z0, Z10; \
-	VPDPBUSD.BCST 0 (DI)(R9*2), Z0, Z11; \
-	VPDPBUSD.BCST 0 (DI)(R10*1), Z0, Z12; \
-	VPDPBUSD.BCST 0 (R8), Z0, Z13; \
-	VPDPBUSD.BCST 0 (R8)(R9*1), Z0, Z14; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z9; \
-	VPDPBUSD.BCST 16 (DI)(R9*1), Z4, Z10; \
-	VPDPBUSD.BCST 16 (DI)(R9*2), Z4, Z11; \
-	VPDPBUSD.BCST 16 (DI)(R10*1), Z4, Z12; \
-	VPDPBUSD.BCST 16 (R8), Z4, Z13; \
-	VPDPBUSD.BCST 16 (R8)(R9*1), Z4, Z14; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 4 (DI)(R9*1), Z1, Z10; \
-	VPDPBUSD.BCST 4 (DI)(R9*2), Z1, Z11; \
-	VPDPBUSD.BCST 4 (DI)(R10*1), Z1, Z12; \
-	VPDPBUSD.BCST 4 (R8), Z1, Z13; \
-	VPDPBUSD.BCST 4 (R8)(R9*1), Z1, Z14; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z9; \
-	VPDPBUSD.BCST 20 (DI)(R9*1), Z5, Z10; \
-	VPDPBUSD.BCST 20 (DI)(R9*2), Z5, Z11; \
-	VPDPBUSD.BCST 20 (DI)(R10*1), Z5, Z12; \
-	VPDPBUSD.BCST 20 (R8), Z5, Z13; \
-	VPDPBUSD.BCST 20 (R8)(R9*1), Z5, Z14; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 8 (DI)(R9*1), Z2, Z10; \
-	VPDPBUSD.BCST 8 (DI)(R9*2), Z2, Z11; \
-	VPDPBUSD.BCST 8 (DI)(R10*1), Z2, Z12; \
-	VPDPBUSD.BCST 8 (R8), Z2, Z13; \
-	VPDPBUSD.BCST 8 (R8)(R9*1), Z2, Z14; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z9; \
-	VPDPBUSD.BCST 24 (DI)(R9*1), Z6, Z10; \
-	VPDPBUSD.BCST 24 (DI)(R9*2), Z6, Z11; \
-	VPDPBUSD.BCST 24 (DI)(R10*1), Z6, Z12; \
-	VPDPBUSD.BCST 24 (R8), Z6, Z13; \
-	VPDPBUSD.BCST 24 (R8)(R9*1), Z6, Z14; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 12 (DI)(R9*1), Z3, Z10; \
-	VPDPBUSD.BCST 12 (DI)(R9*2), Z3, Z11; \
-	VPDPBUSD.BCST 12 (DI)(R10*1), Z3, Z12; \
-	VPDPBUSD.BCST 12 (R8), Z3, Z13; \
-	VPDPBUSD.BCST 12 (R8)(R9*1), Z3, Z14; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z9; \
-	VPDPBUSD.BCST 28 (DI)(R9*1), Z7, Z10; \
-	VPDPBUSD.BCST 28 (DI)(R9*2), Z7, Z11; \
-	VPDPBUSD.BCST 28 (DI)(R10*1), Z7, Z12; \
-	VPDPBUSD.BCST 28 (R8), Z7, Z13; \
-	VPDPBUSD.BCST 28 (R8)(R9*1), Z7, Z14; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16; \
-	VCVTDQ2PS Z10, Z10; \
-	VMULPS.BCST (DX)(R12*1), Z8, Z26; \
-	VFMADD231PS Z26, Z10, Z17; \
-	VCVTDQ2PS Z11, Z11; \
-	VMULPS.BCST (DX)(R12*2), Z8, Z27; \
-	VFMADD231PS Z27, Z11, Z18; \
-	VCVTDQ2PS Z12, Z12; \
-	VMULPS.BCST (DX)(R13*1), Z8, Z28; \
-	VFMADD231PS Z28, Z12, Z19; \
-	VCVTDQ2PS Z13, Z13; \
-	VMULPS.BCST (R11), Z8, Z29; \
-	VFMADD231PS Z29, Z13, Z20; \
-	VCVTDQ2PS Z14, Z14; \
-	VMULPS.BCST (R11)(R12*1), Z8, Z29; \
-	VFMADD231PS Z29, Z14, Z21
+	Q4X_I1_6; \
+	Q4X_GROUPS(Q4X_G1_6); \
+	Q4X_E1_6
 
-// Q4X_B7: one block for 7 position(s), the VPDPBUSDs of the positions
-// interleaved (1 integer chain(s) per position).
 #define Q4X_B7(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPBROADCASTD (AX)(R12*1), Z10; \
-	VPBROADCASTD (AX)(R12*2), Z11; \
-	VPBROADCASTD (AX)(R13*1), Z12; \
-	VPBROADCASTD (BX), Z13; \
-	VPBROADCASTD (BX)(R12*1), Z14; \
-	VPBROADCASTD (BX)(R12*2), Z15; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 0 (DI)(R9*1), Z0, Z10; \
-	VPDPBUSD.BCST 0 (DI)(R9*2), Z0, Z11; \
-	VPDPBUSD.BCST 0 (DI)(R10*1), Z0, Z12; \
-	VPDPBUSD.BCST 0 (R8), Z0, Z13; \
-	VPDPBUSD.BCST 0 (R8)(R9*1), Z0, Z14; \
-	VPDPBUSD.BCST 0 (R8)(R9*2), Z0, Z15; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z9; \
-	VPDPBUSD.BCST 16 (DI)(R9*1), Z4, Z10; \
-	VPDPBUSD.BCST 16 (DI)(R9*2), Z4, Z11; \
-	VPDPBUSD.BCST 16 (DI)(R10*1), Z4, Z12; \
-	VPDPBUSD.BCST 16 (R8), Z4, Z13; \
-	VPDPBUSD.BCST 16 (R8)(R9*1), Z4, Z14; \
-	VPDPBUSD.BCST 16 (R8)(R9*2), Z4, Z15; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 4 (DI)(R9*1), Z1, Z10; \
-	VPDPBUSD.BCST 4 (DI)(R9*2), Z1, Z11; \
-	VPDPBUSD.BCST 4 (DI)(R10*1), Z1, Z12; \
-	VPDPBUSD.BCST 4 (R8), Z1, Z13; \
-	VPDPBUSD.BCST 4 (R8)(R9*1), Z1, Z14; \
-	VPDPBUSD.BCST 4 (R8)(R9*2), Z1, Z15; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z9; \
-	VPDPBUSD.BCST 20 (DI)(R9*1), Z5, Z10; \
-	VPDPBUSD.BCST 20 (DI)(R9*2), Z5, Z11; \
-	VPDPBUSD.BCST 20 (DI)(R10*1), Z5, Z12; \
-	VPDPBUSD.BCST 20 (R8), Z5, Z13; \
-	VPDPBUSD.BCST 20 (R8)(R9*1), Z5, Z14; \
-	VPDPBUSD.BCST 20 (R8)(R9*2), Z5, Z15; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 8 (DI)(R9*1), Z2, Z10; \
-	VPDPBUSD.BCST 8 (DI)(R9*2), Z2, Z11; \
-	VPDPBUSD.BCST 8 (DI)(R10*1), Z2, Z12; \
-	VPDPBUSD.BCST 8 (R8), Z2, Z13; \
-	VPDPBUSD.BCST 8 (R8)(R9*1), Z2, Z14; \
-	VPDPBUSD.BCST 8 (R8)(R9*2), Z2, Z15; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z9; \
-	VPDPBUSD.BCST 24 (DI)(R9*1), Z6, Z10; \
-	VPDPBUSD.BCST 24 (DI)(R9*2), Z6, Z11; \
-	VPDPBUSD.BCST 24 (DI)(R10*1), Z6, Z12; \
-	VPDPBUSD.BCST 24 (R8), Z6, Z13; \
-	VPDPBUSD.BCST 24 (R8)(R9*1), Z6, Z14; \
-	VPDPBUSD.BCST 24 (R8)(R9*2), Z6, Z15; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 12 (DI)(R9*1), Z3, Z10; \
-	VPDPBUSD.BCST 12 (DI)(R9*2), Z3, Z11; \
-	VPDPBUSD.BCST 12 (DI)(R10*1), Z3, Z12; \
-	VPDPBUSD.BCST 12 (R8), Z3, Z13; \
-	VPDPBUSD.BCST 12 (R8)(R9*1), Z3, Z14; \
-	VPDPBUSD.BCST 12 (R8)(R9*2), Z3, Z15; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z9; \
-	VPDPBUSD.BCST 28 (DI)(R9*1), Z7, Z10; \
-	VPDPBUSD.BCST 28 (DI)(R9*2), Z7, Z11; \
-	VPDPBUSD.BCST 28 (DI)(R10*1), Z7, Z12; \
-	VPDPBUSD.BCST 28 (R8), Z7, Z13; \
-	VPDPBUSD.BCST 28 (R8)(R9*1), Z7, Z14; \
-	VPDPBUSD.BCST 28 (R8)(R9*2), Z7, Z15; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16; \
-	VCVTDQ2PS Z10, Z10; \
-	VMULPS.BCST (DX)(R12*1), Z8, Z26; \
-	VFMADD231PS Z26, Z10, Z17; \
-	VCVTDQ2PS Z11, Z11; \
-	VMULPS.BCST (DX)(R12*2), Z8, Z27; \
-	VFMADD231PS Z27, Z11, Z18; \
-	VCVTDQ2PS Z12, Z12; \
-	VMULPS.BCST (DX)(R13*1), Z8, Z28; \
-	VFMADD231PS Z28, Z12, Z19; \
-	VCVTDQ2PS Z13, Z13; \
-	VMULPS.BCST (R11), Z8, Z29; \
-	VFMADD231PS Z29, Z13, Z20; \
-	VCVTDQ2PS Z14, Z14; \
-	VMULPS.BCST (R11)(R12*1), Z8, Z29; \
-	VFMADD231PS Z29, Z14, Z21; \
-	VCVTDQ2PS Z15, Z15; \
-	VMULPS.BCST (R11)(R12*2), Z8, Z25; \
-	VFMADD231PS Z25, Z15, Z22
+	Q4X_I1_7; \
+	Q4X_GROUPS(Q4X_G1_7); \
+	Q4X_E1_7
 
-// Q4X_B8: one block for 8 position(s), the VPDPBUSDs of the positions
-// interleaved (1 integer chain(s) per position).
 #define Q4X_B8(QO, SO) \
 	Q4X_W(QO, SO); \
-	VPBROADCASTD (AX), Z9; \
-	VPBROADCASTD (AX)(R12*1), Z10; \
-	VPBROADCASTD (AX)(R12*2), Z11; \
-	VPBROADCASTD (AX)(R13*1), Z12; \
-	VPBROADCASTD (BX), Z13; \
-	VPBROADCASTD (BX)(R12*1), Z14; \
-	VPBROADCASTD (BX)(R12*2), Z15; \
-	VPBROADCASTD (BX)(R13*1), Z24; \
-	VPDPBUSD.BCST 0 (DI), Z0, Z9; \
-	VPDPBUSD.BCST 0 (DI)(R9*1), Z0, Z10; \
-	VPDPBUSD.BCST 0 (DI)(R9*2), Z0, Z11; \
-	VPDPBUSD.BCST 0 (DI)(R10*1), Z0, Z12; \
-	VPDPBUSD.BCST 0 (R8), Z0, Z13; \
-	VPDPBUSD.BCST 0 (R8)(R9*1), Z0, Z14; \
-	VPDPBUSD.BCST 0 (R8)(R9*2), Z0, Z15; \
-	VPDPBUSD.BCST 0 (R8)(R10*1), Z0, Z24; \
-	VPDPBUSD.BCST 16 (DI), Z4, Z9; \
-	VPDPBUSD.BCST 16 (DI)(R9*1), Z4, Z10; \
-	VPDPBUSD.BCST 16 (DI)(R9*2), Z4, Z11; \
-	VPDPBUSD.BCST 16 (DI)(R10*1), Z4, Z12; \
-	VPDPBUSD.BCST 16 (R8), Z4, Z13; \
-	VPDPBUSD.BCST 16 (R8)(R9*1), Z4, Z14; \
-	VPDPBUSD.BCST 16 (R8)(R9*2), Z4, Z15; \
-	VPDPBUSD.BCST 16 (R8)(R10*1), Z4, Z24; \
-	VPDPBUSD.BCST 4 (DI), Z1, Z9; \
-	VPDPBUSD.BCST 4 (DI)(R9*1), Z1, Z10; \
-	VPDPBUSD.BCST 4 (DI)(R9*2), Z1, Z11; \
-	VPDPBUSD.BCST 4 (DI)(R10*1), Z1, Z12; \
-	VPDPBUSD.BCST 4 (R8), Z1, Z13; \
-	VPDPBUSD.BCST 4 (R8)(R9*1), Z1, Z14; \
-	VPDPBUSD.BCST 4 (R8)(R9*2), Z1, Z15; \
-	VPDPBUSD.BCST 4 (R8)(R10*1), Z1, Z24; \
-	VPDPBUSD.BCST 20 (DI), Z5, Z9; \
-	VPDPBUSD.BCST 20 (DI)(R9*1), Z5, Z10; \
-	VPDPBUSD.BCST 20 (DI)(R9*2), Z5, Z11; \
-	VPDPBUSD.BCST 20 (DI)(R10*1), Z5, Z12; \
-	VPDPBUSD.BCST 20 (R8), Z5, Z13; \
-	VPDPBUSD.BCST 20 (R8)(R9*1), Z5, Z14; \
-	VPDPBUSD.BCST 20 (R8)(R9*2), Z5, Z15; \
-	VPDPBUSD.BCST 20 (R8)(R10*1), Z5, Z24; \
-	VPDPBUSD.BCST 8 (DI), Z2, Z9; \
-	VPDPBUSD.BCST 8 (DI)(R9*1), Z2, Z10; \
-	VPDPBUSD.BCST 8 (DI)(R9*2), Z2, Z11; \
-	VPDPBUSD.BCST 8 (DI)(R10*1), Z2, Z12; \
-	VPDPBUSD.BCST 8 (R8), Z2, Z13; \
-	VPDPBUSD.BCST 8 (R8)(R9*1), Z2, Z14; \
-	VPDPBUSD.BCST 8 (R8)(R9*2), Z2, Z15; \
-	VPDPBUSD.BCST 8 (R8)(R10*1), Z2, Z24; \
-	VPDPBUSD.BCST 24 (DI), Z6, Z9; \
-	VPDPBUSD.BCST 24 (DI)(R9*1), Z6, Z10; \
-	VPDPBUSD.BCST 24 (DI)(R9*2), Z6, Z11; \
-	VPDPBUSD.BCST 24 (DI)(R10*1), Z6, Z12; \
-	VPDPBUSD.BCST 24 (R8), Z6, Z13; \
-	VPDPBUSD.BCST 24 (R8)(R9*1), Z6, Z14; \
-	VPDPBUSD.BCST 24 (R8)(R9*2), Z6, Z15; \
-	VPDPBUSD.BCST 24 (R8)(R10*1), Z6, Z24; \
-	VPDPBUSD.BCST 12 (DI), Z3, Z9; \
-	VPDPBUSD.BCST 12 (DI)(R9*1), Z3, Z10; \
-	VPDPBUSD.BCST 12 (DI)(R9*2), Z3, Z11; \
-	VPDPBUSD.BCST 12 (DI)(R10*1), Z3, Z12; \
-	VPDPBUSD.BCST 12 (R8), Z3, Z13; \
-	VPDPBUSD.BCST 12 (R8)(R9*1), Z3, Z14; \
-	VPDPBUSD.BCST 12 (R8)(R9*2), Z3, Z15; \
-	VPDPBUSD.BCST 12 (R8)(R10*1), Z3, Z24; \
-	VPDPBUSD.BCST 28 (DI), Z7, Z9; \
-	VPDPBUSD.BCST 28 (DI)(R9*1), Z7, Z10; \
-	VPDPBUSD.BCST 28 (DI)(R9*2), Z7, Z11; \
-	VPDPBUSD.BCST 28 (DI)(R10*1), Z7, Z12; \
-	VPDPBUSD.BCST 28 (R8), Z7, Z13; \
-	VPDPBUSD.BCST 28 (R8)(R9*1), Z7, Z14; \
-	VPDPBUSD.BCST 28 (R8)(R9*2), Z7, Z15; \
-	VPDPBUSD.BCST 28 (R8)(R10*1), Z7, Z24; \
-	VCVTDQ2PS Z9, Z9; \
-	VMULPS.BCST (DX), Z8, Z25; \
-	VFMADD231PS Z25, Z9, Z16; \
-	VCVTDQ2PS Z10, Z10; \
-	VMULPS.BCST (DX)(R12*1), Z8, Z26; \
-	VFMADD231PS Z26, Z10, Z17; \
-	VCVTDQ2PS Z11, Z11; \
-	VMULPS.BCST (DX)(R12*2), Z8, Z27; \
-	VFMADD231PS Z27, Z11, Z18; \
-	VCVTDQ2PS Z12, Z12; \
-	VMULPS.BCST (DX)(R13*1), Z8, Z28; \
-	VFMADD231PS Z28, Z12, Z19; \
-	VCVTDQ2PS Z13, Z13; \
-	VMULPS.BCST (R11), Z8, Z29; \
-	VFMADD231PS Z29, Z13, Z20; \
-	VCVTDQ2PS Z14, Z14; \
-	VMULPS.BCST (R11)(R12*1), Z8, Z29; \
-	VFMADD231PS Z29, Z14, Z21; \
-	VCVTDQ2PS Z15, Z15; \
-	VMULPS.BCST (R11)(R12*2), Z8, Z25; \
-	VFMADD231PS Z25, Z15, Z22; \
-	VCVTDQ2PS Z24, Z24; \
-	VMULPS.BCST (R11)(R13*1), Z8, Z26; \
-	VFMADD231PS Z26, Z24, Z23
+	Q4X_I1_8; \
+	Q4X_GROUPS(Q4X_G1_8); \
+	Q4X_E1_8
+
+// Q4X_RUN(B, loop, nopf, tail): the blocks of the tile for one position
+// count: pairs of blocks with the prefetch, then a last odd block; then on
+// to the stores.
+#define Q4X_RUN(B, loop, nopf, tail) \
+	CMPQ CX, $2;           \
+	JLT  tail;             \
+loop:                      \
+	Q4X_PREFETCH(nopf);    \
+	B(0, 512);             \
+	Q4X_ADV;               \
+	B(256, 544);           \
+	Q4X_ADV;               \
+	ADDQ $576, SI;         \
+	SUBQ $2, CX;           \
+	CMPQ CX, $2;           \
+	JGE  loop;             \
+tail:                      \
+	TESTQ CX, CX;          \
+	JZ    q4xbstore;       \
+	B(0, 256);             \
+	JMP   q4xbstore
 
 // func q40xBatch16(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, p int, out *float32, pf int)
 //
@@ -686,172 +448,28 @@ TEXT ·q40xBatch16(SB), NOSPLIT, $0-80
 	JMP q4xbstore
 
 q4xb1:
-	CMPQ CX, $2
-	JLT  q4xb1t
-
-q4xb1l:
-	Q4X_PREFETCH(q4xb1nopf)
-	Q4X_B1(0, 512)
-	Q4X_ADV
-	Q4X_B1(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb1l
-
-q4xb1t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B1(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B1, q4xb1l, q4xb1nopf, q4xb1t)
 
 q4xb2:
-	CMPQ CX, $2
-	JLT  q4xb2t
-
-q4xb2l:
-	Q4X_PREFETCH(q4xb2nopf)
-	Q4X_B2(0, 512)
-	Q4X_ADV
-	Q4X_B2(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb2l
-
-q4xb2t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B2(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B2, q4xb2l, q4xb2nopf, q4xb2t)
 
 q4xb3:
-	CMPQ CX, $2
-	JLT  q4xb3t
-
-q4xb3l:
-	Q4X_PREFETCH(q4xb3nopf)
-	Q4X_B3(0, 512)
-	Q4X_ADV
-	Q4X_B3(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb3l
-
-q4xb3t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B3(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B3, q4xb3l, q4xb3nopf, q4xb3t)
 
 q4xb4:
-	CMPQ CX, $2
-	JLT  q4xb4t
-
-q4xb4l:
-	Q4X_PREFETCH(q4xb4nopf)
-	Q4X_B4(0, 512)
-	Q4X_ADV
-	Q4X_B4(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb4l
-
-q4xb4t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B4(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B4, q4xb4l, q4xb4nopf, q4xb4t)
 
 q4xb5:
-	CMPQ CX, $2
-	JLT  q4xb5t
-
-q4xb5l:
-	Q4X_PREFETCH(q4xb5nopf)
-	Q4X_B5(0, 512)
-	Q4X_ADV
-	Q4X_B5(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb5l
-
-q4xb5t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B5(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B5, q4xb5l, q4xb5nopf, q4xb5t)
 
 q4xb6:
-	CMPQ CX, $2
-	JLT  q4xb6t
-
-q4xb6l:
-	Q4X_PREFETCH(q4xb6nopf)
-	Q4X_B6(0, 512)
-	Q4X_ADV
-	Q4X_B6(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb6l
-
-q4xb6t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B6(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B6, q4xb6l, q4xb6nopf, q4xb6t)
 
 q4xb7:
-	CMPQ CX, $2
-	JLT  q4xb7t
-
-q4xb7l:
-	Q4X_PREFETCH(q4xb7nopf)
-	Q4X_B7(0, 512)
-	Q4X_ADV
-	Q4X_B7(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb7l
-
-q4xb7t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B7(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B7, q4xb7l, q4xb7nopf, q4xb7t)
 
 q4xb8:
-	CMPQ CX, $2
-	JLT  q4xb8t
-
-q4xb8l:
-	Q4X_PREFETCH(q4xb8nopf)
-	Q4X_B8(0, 512)
-	Q4X_ADV
-	Q4X_B8(256, 544)
-	Q4X_ADV
-	ADDQ $576, SI
-	SUBQ $2, CX
-	CMPQ CX, $2
-	JGE  q4xb8l
-
-q4xb8t:
-	TESTQ CX, CX
-	JZ    q4xbstore
-	Q4X_B8(0, 256)
-	JMP   q4xbstore
+	Q4X_RUN(Q4X_B8, q4xb8l, q4xb8nopf, q4xb8t)
 
 	// Stores all eight accumulators (zero past p) into the 16*p outputs.
 q4xbstore:

@@ -211,6 +211,28 @@ q80xv1done:
 	VPXORD A6, A6, A6; \
 	VPXORD A7, A7, A7
 
+// Q80X_BLOCKS(BLOCK, loop, nopf, tail, done): the CX blocks of a pass,
+// two per step with the prefetch, then an odd last one; on to done.
+#define Q80X_BLOCKS(BLOCK, loop, nopf, tail, done) \
+	MOVQ CX, R10;               \
+	SHRQ $1, R10;               \
+	JZ   tail;                  \
+loop:                           \
+	Q80X_PREFETCH(nopf);        \
+nopf:                           \
+	BLOCK(0, 64, 0, 0);         \
+	BLOCK(32, 576, 32, 4);      \
+	ADDQ $1088, SI;             \
+	ADDQ $64, DI;               \
+	ADDQ $8, DX;                \
+	ADDQ $64, BX;               \
+	DECQ R10;                   \
+	JNZ  loop;                  \
+tail:                           \
+	TESTQ $1, CX;               \
+	JZ    done;                 \
+	BLOCK(0, 32, 0, 0)
+
 // func q80xPass2(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, acc *float32, flags int, out *float32, pf uintptr)
 TEXT ·q80xPass2(SB), NOSPLIT, $0-96
 	MOVQ w+0(FP), SI
@@ -239,27 +261,7 @@ q80xp2zero:
 	Q80X_ZERO8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 
 q80xp2start:
-	MOVQ CX, R10
-	SHRQ $1, R10
-	JZ   q80xp2tail
-
-q80xp2loop:
-	Q80X_PREFETCH(q80xp2nopf)
-
-q80xp2nopf:
-	Q80X_BLOCK2(0, 64, 0, 0)
-	Q80X_BLOCK2(32, 576, 32, 4)
-	ADDQ $1088, SI
-	ADDQ $64, DI
-	ADDQ $8, DX
-	ADDQ $64, BX
-	DECQ R10
-	JNZ  q80xp2loop
-
-q80xp2tail:
-	TESTQ $1, CX
-	JZ    q80xp2done
-	Q80X_BLOCK2(0, 32, 0, 0)
+	Q80X_BLOCKS(Q80X_BLOCK2, q80xp2loop, q80xp2nopf, q80xp2tail, q80xp2done)
 
 q80xp2done:
 	// flags bit 1: the last blocks, finish; else save the accumulators.
@@ -306,27 +308,7 @@ q80xp3zero:
 	Q80X_ZERO8(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
 
 q80xp3start:
-	MOVQ CX, R10
-	SHRQ $1, R10
-	JZ   q80xp3tail
-
-q80xp3loop:
-	Q80X_PREFETCH(q80xp3nopf)
-
-q80xp3nopf:
-	Q80X_BLOCK3(0, 64, 0, 0)
-	Q80X_BLOCK3(32, 576, 32, 4)
-	ADDQ $1088, SI
-	ADDQ $64, DI
-	ADDQ $8, DX
-	ADDQ $64, BX
-	DECQ R10
-	JNZ  q80xp3loop
-
-q80xp3tail:
-	TESTQ $1, CX
-	JZ    q80xp3done
-	Q80X_BLOCK3(0, 32, 0, 0)
+	Q80X_BLOCKS(Q80X_BLOCK3, q80xp3loop, q80xp3nopf, q80xp3tail, q80xp3done)
 
 q80xp3done:
 	TESTQ $2, R15

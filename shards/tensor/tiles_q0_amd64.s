@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "prefetch_amd64.h"
 
 // AVX-512 VNNI tile kernels for Q8_0 and Q4_0 weights (see
 // tiles_q0_amd64.go). Every output keeps the canonical float order of
@@ -192,23 +193,8 @@ q80vloop2:
 	// The data after the tile, read linearly at the pace this one is
 	// consumed (16*34 bytes a block): the hardware prefetchers do not
 	// follow sixteen interleaved row-major rows well.
-	PREFETCHT0 (BX)
-	PREFETCHT0 64(BX)
-	PREFETCHT0 128(BX)
-	PREFETCHT0 192(BX)
-	PREFETCHT0 256(BX)
-	PREFETCHT0 320(BX)
-	PREFETCHT0 384(BX)
-	PREFETCHT0 448(BX)
-	PREFETCHT0 512(BX)
-	PREFETCHT0 576(BX)
-	PREFETCHT0 640(BX)
-	PREFETCHT0 704(BX)
-	PREFETCHT0 768(BX)
-	PREFETCHT0 832(BX)
-	PREFETCHT0 896(BX)
-	PREFETCHT0 960(BX)
-	PREFETCHT0 1024(BX)
+	PREFETCH9(0, BX)
+	PREFETCH8(576, BX)
 	ADDQ $1088, BX
 
 q80vnopf2:
@@ -255,15 +241,7 @@ q80vtail:
 	Q80V_ROW(2(R13)(R9*1), (R13)(R9*1), Y31)
 	TESTQ BX, BX
 	JZ    q80vdone
-	PREFETCHT0 (BX)
-	PREFETCHT0 64(BX)
-	PREFETCHT0 128(BX)
-	PREFETCHT0 192(BX)
-	PREFETCHT0 256(BX)
-	PREFETCHT0 320(BX)
-	PREFETCHT0 384(BX)
-	PREFETCHT0 448(BX)
-	PREFETCHT0 512(BX)
+	PREFETCH9(0, BX)
 
 q80vdone:
 	MOVQ out+56(FP), AX
@@ -762,24 +740,8 @@ q40vloop4:
 	JLT  q40vloop1
 	TESTQ BX, BX
 	JZ    q40vnopf4
-	PREFETCHT0 (BX)
-	PREFETCHT0 64(BX)
-	PREFETCHT0 128(BX)
-	PREFETCHT0 192(BX)
-	PREFETCHT0 256(BX)
-	PREFETCHT0 320(BX)
-	PREFETCHT0 384(BX)
-	PREFETCHT0 448(BX)
-	PREFETCHT0 512(BX)
-	PREFETCHT0 576(BX)
-	PREFETCHT0 640(BX)
-	PREFETCHT0 704(BX)
-	PREFETCHT0 768(BX)
-	PREFETCHT0 832(BX)
-	PREFETCHT0 896(BX)
-	PREFETCHT0 960(BX)
-	PREFETCHT0 1024(BX)
-	PREFETCHT0 1088(BX)
+	PREFETCH9(0, BX)
+	PREFETCH9(576, BX)
 	ADDQ $1152, BX
 
 q40vnopf4:

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "prefetch_amd64.h"
 
 // q40Vec16x2: sixteen Q4_0 rows × one position, weights addressed by a
 // row stride and a block stride (see tiles_q4v_amd64.go). Every output
@@ -326,15 +327,7 @@ GLOBL q4viinv<>(SB), RODATA|NOPTR, $64
 	VMULPS.BCST 4(DX), Z30, Z30; \
 	VFMADD231PS Z29, Z27, Z0;    \
 	VFMADD231PS Z30, Z28, Z0;    \
-	PREFETCHT0  (BX);            \
-	PREFETCHT0  64(BX);          \
-	PREFETCHT0  128(BX);         \
-	PREFETCHT0  192(BX);         \
-	PREFETCHT0  256(BX);         \
-	PREFETCHT0  320(BX);         \
-	PREFETCHT0  384(BX);         \
-	PREFETCHT0  448(BX);         \
-	PREFETCHT0  512(BX);         \
+	PREFETCH9(0, BX);            \
 	ADDQ        $576, BX;        \
 	ADDQ        bs2-8(SP), R10;  \
 	ADDQ        bs2-8(SP), R11;  \
@@ -456,15 +449,7 @@ q4viloop:
 	JLT  q4vitail
 	Q4V_IBLOCK(0, 0, 0)
 	Q4V_IBLOCK(288, 32, 4)
-	PREFETCHT0 (BX)
-	PREFETCHT0 64(BX)
-	PREFETCHT0 128(BX)
-	PREFETCHT0 192(BX)
-	PREFETCHT0 256(BX)
-	PREFETCHT0 320(BX)
-	PREFETCHT0 384(BX)
-	PREFETCHT0 448(BX)
-	PREFETCHT0 512(BX)
+	PREFETCH9(0, BX)
 	ADDQ $576, BX
 	ADDQ $576, R10
 	ADDQ $64, DI

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "prefetch_amd64.h"
 
 // Q6_K tile kernel: 8 rows x np positions (np = 1..8), AVX-512 VNNI.
 //
@@ -174,18 +175,6 @@ GLOBL q6bneg<>(SB), RODATA|NOPTR, $64
 	VMOVSHDUP X, X2;    \
 	VADDSS    X2, X, X
 
-// Q6BPF9(O): prefetch the nine cache lines at O(R10).
-#define Q6BPF9(O) \
-	PREFETCHT0 O+0(R10); \
-	PREFETCHT0 O+64(R10); \
-	PREFETCHT0 O+128(R10); \
-	PREFETCHT0 O+192(R10); \
-	PREFETCHT0 O+256(R10); \
-	PREFETCHT0 O+320(R10); \
-	PREFETCHT0 O+384(R10); \
-	PREFETCHT0 O+448(R10); \
-	PREFETCHT0 O+512(R10)
-
 // func q6kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb, np, next int, out *float32)
 TEXT ·q6kTile8(SB), $3200-88
 	MOVQ w+0(FP), SI
@@ -263,9 +252,9 @@ pploop:
 	MOVQ  3136(SP), R10
 	TESTQ R10, R10
 	JZ    rows
-	Q6BPF9(0)
-	Q6BPF9(576)
-	Q6BPF9(1152)
+	PREFETCH9(0, R10)
+	PREFETCH9(576, R10)
+	PREFETCH9(1152, R10)
 	ADDQ $1680, R10
 	MOVQ R10, 3136(SP)
 
@@ -551,8 +540,8 @@ q4pp:
 	MOVQ  4672(SP), R10
 	TESTQ R10, R10
 	JZ    q4rows
-	Q6BPF9(0)
-	Q6BPF9(576)
+	PREFETCH9(0, R10)
+	PREFETCH9(576, R10)
 	ADDQ $1152, R10
 	MOVQ R10, 4672(SP)
 

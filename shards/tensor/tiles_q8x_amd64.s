@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "prefetch_amd64.h"
 
 // AVX-512 VNNI kernels for Q8_0 weights in the interleaved layout of
 // packq8x.go (see tiles_q8x_amd64.go). Per block and 4-element group g, one
@@ -23,23 +24,8 @@
 #define Q80X_PREFETCH(skip) \
 	TESTQ      R11, R11;  \
 	JZ         skip;      \
-	PREFETCHT0 0(R11);    \
-	PREFETCHT0 64(R11);   \
-	PREFETCHT0 128(R11);  \
-	PREFETCHT0 192(R11);  \
-	PREFETCHT0 256(R11);  \
-	PREFETCHT0 320(R11);  \
-	PREFETCHT0 384(R11);  \
-	PREFETCHT0 448(R11);  \
-	PREFETCHT0 512(R11);  \
-	PREFETCHT0 576(R11);  \
-	PREFETCHT0 640(R11);  \
-	PREFETCHT0 704(R11);  \
-	PREFETCHT0 768(R11);  \
-	PREFETCHT0 832(R11);  \
-	PREFETCHT0 896(R11);  \
-	PREFETCHT0 960(R11);  \
-	PREFETCHT0 1024(R11); \
+	PREFETCH9(0, R11);    \
+	PREFETCH8(576, R11);  \
 	ADDQ       $1088, R11
 
 // Q80X_FIN stores hsum8 of the accumulators A0..A7 (one position, 16

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"svc/bench"
+	"svc/cmd/internal/cli"
 )
 
 // newBenchCmd is "svc bench": engine and load benchmarks.
@@ -50,10 +51,10 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Model == "" {
-				return usagef("bench engine: --model is required")
+				return cli.Usagef("bench engine: --model is required")
 			}
 			if o.Prompt <= 0 || o.Gen <= 0 || o.Repeat <= 0 || o.Threads < 0 || bwMiB <= 0 || bwPasses <= 0 || o.FixedBandwidthGBps < 0 {
-				return usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads and --bandwidth-gbs not negative")
+				return cli.Usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads and --bandwidth-gbs not negative")
 			}
 			o.Bandwidth = bench.BandwidthOptions{Bytes: bwMiB << 20, Runs: bwPasses}
 			steps := 4 + o.Repeat*(1+o.Gen)
@@ -139,14 +140,14 @@ each request is bounded by --timeout. Requests are never retried.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.URL == "" {
-				return usagef("bench load: --url is required")
+				return cli.Usagef("bench load: --url is required")
 			}
 			levels, err := parseLevels(conc)
 			if err != nil {
-				return usagef("bench load: --concurrency: %v", err)
+				return cli.Usagef("bench load: --concurrency: %v", err)
 			}
 			if o.Requests < 0 || o.MaxTokens <= 0 || o.Timeout <= 0 || o.Warmup < 0 {
-				return usagef("bench load: --max-tokens and --timeout must be positive, --requests and --warmup not negative")
+				return cli.Usagef("bench load: --max-tokens and --timeout must be positive, --requests and --warmup not negative")
 			}
 			o.Concurrency = levels
 			var bar *progressbar.ProgressBar

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/shards/model"
 	"svc/shards/tensor"
 	"svc/shards/tokenizer"
@@ -81,32 +82,32 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelPath == "" {
-				return usagef("generate: --model is required")
+				return cli.Usagef("generate: --model is required")
 			}
 			if (prompt == "") == (tokensArg == "") {
-				return usagef("generate: give exactly one of --prompt and --tokens")
+				return cli.Usagef("generate: give exactly one of --prompt and --tokens")
 			}
 			if n <= 0 {
-				return usagef("generate: -n must be positive, got %d", n)
+				return cli.Usagef("generate: -n must be positive, got %d", n)
 			}
 			if split < 1 {
-				return usagef("generate: --split must be at least 1, got %d", split)
+				return cli.Usagef("generate: --split must be at least 1, got %d", split)
 			}
 			if logprobs < 0 || threads < 0 {
-				return usagef("generate: --logprobs and --threads must not be negative")
+				return cli.Usagef("generate: --logprobs and --threads must not be negative")
 			}
 			var force []int32
 			if forceArg != "" {
 				var err error
 				if force, err = parseGenerateIDs(forceArg); err != nil {
-					return usagef("generate: --force: %v", err)
+					return cli.Usagef("generate: --force: %v", err)
 				}
 			}
 			var promptIDs []int32
 			if tokensArg != "" {
 				var err error
 				if promptIDs, err = parseGenerateIDs(tokensArg); err != nil {
-					return usagef("generate: --tokens: %v", err)
+					return cli.Usagef("generate: --tokens: %v", err)
 				}
 			}
 
@@ -125,7 +126,7 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 					return fmt.Errorf("generate: --prompt: %w", err)
 				}
 				if len(promptIDs) == 0 {
-					return usagef("generate: --prompt %q gives no tokens", prompt)
+					return cli.Usagef("generate: --prompt %q gives no tokens", prompt)
 				}
 			}
 			for _, list := range []struct {
@@ -134,24 +135,24 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 			}{{"--tokens", promptIDs}, {"--force", force}} {
 				for _, id := range list.ids {
 					if id < 0 || int(id) >= cfg.Vocab {
-						return usagef("generate: %s: token %d is outside the vocabulary [0,%d)", list.flag, id, cfg.Vocab)
+						return cli.Usagef("generate: %s: token %d is outside the vocabulary [0,%d)", list.flag, id, cfg.Vocab)
 					}
 				}
 			}
 			if split > cfg.Blocks {
-				return usagef("generate: --split %d: the model has only %d blocks", split, cfg.Blocks)
+				return cli.Usagef("generate: --split %d: the model has only %d blocks", split, cfg.Blocks)
 			}
 			maxLen := len(promptIDs) + n
 			if len(force) > 0 && len(force) < n {
 				maxLen = len(promptIDs) + len(force)
 			}
 			if maxLen > cfg.Context {
-				return usagef("generate: prompt (%d tokens) plus -n %d exceed the model's context length %d", len(promptIDs), n, cfg.Context)
+				return cli.Usagef("generate: prompt (%d tokens) plus -n %d exceed the model's context length %d", len(promptIDs), n, cfg.Context)
 			}
 
 			ranges, err := model.EvenSplit(cfg.Blocks, split)
 			if err != nil {
-				return usagef("generate: --split: %v", err)
+				return cli.Usagef("generate: --split: %v", err)
 			}
 			// One worker pool serves every shard of the chain: they run one
 			// after the other.

@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/shards/gguf"
 	"svc/shards/modeltools"
 )
@@ -36,15 +37,15 @@ Types:  %s`, modeltools.WeightStd, strings.Join(modeltools.ShapeNames(), ", "), 
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if shape == "" || vocab == "" || typ == "" || out == "" {
-				return usagef("model synth: --shape, --vocab, --type and --out are required")
+				return cli.Usagef("model synth: --shape, --vocab, --type and --out are required")
 			}
 			sh, err := modeltools.LookupShape(shape)
 			if err != nil {
-				return usageError{err}
+				return &cli.UsageError{Err: err}
 			}
 			ft, err := modeltools.ParseFileType(typ)
 			if err != nil {
-				return usageError{err}
+				return &cli.UsageError{Err: err}
 			}
 			vf, err := gguf.Open(vocab)
 			if err != nil {
@@ -91,7 +92,7 @@ Types: ` + strings.Join(modeltools.FileTypeNames(), ", "),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ft, err := modeltools.ParseFileType(args[2])
 			if err != nil {
-				return usageError{err}
+				return &cli.UsageError{Err: err}
 			}
 			in, err := gguf.Open(args[0])
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/p2p"
 )
 
@@ -57,20 +58,20 @@ announcement is withdrawn and every session closed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelPath == "" {
-				return usagef("node: --model FILE is required")
+				return cli.Usagef("node: --model FILE is required")
 			}
 			first, last := 0, 0
 			if blocks != "" {
 				var err error
 				if first, last, err = parseBlocks(blocks); err != nil {
-					return usagef("node: --blocks: %v", err)
+					return cli.Usagef("node: --blocks: %v", err)
 				}
 			}
 			if threads < 0 || cacheTokens < 0 || numBlocks < 0 || ctxLen < 0 {
-				return usagef("node: --threads, --cache-tokens, --num-blocks and --context must not be negative")
+				return cli.Usagef("node: --threads, --cache-tokens, --num-blocks and --context must not be negative")
 			}
 			if ttl < 3*time.Second || ttl > p2p.DefaultMaxRecordTTL {
-				return usagef("node: --record-ttl must be between 3s and %s", p2p.DefaultMaxRecordTTL)
+				return cli.Usagef("node: --record-ttl must be between 3s and %s", p2p.DefaultMaxRecordTTL)
 			}
 			level := slog.LevelInfo
 			if verbose {
@@ -80,14 +81,14 @@ announcement is withdrawn and every session closed.`,
 			var key crypto.PrivKey
 			if keyFile != "" {
 				var err error
-				if key, err = loadOrCreateKey(keyFile); err != nil {
+				if key, err = p2p.LoadOrCreateKey(keyFile); err != nil {
 					return fmt.Errorf("node: %w", err)
 				}
 			}
 			if cpuProf != "" {
 				stop, err := startCPUProfile(cpuProf)
 				if err != nil {
-					return usagef("node: %v", err)
+					return cli.Usagef("node: %v", err)
 				}
 				defer stop()
 			}
@@ -179,31 +180,4 @@ func parseBlocks(s string) (int, int, error) {
 		return 0, 0, fmt.Errorf("%q is not a non-empty range (want 0 <= A < B)", s)
 	}
 	return first, last, nil
-}
-
-// loadOrCreateKey reads a libp2p private key, or creates an Ed25519 one.
-func loadOrCreateKey(path string) (crypto.PrivKey, error) {
-	b, err := os.ReadFile(path)
-	if err == nil {
-		k, err := crypto.UnmarshalPrivateKey(b)
-		if err != nil {
-			return nil, fmt.Errorf("key file %s: %w", path, err)
-		}
-		return k, nil
-	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("key file: %w", err)
-	}
-	k, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		return nil, fmt.Errorf("generate key: %w", err)
-	}
-	b, err = crypto.MarshalPrivateKey(k)
-	if err != nil {
-		return nil, fmt.Errorf("encode key: %w", err)
-	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return nil, fmt.Errorf("key file: %w", err)
-	}
-	return k, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/p2p"
 	"svc/router"
 	"svc/server"
@@ -55,13 +56,13 @@ session is closed and the nodes leave the swarm.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(models) == 0 && len(bootstrap) == 0 {
-				return usagef("serve: give --model FILE (a swarm in this process) or --bootstrap MULTIADDR (an existing swarm)")
+				return cli.Usagef("serve: give --model FILE (a swarm in this process) or --bootstrap MULTIADDR (an existing swarm)")
 			}
 			if nodes < 1 {
-				return usagef("serve: --nodes must be at least 1, got %d", nodes)
+				return cli.Usagef("serve: --nodes must be at least 1, got %d", nodes)
 			}
 			if threads < 0 {
-				return usagef("serve: --threads must not be negative, got %d", threads)
+				return cli.Usagef("serve: --threads must not be negative, got %d", threads)
 			}
 			for _, m := range models {
 				if _, err := os.Stat(m); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/shards/chattmpl"
 	"svc/shards/gguf"
 )
@@ -35,10 +36,10 @@ array of tool definitions; without it the template sees tools=None.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelPath == "" && templatePath == "" {
-				return usagef("template: give --model or --template")
+				return cli.Usagef("template: give --model or --template")
 			}
 			if messagesPath == "" {
-				return usagef("template: --messages is required")
+				return cli.Usagef("template: --messages is required")
 			}
 			var (
 				tpl  *chattmpl.Template

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/shards/gguf"
 	"svc/shards/tokenizer"
 )
@@ -15,7 +16,7 @@ import (
 // openTokenizer reads only the tokenizer metadata of a GGUF model.
 func openTokenizer(path string) (*tokenizer.Tokenizer, error) {
 	if path == "" {
-		return nil, usagef("--model is required")
+		return nil, cli.Usagef("--model is required")
 	}
 	f, err := gguf.Open(path)
 	if err != nil {
@@ -93,7 +94,7 @@ ask for it get llama.cpp's clean-up of spaces before punctuation.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ids, err := parseTokenIDList(args[0])
 			if err != nil {
-				return usageError{fmt.Errorf("detokenize: %w", err)}
+				return &cli.UsageError{Err: fmt.Errorf("detokenize: %w", err)}
 			}
 			tok, err := openTokenizer(modelPath)
 			if err != nil {

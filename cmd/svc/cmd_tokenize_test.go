@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/internal/testenv"
 )
 
@@ -42,7 +43,7 @@ func TestTokenizeCommand(t *testing.T) {
 			t.Errorf("%v: got %q want %q", c.args, got, c.want)
 		}
 	}
-	if _, err := runCmd(t, newTokenizeCmd(), "text"); !errors.As(err, new(usageError)) {
+	if _, err := runCmd(t, newTokenizeCmd(), "text"); !errors.As(err, new(*cli.UsageError)) {
 		t.Errorf("missing --model: got %v, want a usage error", err)
 	}
 }
@@ -68,7 +69,7 @@ func TestDetokenizeCommand(t *testing.T) {
 			t.Errorf("%v: got %q want %q", c.args, got, c.want)
 		}
 	}
-	if _, err := runCmd(t, newDetokenizeCmd(), "--model", stories, "1,x"); !errors.As(err, new(usageError)) {
+	if _, err := runCmd(t, newDetokenizeCmd(), "--model", stories, "1,x"); !errors.As(err, new(*cli.UsageError)) {
 		t.Errorf("bad ids: got %v, want a usage error", err)
 	}
 	if _, err := runCmd(t, newDetokenizeCmd(), "--model", stories, "1,512"); err == nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -306,8 +307,14 @@ func TestAPI(t *testing.T) {
 			t.Errorf("named model without default: %d %s", r.Status, r.Body)
 		}
 
-		route := startServer(t, Config{Backend: &failingBackend{Backend: sw.backend, after: 0, err: fmt.Errorf("chain: %w", router.ErrRouteUnavailable)}, DefaultModel: storiesName})
-		checkError(t, "route unavailable", postJSON(t, route.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}]}`), 503, codeRouteUnavailable)
+		// The router's error names peers and addresses: the client sees none of it.
+		const detail = "dial 12D3KooWDpJ7As7BWAwRMfu1VU2WCqNjvq387JEYKDBj4kx6nXTN at /ip4/127.0.0.1/tcp/4001"
+		route := startServer(t, Config{Backend: &failingBackend{Backend: sw.backend, after: 0, err: fmt.Errorf("chain: %s: %w", detail, router.ErrRouteUnavailable)}, DefaultModel: storiesName})
+		r := postJSON(t, route.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}]}`)
+		checkError(t, "route unavailable", r, 503, codeRouteUnavailable)
+		if bytes.Contains(r.Body, []byte("12D3KooW")) || bytes.Contains(r.Body, []byte("127.0.0.1")) {
+			t.Errorf("route unavailable: the body names a peer or an address: %s", r.Body)
+		}
 		checkError(t, "route unavailable (stream)", postJSON(t, route.URL+"/v1/chat/completions", `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`), 503, codeRouteUnavailable)
 		checkError(t, "route unavailable (completions)", postJSON(t, route.URL+"/v1/completions", `{"prompt":"hi"}`), 503, codeRouteUnavailable)
 	})

@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,7 +25,8 @@ var errClientGone = errors.New("client disconnected")
 // job is one validated generation request, ready to run.
 type job struct {
 	chat         bool
-	id           string
+	ref          string // the request's reference (errors, log, journal)
+	id           string // the response's id; a chat completion's is ref
 	created      int64
 	model        string // the name answered in "model"
 	kit          *modelKit
@@ -35,6 +35,14 @@ type job struct {
 	stop         []string
 	includeUsage bool
 	start        time.Time
+}
+
+// path is the endpoint the job came from, for the log.
+func (j *job) path() string {
+	if j.chat {
+		return "/v1/chat/completions"
+	}
+	return "/v1/completions"
 }
 
 // usage is the token accounting of a response.
@@ -59,7 +67,7 @@ func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) 
 		}
 	}()
 
-	j, stream, aerr := s.prepare(r.ctx, ctx.PostBody(), chat)
+	j, stream, aerr := s.prepare(r.ctx, requestRef(ctx), ctx.PostBody(), chat)
 	if aerr != nil {
 		s.fail(ctx, aerr)
 		return false
@@ -135,7 +143,7 @@ func (r *run) gone() bool {
 }
 
 // prepare validates a request and turns it into a job.
-func (s *Server) prepare(ctx context.Context, body []byte, chat bool) (*job, bool, *apiError) {
+func (s *Server) prepare(ctx context.Context, ref string, body []byte, chat bool) (*job, bool, *apiError) {
 	var common commonRequest
 	var chatReq *chatRequest
 	var compReq *completionRequest
@@ -168,18 +176,17 @@ func (s *Server) prepare(ctx context.Context, body []byte, chat bool) (*job, boo
 	}
 	kit, err := s.kits.get(ctx, info)
 	if err != nil {
-		return nil, false, &apiError{Status: 500, Code: codeServerError,
-			Message: fmt.Sprintf("model %q cannot be served by this API: %v", info.Name, err)}
+		return nil, false, serverError(fmt.Errorf("model %s: %w", info.Name, err))
 	}
 	now := s.cfg.Now()
-	j := &job{chat: chat, created: now.Unix(), model: info.Name, kit: kit,
+	j := &job{chat: chat, ref: ref, created: now.Unix(), model: info.Name, kit: kit,
 		stop: common.Stop, includeUsage: common.IncludeUsage}
 	if chat {
-		j.id = "chatcmpl-" + randomID()
+		j.id = ref
 		text, err := kit.renderChat(chatReq.Messages, s.cfg.Now)
 		var te errTemplate
 		if errors.As(err, &te) {
-			return nil, false, &apiError{Status: 500, Code: codeServerError, Message: fmt.Sprintf("model %q: %v", info.Name, err)}
+			return nil, false, serverError(fmt.Errorf("model %s: %w", info.Name, err))
 		}
 		if err != nil {
 			return nil, false, invalidf("messages: the model's chat template refused this conversation: %v", err)
@@ -188,7 +195,7 @@ func (s *Server) prepare(ctx context.Context, body []byte, chat bool) (*job, boo
 			return nil, false, invalidf("messages: cannot tokenize the rendered conversation: %v", err)
 		}
 	} else {
-		j.id = "cmpl-" + randomID()
+		j.id = "cmpl-" + strings.TrimPrefix(ref, "chatcmpl-")
 		if compReq.PromptIDs != nil {
 			for i, id := range compReq.PromptIDs {
 				if kit.vocab > 0 && int(id) >= kit.vocab {
@@ -294,14 +301,14 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 	s.logDone(j, n, finish, false)
 	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
 	if j.chat {
-		writeJSON(ctx, 200, chatCompletion{
+		s.writeJSON(ctx, 200, chatCompletion{
 			ID: j.id, Object: "chat.completion", Created: j.created, Model: j.model,
 			Choices: []chatChoice{{Index: 0, Message: chatMessage{Role: "assistant", Content: text.String()}, FinishReason: finish}},
 			Usage:   u,
 		})
 		return
 	}
-	writeJSON(ctx, 200, textCompletion{
+	s.writeJSON(ctx, 200, textCompletion{
 		ID: j.id, Object: "text_completion", Created: j.created, Model: j.model,
 		Choices: []textChoice{{Index: 0, Text: text.String(), FinishReason: &finish}},
 		Usage:   &u,
@@ -409,8 +416,9 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 		return
 	}
 	if o.err != nil && !stopped {
-		s.log.Warn("generation failed mid-stream", "id", j.id, "model", j.model, "tokens", n, "err", o.err)
-		sse.event(backendError(j.model, o.err).body())
+		aerr := backendError(j.model, o.err)
+		s.logRefusal(j.ref, "POST", j.path(), aerr)
+		sse.event(aerr.body(j.ref, s.managed()))
 		return
 	}
 	if !stopped {
@@ -567,17 +575,6 @@ type textChoice struct {
 	Text         string    `json:"text"`
 	Logprobs     *struct{} `json:"logprobs"`
 	FinishReason *string   `json:"finish_reason"`
-}
-
-// randomID is the random part of a response id.
-func randomID() string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	var b [24]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	return string(b[:])
 }
 
 // textAssembler turns generated tokens into text pieces that are valid

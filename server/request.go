@@ -251,14 +251,14 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 				return invalidf("logprobs must be a boolean, got %s", kind(raw))
 			}
 			if string(bytes.TrimSpace(raw)) == "true" {
-				return invalidf("logprobs is not supported by this server")
+				return unsupportedf("logprobs", "logprobs is not supported by this server")
 			}
 		} else if string(bytes.TrimSpace(raw)) != "0" {
-			return invalidf("logprobs is not supported by this server")
+			return unsupportedf("logprobs", "logprobs is not supported by this server")
 		}
 	}
 	if n, ok, _ := f.integer("top_logprobs"); ok && n != 0 {
-		return invalidf("top_logprobs is not supported by this server")
+		return unsupportedf("top_logprobs", "top_logprobs is not supported by this server")
 	}
 	for _, key := range []string{"tools", "functions"} {
 		if f.present(key) {
@@ -268,7 +268,7 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 			}
 			var items []json.RawMessage
 			if err := json.Unmarshal(raw, &items); err != nil || len(items) > 0 {
-				return invalidf("%s (tool calling) is not supported by this server", key)
+				return unsupportedf(key, "%s (tool calling) is not supported by this server", key)
 			}
 		}
 	}
@@ -276,7 +276,7 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 		if f.present(key) {
 			s, ok, _ := f.str(key)
 			if !ok || (s != "none" && s != "auto") {
-				return invalidf("%s: tool calling is not supported by this server", key)
+				return unsupportedf(key, "%s: tool calling is not supported by this server", key)
 			}
 		}
 	}
@@ -287,24 +287,24 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 			return invalidf("response_format must be an object, got %s", kind(raw))
 		}
 		if t, _, _ := rf.str("type"); t != "text" {
-			return invalidf("response_format: only {\"type\": \"text\"} is supported by this server")
+			return unsupportedf("response_format", "response_format: only {\"type\": \"text\"} is supported by this server")
 		}
 	}
 	for _, key := range []string{"audio", "prediction"} {
 		if f.present(key) {
-			return invalidf("%s is not supported by this server", key)
+			return unsupportedf(key, "%s is not supported by this server", key)
 		}
 	}
 	if !chat {
 		if echo, _, aerr := f.boolean("echo"); aerr != nil {
 			return aerr
 		} else if echo {
-			return invalidf("echo is not supported by this server")
+			return unsupportedf("echo", "echo is not supported by this server")
 		}
 		if s, ok, aerr := f.str("suffix"); aerr != nil {
 			return aerr
 		} else if ok && s != "" {
-			return invalidf("suffix is not supported by this server")
+			return unsupportedf("suffix", "suffix is not supported by this server")
 		}
 	}
 	return nil
@@ -518,7 +518,7 @@ func parseCompletion(body []byte) (*completionRequest, *apiError) {
 		case "string", "array":
 			// A batch of prompts: one is fine, more would need n choices.
 			if len(items) > 1 {
-				return nil, invalidf("prompt: only one prompt per request is supported, got %d", len(items))
+				return nil, unsupportedf("prompt", "prompt: only one prompt per request is supported, got %d", len(items))
 			}
 			if kind(items[0]) == "string" {
 				req.Prompt, _, aerr = decodeString(items[0], "prompt[0]")

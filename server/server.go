@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
@@ -93,7 +94,7 @@ func New(cfg Config) (*Server, error) {
 	reg, gath := cfg.Registerer, cfg.Gatherer
 	if reg == nil && gath == nil {
 		r := prometheus.NewRegistry()
-		r.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		r.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 		reg, gath = r, r
 	} else if reg == nil || gath == nil {
 		return nil, errors.New("server: set both Config.Registerer and Config.Gatherer, or neither")
@@ -189,6 +190,7 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	path := string(ctx.Path())
 	r := route(path)
 	start := time.Now()
+	ctx.SetUserValue(refKey{}, newReference())
 	// In flight counts API requests; scrapes and health checks are not.
 	counted := strings.HasPrefix(path, "/v1/")
 	if counted {
@@ -218,7 +220,7 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 		case "/metrics":
 			s.metrics(ctx)
 		default:
-			writeJSON(ctx, 200, map[string]string{"status": "ok"})
+			s.writeJSON(ctx, 200, map[string]string{"status": "ok"})
 		}
 	case r == "/v1/chat/completions" || r == "/v1/completions":
 		if !post {
@@ -271,10 +273,11 @@ func (s *Server) handleTransportError(ctx *fasthttp.RequestCtx, err error) {
 	case isTimeout(err):
 		aerr = &apiError{Status: 408, Code: codeInvalidRequest, Message: "timed out reading the request"}
 	default:
-		aerr = &apiError{Status: 400, Code: codeInvalidRequest, Message: fmt.Sprintf("malformed HTTP request: %v", err)}
+		aerr = (&apiError{Status: 400, Code: codeInvalidRequest, Message: "malformed HTTP request"}).because(err)
 	}
 	s.m.observe("other", aerr.Status, 0)
-	writeError(ctx, aerr)
+	ctx.SetUserValue(refKey{}, newReference())
+	s.fail(ctx, aerr)
 }
 
 func tooLarge(limit int) *apiError {
@@ -287,27 +290,50 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// fail writes an error answer and logs it.
+// refKey is the request's user value holding its reference.
+type refKey struct{}
+
+// requestRef is the request's reference (set when handling begins).
+func requestRef(ctx *fasthttp.RequestCtx) string {
+	if ref, ok := ctx.UserValue(refKey{}).(string); ok {
+		return ref
+	}
+	ref := newReference()
+	ctx.SetUserValue(refKey{}, ref)
+	return ref
+}
+
+// fail writes an error answer and logs it, the cause included, under the
+// request's reference.
 func (s *Server) fail(ctx *fasthttp.RequestCtx, aerr *apiError) {
+	ref := requestRef(ctx)
+	s.logRefusal(ref, string(ctx.Method()), string(ctx.Path()), aerr)
+	ctx.SetStatusCode(aerr.Status)
+	ctx.SetContentType("application/json")
+	ctx.SetBody(aerr.body(ref, s.managed()))
+}
+
+// logRefusal writes the operator's line of a refused or failed request.
+func (s *Server) logRefusal(ref, method, path string, aerr *apiError) {
 	lvl := slog.LevelInfo
 	if aerr.Status >= 500 {
 		lvl = slog.LevelWarn
 	}
-	s.log.Log(context.Background(), lvl, "request refused", "method", string(ctx.Method()),
-		"path", string(ctx.Path()), "status", aerr.Status, "code", aerr.Code, "message", aerr.Message)
-	writeError(ctx, aerr)
+	attrs := []any{"reference", ref, "method", method, "path", path, "status", aerr.Status,
+		"code", aerr.code(s.managed()), "message", aerr.Message}
+	if aerr.Cause != nil {
+		attrs = append(attrs, "cause", aerr.Cause.Error())
+	}
+	s.log.Log(context.Background(), lvl, "request refused", attrs...)
 }
 
-func writeError(ctx *fasthttp.RequestCtx, aerr *apiError) {
-	ctx.SetStatusCode(aerr.Status)
-	ctx.SetContentType("application/json")
-	ctx.SetBody(aerr.body())
-}
+// managed reports whether this is the managed variant's API.
+func (s *Server) managed() bool { return false }
 
-func writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
+func (s *Server) writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		writeError(ctx, &apiError{Status: 500, Code: codeServerError, Message: "encoding the response: " + err.Error()})
+		s.fail(ctx, serverError(fmt.Errorf("encoding the response: %w", err)))
 		return
 	}
 	ctx.SetStatusCode(status)
@@ -350,7 +376,7 @@ func (s *Server) servedModels(ctx context.Context) []modelEntry {
 func (s *Server) listModels(ctx *fasthttp.RequestCtx) {
 	rctx, cancel := context.WithTimeout(s.life, 10*time.Second)
 	defer cancel()
-	writeJSON(ctx, 200, modelList{Object: "list", Data: s.servedModels(rctx)})
+	s.writeJSON(ctx, 200, modelList{Object: "list", Data: s.servedModels(rctx)})
 }
 
 func (s *Server) getModel(ctx *fasthttp.RequestCtx, id string) {
@@ -358,7 +384,7 @@ func (s *Server) getModel(ctx *fasthttp.RequestCtx, id string) {
 	defer cancel()
 	for _, e := range s.servedModels(rctx) {
 		if e.ID == id {
-			writeJSON(ctx, 200, e)
+			s.writeJSON(ctx, 200, e)
 			return
 		}
 	}

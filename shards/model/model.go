@@ -15,6 +15,11 @@ type Options struct {
 	// ContextLength caps session lengths below the trained context length
 	// (0: use the model's).
 	ContextLength int
+	// Digest, when set, is the model's identity, taken as given instead of
+	// computed from the file: for a sparse copy that holds only some
+	// tensors (package slice), whose samples would not give the whole
+	// model's digest. The caller has checked the file against it.
+	Digest string
 }
 
 // Model is an opened GGUF model: the mapping, its configuration and
@@ -55,9 +60,11 @@ func New(f *gguf.File, opts Options) (*Model, error) {
 	if opts.ContextLength > 0 && opts.ContextLength < cfg.Context {
 		cfg.Context = opts.ContextLength
 	}
-	d, err := fileDigest(f)
-	if err != nil {
-		return nil, err
+	d := opts.Digest
+	if d == "" {
+		if d, err = fileDigest(f); err != nil {
+			return nil, err
+		}
 	}
 	return &Model{file: f, cfg: cfg, digest: d}, nil
 }

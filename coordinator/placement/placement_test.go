@@ -1,0 +1,174 @@
+package placement
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// uniform is a model of n blocks of size bytes each.
+func uniform(n int, size uint64) Model {
+	return Model{Blocks: n, Cost: func(f, l int) uint64 { return uint64(l-f) * size }}
+}
+
+func TestProportional(t *testing.T) {
+	rs, err := Place(uniform(12, 10), []Machine{{"c", 300}, {"a", 100}, {"b", 200}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Range{
+		{Machine: "a", First: 0, Last: 2, Copy: 1, Bytes: 20},
+		{Machine: "b", First: 2, Last: 6, Copy: 1, Bytes: 40},
+		{Machine: "c", First: 6, Last: 12, Copy: 1, Bytes: 60},
+	}
+	if !reflect.DeepEqual(rs, want) {
+		t.Fatalf("got %+v, want %+v", rs, want)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	ms := []Machine{{"m1", 1 << 30}, {"m2", 1 << 30}, {"m3", 3 << 29}, {"m4", 0}}
+	a, err := Place(uniform(22, 30<<20), ms, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		sh := append([]Machine(nil), ms...)
+		rand.New(rand.NewPCG(uint64(i), 1)).Shuffle(len(sh), func(i, j int) { sh[i], sh[j] = sh[j], sh[i] })
+		b, err := Place(uniform(22, 30<<20), sh, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("machine order changed the placement:\n%+v\n%+v", a, b)
+		}
+	}
+	for _, r := range a {
+		if r.Machine == "m4" {
+			t.Fatalf("a machine without memory got %+v", r)
+		}
+	}
+}
+
+func TestReplicas(t *testing.T) {
+	// Room for two copies on three machines, not three.
+	rs, err := Place(uniform(9, 10), []Machine{{"a", 60}, {"b", 60}, {"c", 60}}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov := Coverage(9, rs)
+	for b, c := range cov {
+		if c != 2 {
+			t.Errorf("block %d held %d times, want 2 (%+v)", b, c, rs)
+		}
+	}
+	// One copy when asked for one, even with room for more.
+	rs, err = Place(uniform(9, 10), []Machine{{"a", 600}, {"b", 600}, {"c", 600}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 3 {
+		t.Fatalf("one copy over three machines gave %+v", rs)
+	}
+	// More copies than machines: each machine holds everything once.
+	rs, err = Place(uniform(4, 10), []Machine{{"a", 600}, {"b", 600}}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b, c := range Coverage(4, rs) {
+		if c != 2 {
+			t.Errorf("block %d held %d times, want 2", b, c)
+		}
+	}
+}
+
+func TestInsufficient(t *testing.T) {
+	_, err := Place(uniform(10, 10), []Machine{{"a", 45}, {"b", 45}}, 1)
+	if !errors.Is(err, ErrInsufficient) {
+		t.Fatalf("90 bytes for 100 placed: %v", err)
+	}
+	if _, err := Place(uniform(10, 10), nil, 1); !errors.Is(err, ErrInsufficient) {
+		t.Fatalf("no machines: %v", err)
+	}
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000}, {"a", 1}}, 1); err == nil {
+		t.Fatal("a machine listed twice accepted")
+	}
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000}}, 0); err == nil {
+		t.Fatal("zero copies accepted")
+	}
+}
+
+// TestFallback: the proportional cut would overfill the small machine (the
+// first block is heavy), so the largest machine takes the longest run.
+func TestFallback(t *testing.T) {
+	cost := []uint64{50, 10, 10, 10, 10}
+	m := Model{Blocks: 5, Cost: func(f, l int) uint64 {
+		var n uint64
+		for _, c := range cost[f:l] {
+			n += c
+		}
+		return n
+	}}
+	rs, err := Place(m, []Machine{{"a", 45}, {"b", 60}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Range{{Machine: "b", First: 0, Last: 2, Copy: 1, Bytes: 60}, {Machine: "a", First: 2, Last: 5, Copy: 1, Bytes: 30}}
+	if !reflect.DeepEqual(rs, want) {
+		t.Fatalf("got %+v, want %+v", rs, want)
+	}
+}
+
+// TestProperties checks random placements of uniform blocks: each succeeds
+// exactly when the machines have room for every block, covers every block,
+// keeps each machine within its memory and never gives a machine a block
+// twice.
+func TestProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 2000; i++ {
+		blocks := 1 + r.IntN(30)
+		n := 1 + r.IntN(6)
+		var ms []Machine
+		room := 0
+		for j := 0; j < n; j++ {
+			mem := uint64(r.IntN(15)) * 10
+			ms = append(ms, Machine{ID: fmt.Sprintf("m%d", j), Memory: mem})
+			room += int(mem / 10)
+		}
+		copies := 1 + r.IntN(3)
+		rs, err := Place(uniform(blocks, 10), ms, copies)
+		if (err == nil) != (room >= blocks) {
+			t.Fatalf("%d blocks, machines %+v: err %v", blocks, ms, err)
+		}
+		if err != nil {
+			continue
+		}
+		used := map[string]uint64{}
+		held := map[string][]int{}
+		for _, rg := range rs {
+			used[rg.Machine] += rg.Bytes
+			for b := rg.First; b < rg.Last; b++ {
+				held[rg.Machine] = append(held[rg.Machine], b)
+			}
+		}
+		for _, mc := range ms {
+			if used[mc.ID] > mc.Memory {
+				t.Fatalf("%s uses %d of %d: %+v", mc.ID, used[mc.ID], mc.Memory, rs)
+			}
+			seen := map[int]bool{}
+			for _, b := range held[mc.ID] {
+				if seen[b] {
+					t.Fatalf("%s holds block %d twice: %+v", mc.ID, b, rs)
+				}
+				seen[b] = true
+			}
+		}
+		for b, c := range Coverage(blocks, rs) {
+			if c < 1 || c > copies {
+				t.Fatalf("block %d held %d times (copies %d): %+v", b, c, copies, rs)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ module svc
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/ipfs/go-cid v0.6.2
 	github.com/ipfs/go-datastore v0.9.2

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"svc/internal/testenv"
+	"svc/shards/textgen"
 )
 
 // TestGenerateJSON checks the --json output of "svc generate": the
@@ -16,7 +17,7 @@ func TestGenerateJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res generateResult
+	var res textgen.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("output %q: %v", out, err)
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -92,7 +90,7 @@ control tokens are spelled out unless --skip-special, and vocabularies that
 ask for it get llama.cpp's clean-up of spaces before punctuation.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ids, err := parseTokenIDList(args[0])
+			ids, err := tokenizer.ParseIDs(args[0])
 			if err != nil {
 				return &cli.UsageError{Err: fmt.Errorf("detokenize: %w", err)}
 			}
@@ -114,36 +112,4 @@ ask for it get llama.cpp's clean-up of spaces before punctuation.`,
 	fl.StringVar(&modelPath, "model", "", "GGUF model whose tokenizer to use")
 	fl.BoolVar(&skipSpecial, "skip-special", false, "leave out control tokens (BOS, EOS, <|im_end|>...)")
 	return cmd
-}
-
-// parseTokenIDList accepts "1,403,407" (spaces allowed) or a JSON array.
-func parseTokenIDList(s string) ([]int32, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "[") {
-		var raw []int64
-		if err := json.Unmarshal([]byte(s), &raw); err != nil {
-			return nil, fmt.Errorf("IDS is not a JSON array of integers: %w", err)
-		}
-		out := make([]int32, len(raw))
-		for i, v := range raw {
-			if v < -1<<31 || v > 1<<31-1 {
-				return nil, fmt.Errorf("token id %d out of range", v)
-			}
-			out[i] = int32(v)
-		}
-		return out, nil
-	}
-	if s == "" {
-		return []int32{}, nil
-	}
-	parts := strings.Split(s, ",")
-	out := make([]int32, 0, len(parts))
-	for _, p := range parts {
-		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("IDS: %q is not a token id", strings.TrimSpace(p))
-		}
-		out = append(out, int32(v))
-	}
-	return out, nil
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
@@ -20,24 +19,18 @@ import (
 	"svc/p2p"
 )
 
+// nodeFlags are the flags of "svc node" as typed.
+type nodeFlags struct {
+	modelPath, blocks, name, metrics, keyFile, cpuProf string
+	numBlocks, threads, cacheTokens, ctxLen            int
+	listen, bootstrap                                  []string
+	ttl                                                time.Duration
+	verbose                                            bool
+}
+
 // newNodeCmd is "svc node": one swarm node holding some blocks of a model.
 func newNodeCmd() *cobra.Command {
-	var (
-		modelPath   string
-		blocks      string
-		numBlocks   int
-		name        string
-		listen      []string
-		bootstrap   []string
-		threads     int
-		cacheTokens int
-		ctxLen      int
-		metrics     string
-		keyFile     string
-		ttl         time.Duration
-		verbose     bool
-		cpuProf     string
-	)
+	var fl nodeFlags
 	cmd := &cobra.Command{
 		Use:   "node --model FILE [--blocks A:B] [--listen MULTIADDR…] [--bootstrap MULTIADDR…] [--threads N]",
 		Short: "Run a swarm node that holds and computes some blocks of a model",
@@ -57,66 +50,72 @@ announcement is withdrawn and every session closed.`,
   svc node --model stories260K.gguf --bootstrap /ip4/127.0.0.1/tcp/4001/p2p/12D3KooW... --metrics 127.0.0.1:9101`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if modelPath == "" {
-				return cli.Usagef("node: --model FILE is required")
+			cfg, err := fl.config()
+			if err != nil {
+				return err
 			}
-			first, last := 0, 0
-			if blocks != "" {
-				var err error
-				if first, last, err = parseBlocks(blocks); err != nil {
-					return cli.Usagef("node: --blocks: %v", err)
-				}
-			}
-			if threads < 0 || cacheTokens < 0 || numBlocks < 0 || ctxLen < 0 {
-				return cli.Usagef("node: --threads, --cache-tokens, --num-blocks and --context must not be negative")
-			}
-			if ttl < 3*time.Second || ttl > p2p.DefaultMaxRecordTTL {
-				return cli.Usagef("node: --record-ttl must be between 3s and %s", p2p.DefaultMaxRecordTTL)
-			}
-			level := slog.LevelInfo
-			if verbose {
-				level = slog.LevelDebug
-			}
-			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-			var key crypto.PrivKey
-			if keyFile != "" {
-				var err error
-				if key, err = p2p.LoadOrCreateKey(keyFile); err != nil {
-					return fmt.Errorf("node: %w", err)
-				}
-			}
-			if cpuProf != "" {
-				stop, err := startCPUProfile(cpuProf)
+			if fl.cpuProf != "" {
+				stop, err := startCPUProfile(fl.cpuProf)
 				if err != nil {
 					return cli.Usagef("node: %v", err)
 				}
 				defer stop()
 			}
-			return runNode(cmd.Context(), log, p2p.NodeConfig{
-				ModelPath: modelPath, ContextLength: ctxLen, Name: name,
-				First: first, Last: last, AutoBlocks: numBlocks,
-				Listen: listen, Bootstrap: bootstrap, Key: key,
-				Threads: threads, CacheTokens: cacheTokens,
-				RecordTTL: ttl, Logger: log,
-			}, metrics)
+			return runNode(cmd.Context(), cfg.Logger, cfg, fl.metrics)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&modelPath, "model", "", "GGUF model file")
-	f.StringVar(&blocks, "blocks", "", "blocks to hold, A:B = [A,B) (default: the least covered)")
-	f.IntVar(&numBlocks, "num-blocks", 0, "with automatic blocks: how many (0: the largest missing range, else all)")
-	f.StringVar(&name, "name", "", "model name requests use (default: the file name without .gguf)")
-	f.StringArrayVar(&listen, "listen", []string{"/ip4/127.0.0.1/tcp/0"}, "multiaddr to listen on (repeatable; e.g. /ip4/0.0.0.0/tcp/4001 for other machines, /ip4/0.0.0.0/udp/4001/quic-v1 for QUIC)")
-	f.StringArrayVar(&bootstrap, "bootstrap", nil, "multiaddr of a swarm member, ending in /p2p/<id> (repeatable)")
-	f.IntVar(&threads, "threads", 0, "compute threads (0: one per CPU)")
-	f.IntVar(&cacheTokens, "cache-tokens", 0, "KV cache capacity in positions over all sessions (0: what 2 GiB of f16 cache holds for these blocks)")
-	f.IntVar(&ctxLen, "context", 0, "cap on session length (0: the model's context length)")
-	f.StringVar(&metrics, "metrics", "", "serve Prometheus metrics on HOST:PORT at /metrics")
-	f.StringVar(&keyFile, "key", "", "file holding the node's libp2p identity (created if missing; default: a new identity each run)")
-	f.DurationVar(&ttl, "record-ttl", 30*time.Second, "lifetime of the node's announcement; it is refreshed every third of it")
-	f.BoolVarP(&verbose, "verbose", "v", false, "debug logging")
-	f.StringVar(&cpuProf, "cpuprofile", "", "write a pprof CPU profile to this file until the node stops")
+	f.StringVar(&fl.modelPath, "model", "", "GGUF model file")
+	f.StringVar(&fl.blocks, "blocks", "", "blocks to hold, A:B = [A,B) (default: the least covered)")
+	f.IntVar(&fl.numBlocks, "num-blocks", 0, "with automatic blocks: how many (0: the largest missing range, else all)")
+	f.StringVar(&fl.name, "name", "", "model name requests use (default: the file name without .gguf)")
+	f.StringArrayVar(&fl.listen, "listen", []string{"/ip4/127.0.0.1/tcp/0"}, "multiaddr to listen on (repeatable; e.g. /ip4/0.0.0.0/tcp/4001 for other machines, /ip4/0.0.0.0/udp/4001/quic-v1 for QUIC)")
+	f.StringArrayVar(&fl.bootstrap, "bootstrap", nil, "multiaddr of a swarm member, ending in /p2p/<id> (repeatable)")
+	f.IntVar(&fl.threads, "threads", 0, "compute threads (0: one per CPU)")
+	f.IntVar(&fl.cacheTokens, "cache-tokens", 0, "KV cache capacity in positions over all sessions (0: what 2 GiB of f16 cache holds for these blocks)")
+	f.IntVar(&fl.ctxLen, "context", 0, "cap on session length (0: the model's context length)")
+	f.StringVar(&fl.metrics, "metrics", "", "serve Prometheus metrics on HOST:PORT at /metrics")
+	f.StringVar(&fl.keyFile, "key", "", "file holding the node's libp2p identity (created if missing; default: a new identity each run)")
+	f.DurationVar(&fl.ttl, "record-ttl", 30*time.Second, "lifetime of the node's announcement; it is refreshed every third of it")
+	f.BoolVarP(&fl.verbose, "verbose", "v", false, "debug logging")
+	f.StringVar(&fl.cpuProf, "cpuprofile", "", "write a pprof CPU profile to this file until the node stops")
 	return cmd
+}
+
+// config validates the flags and turns them into the node's configuration.
+func (fl nodeFlags) config() (p2p.NodeConfig, error) {
+	cfg := p2p.NodeConfig{
+		ModelPath: fl.modelPath, ContextLength: fl.ctxLen, Name: fl.name, AutoBlocks: fl.numBlocks,
+		Listen: fl.listen, Bootstrap: fl.bootstrap, Threads: fl.threads, CacheTokens: fl.cacheTokens,
+		RecordTTL: fl.ttl,
+	}
+	if fl.modelPath == "" {
+		return cfg, cli.Usagef("node: --model FILE is required")
+	}
+	if fl.blocks != "" {
+		var err error
+		if cfg.First, cfg.Last, err = parseBlocks(fl.blocks); err != nil {
+			return cfg, cli.Usagef("node: --blocks: %v", err)
+		}
+	}
+	if fl.threads < 0 || fl.cacheTokens < 0 || fl.numBlocks < 0 || fl.ctxLen < 0 {
+		return cfg, cli.Usagef("node: --threads, --cache-tokens, --num-blocks and --context must not be negative")
+	}
+	if fl.ttl < 3*time.Second || fl.ttl > p2p.DefaultMaxRecordTTL {
+		return cfg, cli.Usagef("node: --record-ttl must be between 3s and %s", p2p.DefaultMaxRecordTTL)
+	}
+	level := slog.LevelInfo
+	if fl.verbose {
+		level = slog.LevelDebug
+	}
+	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	if fl.keyFile != "" {
+		var err error
+		if cfg.Key, err = p2p.LoadOrCreateKey(fl.keyFile); err != nil {
+			return cfg, fmt.Errorf("node: --key: %w", err)
+		}
+	}
+	return cfg, nil
 }
 
 func runNode(ctx context.Context, log *slog.Logger, cfg p2p.NodeConfig, metricsAddr string) error {

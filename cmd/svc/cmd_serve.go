@@ -8,20 +8,17 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"svc/cmd/internal/cli"
-	"svc/p2p"
 	"svc/router"
+	"svc/router/localswarm"
 	"svc/server"
-	"svc/shards/model"
 )
 
 // newServeCmd is "svc serve": the local variant's API over a swarm, either
@@ -100,88 +97,40 @@ type serveOptions struct {
 	defaultModel string
 }
 
+// runServe starts the in-process swarm (if any --model), waits until its
+// models are servable, and serves the API until ctx ends.
 func runServe(ctx context.Context, o serveOptions) (err error) {
-	var closers []func() error
-	defer func() {
-		// Stop in reverse order: API first (done by then), router, nodes.
-		for i := len(closers) - 1; i >= 0; i-- {
-			err = errors.Join(err, closers[i]())
-		}
-	}()
-
-	// In-process nodes, model by model. Every node after the first
-	// bootstraps from the first, so they form one swarm.
-	boot := append([]string(nil), o.bootstrap...)
-	nodeLog := slog.New(slog.NewTextHandler(o.logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	defaultModel := ""
-	var names []string
-	for mi, path := range o.models {
-		m, err := model.Open(path, model.Options{})
-		if err != nil {
-			return fmt.Errorf("serve: --model %s: %w", path, err)
-		}
-		closers = append(closers, m.Close)
-		blocks := m.Config().Blocks
-		k := min(o.nodes, blocks)
-		ranges, err := model.EvenSplit(blocks, k)
-		if err != nil {
-			return fmt.Errorf("serve: --model %s: %w", path, err)
-		}
-		name := strings.TrimSuffix(filepath.Base(path), ".gguf")
-		o.log.Info("loading model", "model", name, "file", path, "blocks", blocks, "nodes", k)
-		bar := progressbar.NewOptions(k,
-			progressbar.OptionSetWriter(o.logOut),
-			progressbar.OptionSetVisibility(isTerminal(o.logOut)),
-			progressbar.OptionSetDescription(fmt.Sprintf("%s: nodes online", name)),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish(),
-		)
-		for _, r := range ranges {
-			n, err := p2p.NewNode(ctx, p2p.NodeConfig{
-				Model: m, Name: name, First: r[0], Last: r[1],
-				Listen:    []string{"/ip4/127.0.0.1/tcp/0"},
-				Bootstrap: boot,
-				Threads:   o.threads,
-				// The node's own lines repeat this command's; keep its warnings.
-				Logger: nodeLog.With("node", fmt.Sprintf("%s[%d:%d]", name, r[0], r[1])),
-			})
-			if err != nil {
-				_ = bar.Exit()
-				return fmt.Errorf("serve: node for blocks [%d,%d) of %s: %w", r[0], r[1], name, err)
-			}
-			closers = append(closers, n.Close)
-			if len(boot) == len(o.bootstrap) {
-				boot = append(boot, n.Addrs()...)
-			}
-			_ = bar.Clear()
-			o.log.Info("node online", "model", name, "blocks", fmt.Sprintf("%d:%d", r[0], r[1]), "addrs", strings.Join(n.Addrs(), " "))
-			_ = bar.Add(1)
-		}
-		_ = bar.Finish()
-		_ = bar.Clear()
-		if mi == 0 {
-			defaultModel = name
-		}
-		names = append(names, name)
+	specs := make([]localswarm.Model, len(o.models))
+	for i, path := range o.models {
+		specs[i] = localswarm.Model{Path: path, Nodes: o.nodes}
 	}
-
-	if o.defaultModel != "" {
-		defaultModel = o.defaultModel
-	}
-	rt, closeRouter, err := newServeRouter(ctx, boot, o.log)
+	sw, err := localswarm.Start(ctx, localswarm.Config{
+		Models: specs, Bootstrap: o.bootstrap, Threads: o.threads, Logger: o.log,
+		// The nodes' own lines repeat the swarm's; keep their warnings.
+		NodeLogger: slog.New(slog.NewTextHandler(o.logOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	closers = append(closers, closeRouter)
-
-	// Wait until the router sees every in-process model in full, so that
-	// the first request does not race the announcements.
-	for _, name := range names {
-		if err := waitServed(ctx, rt, name, o.waitFor); err != nil {
-			return fmt.Errorf("serve: %w", err)
-		}
+	// Stop in reverse order: the API is done by then, then the swarm.
+	defer func() { err = errors.Join(err, sw.Close()) }()
+	// The first request must not race the nodes' announcements.
+	wctx, cancel := context.WithTimeout(ctx, o.waitFor)
+	err = sw.WaitServed(wctx)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("serve: --wait %s: %w", o.waitFor, err)
 	}
+	dflt := o.defaultModel
+	if names := sw.Names(); dflt == "" && len(names) > 0 {
+		dflt = names[0]
+	}
+	return serveAPI(ctx, sw, o, dflt)
+}
 
+// serveAPI serves the API over the swarm's router on --listen until ctx ends.
+func serveAPI(ctx context.Context, sw *localswarm.Swarm, o serveOptions, defaultModel string) error {
+	rt := sw.Router()
 	// /metrics shows the API's own metrics and the router's (generations,
 	// failovers, hop latency, sessions open); in-process nodes are counted
 	// by the router's view, and a separate `svc node` has its own --metrics.
@@ -204,7 +153,7 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 		}
 	}
 	o.log.Info("API listening", "url", "http://"+ln.Addr().String()+"/v1", "default_model", defaultModel,
-		"served", strings.Join(served, ","), "swarm", strings.Join(boot, " "))
+		"served", strings.Join(served, ","), "swarm", strings.Join(sw.Bootstrap(), " "))
 	// Say when models become servable or stop being so.
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
@@ -249,51 +198,4 @@ func logModelChanges(ctx context.Context, rt router.Backend, log *slog.Logger) {
 		case <-t.C:
 		}
 	}
-}
-
-// waitServed refreshes the swarm view until name is served.
-func waitServed(ctx context.Context, rt *router.Router, name string, limit time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		if err := rt.Refresh(ctx); err != nil && ctx.Err() == nil {
-			// A failed refresh is retried; the view keeps its last state.
-			_ = err
-		}
-		for _, st := range rt.Models(ctx) {
-			if st.Name == name && st.State == router.StateServed {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("model %s not servable after %s: %w", name, limit, ctx.Err())
-		case <-t.C:
-		}
-	}
-}
-
-// newServeRouter joins the swarm through boot and keeps its view.
-func newServeRouter(ctx context.Context, boot []string, log *slog.Logger) (*router.Router, func() error, error) {
-	rt, err := router.New(ctx, router.Config{
-		Bootstrap: boot,
-		Logger:    log.With("component", "router"),
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("router: %w", err)
-	}
-	return rt, rt.Close, nil
-}
-
-// isTerminal reports whether w is a terminal: the progress bar redraws its
-// line, which only makes sense there (logs to a file get the log lines).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

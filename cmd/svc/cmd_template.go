@@ -41,32 +41,9 @@ array of tool definitions; without it the template sees tools=None.`,
 			if messagesPath == "" {
 				return cli.Usagef("template: --messages is required")
 			}
-			var (
-				tpl  *chattmpl.Template
-				opts chattmpl.Options
-			)
-			if modelPath != "" {
-				f, err := gguf.Open(modelPath)
-				if err != nil {
-					return fmt.Errorf("--model %s: %w", modelPath, err)
-				}
-				m, err := chattmpl.FromGGUF(f)
-				if cerr := f.Close(); cerr != nil && err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return fmt.Errorf("--model %s: %w", modelPath, err)
-				}
-				tpl, opts = m.Template, m.Options()
-			}
-			if templatePath != "" {
-				src, err := os.ReadFile(templatePath)
-				if err != nil {
-					return fmt.Errorf("--template: %w", err)
-				}
-				if tpl, err = chattmpl.Parse(string(src)); err != nil {
-					return fmt.Errorf("--template %s: %w", templatePath, err)
-				}
+			tpl, opts, err := loadTemplate(modelPath, templatePath)
+			if err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("bos") {
 				opts.BOS = &bos
@@ -105,6 +82,39 @@ array of tool definitions; without it the template sees tools=None.`,
 	fl.StringVar(&eos, "eos", "", "eos_token text (overrides the model's)")
 	fl.BoolVar(&noGenerationPrompt, "no-generation-prompt", false, "render with add_generation_prompt=false")
 	return cmd
+}
+
+// loadTemplate reads the chat template of --model, or of --template when
+// given (the model's BOS/EOS still apply).
+func loadTemplate(modelPath, templatePath string) (*chattmpl.Template, chattmpl.Options, error) {
+	var (
+		tpl  *chattmpl.Template
+		opts chattmpl.Options
+	)
+	if modelPath != "" {
+		f, err := gguf.Open(modelPath)
+		if err != nil {
+			return nil, opts, fmt.Errorf("--model %s: %w", modelPath, err)
+		}
+		m, err := chattmpl.FromGGUF(f)
+		if cerr := f.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, opts, fmt.Errorf("--model %s: %w", modelPath, err)
+		}
+		tpl, opts = m.Template, m.Options()
+	}
+	if templatePath != "" {
+		src, err := os.ReadFile(templatePath)
+		if err != nil {
+			return nil, opts, fmt.Errorf("--template: %w", err)
+		}
+		if tpl, err = chattmpl.Parse(string(src)); err != nil {
+			return nil, opts, fmt.Errorf("--template %s: %w", templatePath, err)
+		}
+	}
+	return tpl, opts, nil
 }
 
 // readTools reads a JSON array of tool objects, keeping key order.

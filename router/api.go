@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"svc/shards/gguf"
 )
 
@@ -88,4 +90,15 @@ type Backend interface {
 	// generation and is returned. Every session it opened is closed before
 	// it returns, on success, failure or cancellation.
 	Generate(ctx context.Context, req GenerateRequest, emit func(id int32) error) (GenerateResult, error)
+}
+
+// FailedPeer returns the peer whose hop failed during a generation, when
+// err says so: the API files it with the request's reference for the
+// operator (it never reaches the client).
+func FailedPeer(err error) (peer.ID, bool) {
+	var he *hopError
+	if errors.As(err, &he) {
+		return he.peer, true
+	}
+	return "", false
 }

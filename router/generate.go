@@ -126,7 +126,7 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 		c.r.log.Warn("hop failed, rebuilding the chain", "err", err, "failover", c.failovers)
 		c.closeHops()
 		if berr := c.build(ctx); berr != nil {
-			return nil, fmt.Errorf("router: failover after %v: %w", err, berr)
+			return nil, fmt.Errorf("router: failover after %w: %w", err, berr)
 		}
 		if err := c.replay(ctx); err != nil {
 			// The replay's own failure loops back through the failover

@@ -1,10 +1,39 @@
-// Package server is the OpenAI-compatible /v1 HTTP API of the local variant,
+// Package server is the OpenAI-compatible /v1 HTTP API of both variants,
 // on fasthttp. It validates requests, resolves the model name (or the
 // deployment's default), renders the model's chat template, tokenizes, asks a
 // router.Backend for a greedy generation and answers as one JSON body or as a
 // Server-Sent Events stream. It owns SPEC.md §7's error table for the local
 // variant and exposes Prometheus metrics on /metrics. It knows nothing of how
 // a route through the swarm is found: that is the router's job.
+//
+// The managed variant (Config.Managed) is the same code with a few checks
+// more (managed.go): every /v1 request carries a bearer key that a
+// KeyChecker (an apikey.Ring) decides — 401 invalid_api_key or
+// api_key_expired, 503 coordinator_unavailable when it cannot decide —
+// then the licence grant (403 licence_expired); generations are counted
+// against the key's rate in a sliding 60-second window (429
+// rate_limit_exceeded, Retry-After = the seconds until the oldest request
+// leaves the window, i.e. until the next one is accepted; listing models is
+// not counted), the model against the key's scope (403 model_not_permitted)
+// and the authority's placement (503 model_loading, model_unavailable), the
+// API's own bound on concurrent generations (429 capacity) and the
+// deployment's generation limit (504 timeout). Router failures map to 429
+// capacity, 502 generation_interrupted (a machine failed once the
+// generation had begun and none could take over; in a stream, an error
+// event and the end), 503 node_unavailable or 500 server_error. Every
+// refused or failed request is a Record — reference, key, model, code,
+// public message, cause, machine label, peer, address and port, and the
+// operator's fix — written to the journal (JSON lines) and handed to the
+// audit sink. /metrics is not served on the API's listener: its series
+// name keys.
+//
+// Errors (errors.go): an apiError's Message is public — fixed text and the
+// request's own values — and its Cause is for the operator only, logged
+// under the request's reference (a chat completion's id is the same
+// string). In the managed variant every message ends with "Reference:
+// chatcmpl-…", and one that looks as if it names a machine, an address, a
+// port, a peer id or a command is replaced by its code's fixed text where
+// the body is written, so no call site can leak one.
 //
 // Endpoints: GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions,
 // POST /v1/completions, GET /metrics, GET /health.
@@ -29,5 +58,10 @@
 //   - refused with 400 invalid_request, because a client relies on their
 //     effect: logprobs (true / non-zero), top_logprobs, non-empty tools or
 //     functions, tool_choice other than none/auto, response_format other
-//     than text, audio, prediction, and for completions echo and suffix.
+//     than text, audio, prediction, and for completions suffix. (In the
+//     managed variant these are 400 unsupported_parameter, naming the
+//     field.) Several prompts in one completions request are refused the
+//     same way: they would need several choices.
+//   - completions' echo (a boolean) puts the prompt's text in front of the
+//     completion, in the body or as the stream's first piece.
 package server

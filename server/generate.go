@@ -12,6 +12,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"svc/apikey"
 	"svc/router"
 	"svc/shards/tokenizer"
 )
@@ -25,14 +26,16 @@ var errClientGone = errors.New("client disconnected")
 // job is one validated generation request, ready to run.
 type job struct {
 	chat         bool
-	ref          string // the request's reference (errors, log, journal)
-	id           string // the response's id; a chat completion's is ref
+	ref          string      // the request's reference (errors, log, journal)
+	key          *apikey.Key // the caller's key (managed variant)
+	id           string      // the response's id; a chat completion's is ref
 	created      int64
 	model        string // the name answered in "model"
 	kit          *modelKit
 	prompt       []int32
 	maxTokens    int
 	stop         []string
+	echo         string // completions' echo: the prompt's text, sent first
 	includeUsage bool
 	start        time.Time
 }
@@ -57,20 +60,40 @@ type usage struct {
 func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) (streaming bool) {
 	r := newRun(s.life)
 	stopWatch := watchConn(ctx.Conn(), func() { r.halt(errClientGone) })
+	release := func() {}
+	var limit *time.Timer
 	cleanup := func() {
 		stopWatch()
+		if limit != nil {
+			limit.Stop()
+		}
 		r.end()
+		release()
 	}
 	defer func() {
 		if !streaming {
 			cleanup()
 		}
 	}()
-
-	j, stream, aerr := s.prepare(r.ctx, requestRef(ctx), ctx.PostBody(), chat)
+	if s.mg != nil {
+		if aerr := s.rateLimit(ctx); aerr != nil {
+			s.fail(ctx, aerr)
+			return false
+		}
+	}
+	j, stream, aerr := s.prepare(r.ctx, ctx, chat)
 	if aerr != nil {
 		s.fail(ctx, aerr)
 		return false
+	}
+	ctx.SetUserValue(servedKey{}, j.model)
+	if release, aerr = s.acquire(); aerr != nil {
+		release = func() {}
+		s.fail(ctx, aerr)
+		return false
+	}
+	if s.mg != nil && s.mg.cfg.GenerationLimit > 0 {
+		limit = time.AfterFunc(s.mg.cfg.GenerationLimit, func() { r.halt(errGenerationLimit) })
 	}
 	s.m.promptTokens.WithLabelValues(j.model).Add(float64(len(j.prompt)))
 	j.start = start
@@ -137,13 +160,32 @@ func (r *run) end() {
 	r.cancel(nil)
 }
 
+// why adds the halt cause to a generation's error when the run was halted
+// for a reason of the server's (the time limit): the backend's error then
+// says only that its emit callback or context ended.
+func (r *run) why(err error) error {
+	if h := r.halted(); h != nil && !errors.Is(err, h) && errors.Is(h, errGenerationLimit) {
+		return fmt.Errorf("%w: %w", h, err)
+	}
+	return err
+}
+
+// backendErr maps a backend error in the variant at hand.
+func (s *Server) backendErr(model string, err error, started bool) *apiError {
+	if s.mg != nil {
+		return s.managedBackendError(model, err, started)
+	}
+	return backendError(model, err)
+}
+
 // gone reports whether the client left (so nobody reads an answer).
 func (r *run) gone() bool {
 	return errors.Is(r.halted(), errClientGone) || errors.Is(context.Cause(r.ctx), errClientGone)
 }
 
 // prepare validates a request and turns it into a job.
-func (s *Server) prepare(ctx context.Context, ref string, body []byte, chat bool) (*job, bool, *apiError) {
+func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool) (*job, bool, *apiError) {
+	body, ref, key := rc.PostBody(), requestRef(rc), callerOf(rc)
 	var common commonRequest
 	var chatReq *chatRequest
 	var compReq *completionRequest
@@ -163,7 +205,14 @@ func (s *Server) prepare(ctx context.Context, ref string, body []byte, chat bool
 		return nil, false, aerr
 	}
 	name := common.Model
-	if name == "" {
+	if s.mg != nil {
+		// The managed variant has no default model: a key's scope
+		// decides what a request may name.
+		rc.SetUserValue(modelKey{}, name)
+		if aerr := s.admitModel(key, name); aerr != nil {
+			return nil, false, aerr
+		}
+	} else if name == "" {
 		name = s.cfg.DefaultModel
 	}
 	if name == "" {
@@ -172,14 +221,14 @@ func (s *Server) prepare(ctx context.Context, ref string, body []byte, chat bool
 	}
 	info, err := s.cfg.Backend.Model(ctx, name)
 	if err != nil {
-		return nil, false, backendError(name, err)
+		return nil, false, s.backendErr(name, err, false)
 	}
 	kit, err := s.kits.get(ctx, info)
 	if err != nil {
 		return nil, false, serverError(fmt.Errorf("model %s: %w", info.Name, err))
 	}
 	now := s.cfg.Now()
-	j := &job{chat: chat, ref: ref, created: now.Unix(), model: info.Name, kit: kit,
+	j := &job{chat: chat, ref: ref, key: key, created: now.Unix(), model: info.Name, kit: kit,
 		stop: common.Stop, includeUsage: common.IncludeUsage}
 	if chat {
 		j.id = ref
@@ -203,8 +252,20 @@ func (s *Server) prepare(ctx context.Context, ref string, body []byte, chat bool
 				}
 			}
 			j.prompt = compReq.PromptIDs
+			if compReq.Echo {
+				asm := newTextAssembler(kit.tok, nil)
+				var b strings.Builder
+				for _, id := range j.prompt {
+					out, _ := asm.push(id)
+					b.WriteString(out)
+				}
+				out, _ := asm.flush()
+				j.echo = b.String() + out
+			}
 		} else if j.prompt, err = kit.encode(compReq.Prompt); err != nil {
 			return nil, false, invalidf("prompt: cannot tokenize: %v", err)
+		} else if compReq.Echo {
+			j.echo = compReq.Prompt
 		}
 	}
 	if len(j.prompt) == 0 {
@@ -264,6 +325,7 @@ func finishOf(res router.GenerateResult, stopped bool, n, max int) router.Finish
 func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 	asm := newTextAssembler(j.kit.tok, j.stop)
 	var text strings.Builder
+	text.WriteString(j.echo)
 	n := 0
 	stopped := false
 	res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(id int32) error {
@@ -279,7 +341,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		}
 		return nil
 	})
-	s.m.tokens.WithLabelValues(j.model).Add(float64(n))
+	s.countTokens(j, n)
 	if stopped {
 		err = nil
 	}
@@ -289,7 +351,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 			ctx.SetStatusCode(499)
 			return
 		}
-		s.fail(ctx, backendError(j.model, err))
+		s.fail(ctx, s.backendErr(j.model, r.why(err), n > 0))
 		return
 	}
 	if !stopped {
@@ -359,7 +421,7 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup 
 				ctx.SetStatusCode(499)
 				return false
 			}
-			s.fail(ctx, backendError(j.model, o.err))
+			s.fail(ctx, s.backendErr(j.model, r.why(o.err), false))
 			return false
 		}
 	}
@@ -383,6 +445,8 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 	sse := &sseWriter{w: w, j: j}
 	if j.chat {
 		sse.chunk(delta{Role: "assistant"}, "", nil)
+	} else if j.echo != "" {
+		sse.piece(j.echo)
 	}
 	asm := newTextAssembler(j.kit.tok, j.stop)
 	n := 0
@@ -411,13 +475,16 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 		}
 	}
 	o := wait()
-	s.m.tokens.WithLabelValues(j.model).Add(float64(n))
+	s.countTokens(j, n)
 	if sse.err != nil || r.gone() {
 		return
 	}
 	if o.err != nil && !stopped {
-		aerr := backendError(j.model, o.err)
+		aerr := s.backendErr(j.model, r.why(o.err), true)
 		s.logRefusal(j.ref, "POST", j.path(), aerr)
+		if s.mg != nil {
+			s.journal(reqInfo{ref: j.ref, method: "POST", path: j.path(), model: j.model, key: j.key}, aerr)
+		}
 		sse.event(aerr.body(j.ref, s.managed()))
 		return
 	}

@@ -98,7 +98,6 @@ func testMalformed(t *testing.T, ts *testServer) {
 		{"prompt negative id", comp, `{"prompt":[-1]}`, 400, codeInvalidRequest, "out of range"},
 		{"prompt id beyond vocab", comp, `{"prompt":[1,100000]}`, 400, codeInvalidRequest, "outside the vocabulary"},
 		{"prompt empty text", comp, `{"prompt":"","max_tokens":3,"model":"stories260K","echo":false}`, 200, "", ""},
-		{"echo", comp, `{"prompt":"a","echo":true}`, 400, codeInvalidRequest, "echo"},
 		{"echo wrong type", comp, `{"prompt":"a","echo":"no"}`, 400, codeInvalidRequest, "echo must be a boolean"},
 		{"suffix", comp, `{"prompt":"a","suffix":"b"}`, 400, codeInvalidRequest, "suffix"},
 		{"completion logprobs", comp, `{"prompt":"a","logprobs":2}`, 400, codeInvalidRequest, "logprobs"},

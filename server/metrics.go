@@ -14,6 +14,10 @@ type metrics struct {
 	inFlight     prometheus.Gauge
 	tokens       *prometheus.CounterVec
 	promptTokens *prometheus.CounterVec
+	// Managed variant: by key name (bounded by the keys issued) and model
+	// (only names the deployment serves, else "").
+	keyRequests *prometheus.CounterVec
+	keyTokens   *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -39,8 +43,16 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "svc_api_prompt_tokens_total",
 			Help: "Prompt tokens sent for generation, by model.",
 		}, []string{"model"}),
+		keyRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "svc_api_key_requests_total",
+			Help: "Requests with a valid API key (managed variant), by key name, model and status code.",
+		}, []string{"key", "model", "code"}),
+		keyTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "svc_api_key_generated_tokens_total",
+			Help: "Completion tokens generated (managed variant), by key name and model.",
+		}, []string{"key", "model"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.inFlight, m.tokens, m.promptTokens} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.inFlight, m.tokens, m.promptTokens, m.keyRequests, m.keyTokens} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register: %w", err)
 		}

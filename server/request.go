@@ -254,7 +254,7 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 				return unsupportedf("logprobs", "logprobs is not supported by this server")
 			}
 		} else if string(bytes.TrimSpace(raw)) != "0" {
-			return unsupportedf("logprobs", "logprobs is not supported by this server")
+			return unsupportedf("logprobs", "logprobs is not supported by this server: it does not compute token log-probabilities")
 		}
 	}
 	if n, ok, _ := f.integer("top_logprobs"); ok && n != 0 {
@@ -296,11 +296,6 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 		}
 	}
 	if !chat {
-		if echo, _, aerr := f.boolean("echo"); aerr != nil {
-			return aerr
-		} else if echo {
-			return unsupportedf("echo", "echo is not supported by this server")
-		}
 		if s, ok, aerr := f.str("suffix"); aerr != nil {
 			return aerr
 		} else if ok && s != "" {
@@ -485,6 +480,8 @@ func textParts(raw json.RawMessage, name string) (string, *apiError) {
 // either text or token ids.
 type completionRequest struct {
 	commonRequest
+	// Echo puts the prompt in front of the completion's text.
+	Echo      bool
 	Prompt    string
 	PromptIDs []int32 // set when the prompt was given as token ids
 }
@@ -496,6 +493,9 @@ func parseCompletion(body []byte) (*completionRequest, *apiError) {
 	}
 	req := &completionRequest{}
 	if req.commonRequest, aerr = parseCommon(f, false); aerr != nil {
+		return nil, aerr
+	}
+	if req.Echo, _, aerr = f.boolean("echo"); aerr != nil {
 		return nil, aerr
 	}
 	if !f.present("prompt") {

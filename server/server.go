@@ -17,6 +17,7 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
 
+	"svc/apikey"
 	"svc/router"
 )
 
@@ -53,6 +54,11 @@ type Config struct {
 	// Now is the clock for created timestamps and strftime_now in chat
 	// templates (default time.Now).
 	Now func() time.Time
+	// Managed, when set, makes this the managed variant's API: keys,
+	// licence, the managed error table, the journal. /metrics is then not
+	// served here (its series name keys): serve Gatherer on a listener of
+	// its own.
+	Managed *Managed
 }
 
 // Server is the /v1 API. Create it with New, run it with Serve or
@@ -62,6 +68,7 @@ type Server struct {
 	log     *slog.Logger
 	kits    *kitCache
 	m       *metrics
+	mg      *managedState // nil: local variant
 	metrics fasthttp.RequestHandler
 	http    *fasthttp.Server
 
@@ -103,7 +110,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: metrics: %w", err)
 	}
+	var mg *managedState
+	if cfg.Managed != nil {
+		if mg, err = newManagedState(cfg.Managed); err != nil {
+			return nil, err
+		}
+	}
 	s := &Server{
+		mg:      mg,
 		cfg:     cfg,
 		log:     cfg.Logger,
 		kits:    newKitCache(),
@@ -206,6 +220,18 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	method := string(ctx.Method())
 	get := method == fasthttp.MethodGet || method == fasthttp.MethodHead
 	post := method == fasthttp.MethodPost
+	if s.mg != nil {
+		defer func() { s.observeKey(ctx) }()
+		if strings.HasPrefix(path, "/v1/") {
+			if aerr := s.admit(ctx); aerr != nil {
+				s.fail(ctx, aerr)
+				return
+			}
+		}
+		if r == "/metrics" {
+			r = "other"
+		}
+	}
 	switch {
 	case r == "/v1/models" || r == "/v1/models/{id}" || r == "/metrics" || r == "/health":
 		if !get {
@@ -308,6 +334,9 @@ func requestRef(ctx *fasthttp.RequestCtx) string {
 func (s *Server) fail(ctx *fasthttp.RequestCtx, aerr *apiError) {
 	ref := requestRef(ctx)
 	s.logRefusal(ref, string(ctx.Method()), string(ctx.Path()), aerr)
+	if s.mg != nil {
+		s.journal(infoOf(ctx), aerr)
+	}
 	ctx.SetStatusCode(aerr.Status)
 	ctx.SetContentType("application/json")
 	ctx.SetBody(aerr.body(ref, s.managed()))
@@ -326,9 +355,6 @@ func (s *Server) logRefusal(ref, method, path string, aerr *apiError) {
 	}
 	s.log.Log(context.Background(), lvl, "request refused", attrs...)
 }
-
-// managed reports whether this is the managed variant's API.
-func (s *Server) managed() bool { return false }
 
 func (s *Server) writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
 	b, err := json.Marshal(v)
@@ -355,12 +381,13 @@ type modelList struct {
 }
 
 // servedModels lists, in the backend's order, the models every block of
-// which an online node holds; SPEC hides the others.
-func (s *Server) servedModels(ctx context.Context) []modelEntry {
+// which an online node holds; SPEC hides the others. With a key (managed
+// variant), only those in its scope.
+func (s *Server) servedModels(ctx context.Context, k *apikey.Key) []modelEntry {
 	out := []modelEntry{}
 	seen := map[string]bool{}
 	for _, st := range s.cfg.Backend.Models(ctx) {
-		if st.State != router.StateServed || seen[st.Name] {
+		if st.State != router.StateServed || seen[st.Name] || (k != nil && !k.Permits(st.Name)) {
 			continue
 		}
 		seen[st.Name] = true
@@ -376,13 +403,13 @@ func (s *Server) servedModels(ctx context.Context) []modelEntry {
 func (s *Server) listModels(ctx *fasthttp.RequestCtx) {
 	rctx, cancel := context.WithTimeout(s.life, 10*time.Second)
 	defer cancel()
-	s.writeJSON(ctx, 200, modelList{Object: "list", Data: s.servedModels(rctx)})
+	s.writeJSON(ctx, 200, modelList{Object: "list", Data: s.servedModels(rctx, callerOf(ctx))})
 }
 
 func (s *Server) getModel(ctx *fasthttp.RequestCtx, id string) {
 	rctx, cancel := context.WithTimeout(s.life, 10*time.Second)
 	defer cancel()
-	for _, e := range s.servedModels(rctx) {
+	for _, e := range s.servedModels(rctx, callerOf(ctx)) {
 		if e.ID == id {
 			s.writeJSON(ctx, 200, e)
 			return

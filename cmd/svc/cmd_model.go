@@ -20,7 +20,7 @@ func newModelCmd() *cobra.Command {
 		Short: "Inspect GGUF model files, or write synthetic and quantized ones",
 	}
 	cmd.AddCommand(newModelInspectCmd())
-	cmd.AddCommand(newModelSynthCmd(), newModelQuantizeCmd())
+	cmd.AddCommand(newModelSynthCmd(), newModelQuantizeCmd(), newModelSynthAdapterCmd())
 	return cmd
 }
 
@@ -51,7 +51,10 @@ type inspection struct {
 }
 
 func newModelInspectCmd() *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON bool
+		base   string
+	)
 	cmd := &cobra.Command{
 		Use:   "inspect FILE",
 		Short: "Print a model's architecture, dimensions, tensor types and tokenizer",
@@ -59,13 +62,28 @@ func newModelInspectCmd() *cobra.Command {
 the architecture and its dimensions, the tensor types with their counts and
 bytes, the tokenizer and whether a chat template is present. A file svc cannot
 run (unknown architecture, missing or misshapen tensor) is still described,
-with the reason, and the command exits with status 1.`,
+with the reason, and the command exits with status 1. A LoRA adapter file
+(general.type = adapter) is described as one: architecture, alpha, ranks,
+types and adapted matrices; with --base MODEL, whether it fits that model.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
 			f, err := gguf.Open(path)
 			if err != nil {
 				return fmt.Errorf("model inspect %s: %w", path, err)
+			}
+			if t, _ := f.String("general.type"); t == "adapter" {
+				f.Close()
+				ains, err := inspectAdapter(path, base)
+				if ains != nil {
+					if werr := ains.write(cmd.OutOrStdout(), asJSON); werr != nil {
+						return werr
+					}
+				}
+				if err != nil {
+					return fmt.Errorf("model inspect %s: %w", path, err)
+				}
+				return nil
 			}
 			ins := inspectFile(f)
 			var runErr error
@@ -97,6 +115,7 @@ with the reason, and the command exits with status 1.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&base, "base", "", "for an adapter: the base model to check it against")
 	return cmd
 }
 

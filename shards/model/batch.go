@@ -233,7 +233,7 @@ func (s *Shard) round(ctx context.Context, sc *scratch, segs []segment, rows int
 		for _, g := range segs {
 			ss := g.it.ss
 			// The session's own attention task: its semaphore is held.
-			sc.spans = append(sc.spans, span{row0: g.row0, rows: g.rows, pos0: g.pos0, maxLen: ss.maxLen, lc: &ss.layers[l], attn: &ss.sc.attn})
+			sc.spans = append(sc.spans, span{row0: g.row0, rows: g.rows, pos0: g.pos0, maxLen: ss.maxLen, lc: &ss.layers[l], attn: &ss.sc.attn, lora: ss.blockAdapter(l)})
 		}
 		s.blockForward(b, sc.x, rows, sc.spans, sc)
 	}

@@ -13,19 +13,20 @@ import "svc/shards/tensor"
 // scratch is one session's working memory for a batch of rows; it grows to
 // the largest batch seen and is reused.
 type scratch struct {
-	ws       *tensor.Workspace
-	xn       []float32 // normalized input, rows × Dim
-	q, att   []float32 // rows × QDim
-	k, v     []float32 // rows × KVDim
-	o        []float32 // rows × Dim
-	gate, up []float32 // rows × FFN
-	ropeCS   []float32 // RopeDims cos/sin pairs
-	logitsXn []float32 // final-normed rows for the head
-	logits   []float32 // head output when the caller does not take it
-	x        []float32 // residual stream when it is not returned (last shard)
-	attn     attnTask
-	spans    []span     // the spans of the block being computed
-	heads    []headPart // the steps whose rows go through the head
+	ws           *tensor.Workspace
+	xn           []float32 // normalized input, rows × Dim
+	q, att       []float32 // rows × QDim
+	k, v         []float32 // rows × KVDim
+	o            []float32 // rows × Dim
+	gate, up     []float32 // rows × FFN
+	ropeCS       []float32 // RopeDims cos/sin pairs
+	logitsXn     []float32 // final-normed rows for the head
+	logits       []float32 // head output when the caller does not take it
+	x            []float32 // residual stream when it is not returned (last shard)
+	attn         attnTask
+	spans        []span     // the spans of the block being computed
+	heads        []headPart // the steps whose rows go through the head
+	loraT, loraD []float32  // an adapter's A·x and B·(A·x)
 	// Argument lists of the fused products (q/k/v, gate/up).
 	many    [3]tensor.Matrix
 	manyOut [3][]float32
@@ -60,6 +61,7 @@ type span struct {
 	row0, rows, pos0, maxLen int
 	lc                       *layerCache
 	attn                     *attnTask
+	lora                     *blockLoRA // the session's adapter pairs, or nil
 }
 
 // blockForward runs block b over rows positions of x (updated in place),
@@ -81,6 +83,9 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 	rmsNormRows(sc.xn, x, b.attnNorm, rows, c.Dim, c.Eps)
 	sc.manyOut = [3][]float32{sc.q, sc.k, sc.v}
 	mmMany(sc.xn, b.wq, b.wk, b.wv)
+	s.addLoRA(sc, spans, loraQ, sc.xn, c.Dim, sc.q, qd)
+	s.addLoRA(sc, spans, loraK, sc.xn, c.Dim, sc.k, kvd)
+	s.addLoRA(sc, spans, loraV, sc.xn, c.Dim, sc.v, kvd)
 	addBias(sc.q, b.bq, rows)
 	addBias(sc.k, b.bk, rows)
 	addBias(sc.v, b.bv, rows)
@@ -96,6 +101,7 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 			sc.q[g.row0*qd:(g.row0+g.rows)*qd], g.rows, g.pos0, sc.att[g.row0*qd:(g.row0+g.rows)*qd])
 	}
 	mm(b.wo, sc.att, sc.o)
+	s.addLoRA(sc, spans, loraO, sc.att, qd, sc.o, c.Dim)
 	addBias(sc.o, b.bo, rows)
 	addInto(x[:rows*c.Dim], sc.o)
 
@@ -103,7 +109,10 @@ func (s *Shard) blockForward(b *blockWeights, x []float32, rows int, spans []spa
 	rmsNormRows(sc.xn, x, b.ffnNorm, rows, c.Dim, c.Eps)
 	sc.manyOut = [3][]float32{sc.gate, sc.up}
 	mmMany(sc.xn, b.wgate, b.wup)
+	s.addLoRA(sc, spans, loraGate, sc.xn, c.Dim, sc.gate, c.FFN)
+	s.addLoRA(sc, spans, loraUp, sc.xn, c.Dim, sc.up, c.FFN)
 	swiGLU(sc.gate, sc.up, rows, c.FFN)
 	mm(b.wdown, sc.gate, sc.o)
+	s.addLoRA(sc, spans, loraDown, sc.gate, c.FFN, sc.o, c.Dim)
 	addInto(x[:rows*c.Dim], sc.o)
 }

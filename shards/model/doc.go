@@ -29,5 +29,14 @@
 // bit; for BF16 a one-row chunk runs alone so that it keeps the one-position
 // order.
 //
+// A shard may hold LoRA adapters (AddAdapter: only its own blocks' pairs,
+// copied from the file) and each session names one or none
+// (OpenSessionAdapter). An adapted product is W·x + scale·B·(A·x) before
+// the bias, as llama.cpp's --lora computes it, without merging: the base
+// weights stay shared, and in a ForwardBatch the base product runs once for
+// every row while each session's low-rank product runs over its own rows
+// (lora.go). The block's tensors are declared once, in weights.go's
+// blockTensors, which the checker, the loader and adapter matching read.
+//
 // The transformer block itself is in block.go and reads like the math.
 package model

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"svc/shards/lora"
 )
 
 // Hop is one link of a chain that computes a model: a shard session here, or
@@ -196,10 +197,25 @@ func (m *Model) NewChain(ranges [][2]int, o ShardOptions) (*Chain, error) {
 }
 
 // Open opens the same session on every shard and returns its hops.
-func (ch *Chain) Open(id string, maxLen int) ([]Hop, error) {
+func (ch *Chain) Open(id string, maxLen int) ([]Hop, error) { return ch.OpenAdapter(id, maxLen, "") }
+
+// AddAdapter gives every shard of the chain its blocks' share of an
+// adapter (Shard.AddAdapter).
+func (ch *Chain) AddAdapter(name string, a *lora.Adapter, userScale float32) error {
+	for _, s := range ch.Shards {
+		if err := s.AddAdapter(name, a, userScale); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OpenAdapter is Open for a session computing with the named adapter ("":
+// none).
+func (ch *Chain) OpenAdapter(id string, maxLen int, adapter string) ([]Hop, error) {
 	var hops []Hop
 	for i, s := range ch.Shards {
-		if err := s.OpenSession(id, maxLen); err != nil {
+		if err := s.OpenSessionAdapter(id, maxLen, adapter); err != nil {
 			for _, t := range ch.Shards[:i] {
 				_ = t.CloseSession(id)
 			}

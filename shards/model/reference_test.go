@@ -58,9 +58,15 @@ func tolerance(model string) float64 {
 // every completion step: row s predicts completion token s.
 func teacherForced(t *testing.T, sh *Shard, c refCase) [][]float32 {
 	t.Helper()
+	return teacherForcedAdapter(t, sh, c, "")
+}
+
+// teacherForcedAdapter is teacherForced in a session with the named adapter.
+func teacherForcedAdapter(t *testing.T, sh *Shard, c refCase, adapter string) [][]float32 {
+	t.Helper()
 	const id = "ref"
 	ctx := context.Background()
-	if err := sh.OpenSession(id, len(c.PromptTokens)+len(c.CompletionTokens)); err != nil {
+	if err := sh.OpenSessionAdapter(id, len(c.PromptTokens)+len(c.CompletionTokens), adapter); err != nil {
 		t.Fatal(err)
 	}
 	defer func() {

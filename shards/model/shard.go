@@ -101,7 +101,8 @@ type Shard struct {
 	// the call (tensor.BatchInvariant); ForwardBatch relies on it.
 	blocksInvariant, headInvariant bool
 	batchMu                        sync.Mutex
-	batchFree                      []*batchScratch // ForwardBatch's idle scratch
+	batchFree                      []*batchScratch          // ForwardBatch's idle scratch
+	adapters                       map[string]*shardAdapter // guarded by mu
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -120,7 +121,8 @@ type session struct {
 	n       int           // positions in the cache
 	layers  []layerCache
 	sc      scratch
-	busy    int // Forward calls in progress or waiting (guarded by Shard.mu)
+	busy    int           // Forward calls in progress or waiting (guarded by Shard.mu)
+	adapter *shardAdapter // nil: the base model
 	lastUse time.Time
 }
 
@@ -267,8 +269,13 @@ func (s *Shard) Close() {
 	}
 }
 
-// OpenSession reserves maxLen cache positions for a new session.
-func (s *Shard) OpenSession(id string, maxLen int) error {
+// OpenSession reserves maxLen cache positions for a new session of the base
+// model.
+func (s *Shard) OpenSession(id string, maxLen int) error { return s.OpenSessionAdapter(id, maxLen, "") }
+
+// OpenSessionAdapter reserves maxLen cache positions for a new session that
+// computes with the named adapter (AddAdapter; "" for the base model).
+func (s *Shard) OpenSessionAdapter(id string, maxLen int, adapter string) error {
 	if maxLen <= 0 {
 		return fmt.Errorf("model: session %q: %w: maximum length %d must be positive", id, ErrTooLong, maxLen)
 	}
@@ -283,6 +290,12 @@ func (s *Shard) OpenSession(id string, maxLen int) error {
 	if _, ok := s.sessions[id]; ok {
 		return fmt.Errorf("model: session %q: %w", id, ErrSessionExists)
 	}
+	var ad *shardAdapter
+	if adapter != "" {
+		if ad = s.adapters[adapter]; ad == nil {
+			return fmt.Errorf("model: session %q: %w: %q", id, ErrNoAdapter, adapter)
+		}
+	}
 	if free := s.capacity - s.reserved; maxLen > free {
 		return fmt.Errorf("model: session %q: %w: asked for %d, %d free", id, ErrNoCapacity, maxLen, free)
 	}
@@ -293,6 +306,7 @@ func (s *Shard) OpenSession(id string, maxLen int) error {
 		layers:  make([]layerCache, len(s.blocks)),
 		sc:      scratch{ws: tensor.NewWorkspace()},
 		lastUse: time.Now(),
+		adapter: ad,
 	}
 	s.reserved += maxLen
 	return nil
@@ -407,7 +421,7 @@ func (s *Shard) ForwardInto(ctx context.Context, id string, in Input, out *Outpu
 				return fmt.Errorf("model: session %q: %w", id, err)
 			}
 			sc := &ss.sc
-			sc.spans = append(sc.spans[:0], span{rows: rows, pos0: ss.n + r0, maxLen: ss.maxLen, lc: &ss.layers[l], attn: &sc.attn})
+			sc.spans = append(sc.spans[:0], span{rows: rows, pos0: ss.n + r0, maxLen: ss.maxLen, lc: &ss.layers[l], attn: &sc.attn, lora: ss.blockAdapter(l)})
 			s.blockForward(b, xb, rows, sc.spans, sc)
 		}
 		if s.IsLast() {

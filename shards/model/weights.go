@@ -145,11 +145,12 @@ func checkTensors(f *gguf.File, c *Config) error {
 		if _, ok := f.Tensor(blockName(i, "ffn_gate_inp.weight")); ok {
 			return fmt.Errorf("model: %w: mixture of experts (tensor %s)", ErrUnsupported, blockName(i, "ffn_gate_inp.weight"))
 		}
-		for _, s := range blockSpecs(c, i) {
-			if _, ok := f.Tensor(s.name); !ok && !s.required {
+		for _, t := range blockTensors {
+			name := blockName(i, t.suffix)
+			if _, ok := f.Tensor(name); !ok && !t.required(c) {
 				continue
 			}
-			if _, err := lookup(f, s.name, s.dims...); err != nil {
+			if _, err := lookup(f, name, t.dims(c)...); err != nil {
 				return err
 			}
 		}
@@ -157,88 +158,74 @@ func checkTensors(f *gguf.File, c *Config) error {
 	return nil
 }
 
-type tensorSpec struct {
-	name     string
-	dims     []int // GGML order
-	required bool
+// loraSlot numbers the block matrices an adapter may adapt.
+type loraSlot int
+
+const (
+	loraQ loraSlot = iota
+	loraK
+	loraV
+	loraO
+	loraGate
+	loraUp
+	loraDown
+	loraSlots
+	noLoRA loraSlot = -1
+)
+
+// blockTensor declares one tensor of a block, once: its GGUF name (after
+// "blk.N."), its GGML shape, whether the configuration requires it, where
+// the loader puts it, and which adapter slot (if any) applies to it. The
+// checker, the loader, ShardTensors and adapter matching all read this
+// table.
+type blockTensor struct {
+	suffix   string
+	dims     func(c *Config) []int // GGML order: inputs first
+	required func(c *Config) bool
+	mat      func(b *blockWeights) *tensor.Matrix // matrices
+	vec      func(b *blockWeights) *[]float32     // vectors (float32 copies)
+	lora     loraSlot
 }
 
-// blockSpecs lists block i's tensors with their GGML shapes.
-func blockSpecs(c *Config, i int) []tensorSpec {
-	qkvBias := c.Arch == "qwen2" // Qwen2 always has Q/K/V biases; Llama may
-	return []tensorSpec{
-		{blockName(i, "attn_norm.weight"), []int{c.Dim}, true},
-		{blockName(i, "attn_q.weight"), []int{c.Dim, c.QDim()}, true},
-		{blockName(i, "attn_k.weight"), []int{c.Dim, c.KVDim()}, true},
-		{blockName(i, "attn_v.weight"), []int{c.Dim, c.KVDim()}, true},
-		{blockName(i, "attn_output.weight"), []int{c.QDim(), c.Dim}, true},
-		{blockName(i, "attn_q.bias"), []int{c.QDim()}, qkvBias},
-		{blockName(i, "attn_k.bias"), []int{c.KVDim()}, qkvBias},
-		{blockName(i, "attn_v.bias"), []int{c.KVDim()}, qkvBias},
-		{blockName(i, "attn_output.bias"), []int{c.Dim}, false},
-		{blockName(i, "ffn_norm.weight"), []int{c.Dim}, true},
-		{blockName(i, "ffn_gate.weight"), []int{c.Dim, c.FFN}, true},
-		{blockName(i, "ffn_up.weight"), []int{c.Dim, c.FFN}, true},
-		{blockName(i, "ffn_down.weight"), []int{c.FFN, c.Dim}, true},
-	}
-}
+func always(*Config) bool    { return true }
+func never(*Config) bool     { return false }
+func qkvBias(c *Config) bool { return c.Arch == "qwen2" } // Qwen2 always has Q/K/V biases; Llama may
+func dim(c *Config) []int    { return []int{c.Dim} }
+func qdim(c *Config) []int   { return []int{c.QDim()} }
+func kvdim(c *Config) []int  { return []int{c.KVDim()} }
+func dimQ(c *Config) []int   { return []int{c.Dim, c.QDim()} }
+func dimKV(c *Config) []int  { return []int{c.Dim, c.KVDim()} }
+func qDim(c *Config) []int   { return []int{c.QDim(), c.Dim} }
+func dimFFN(c *Config) []int { return []int{c.Dim, c.FFN} }
+func ffnDim(c *Config) []int { return []int{c.FFN, c.Dim} }
 
-// blockTensorNames lists the names of block i's tensors present in f.
-func blockTensorNames(f *gguf.File, c *Config, i int) []string {
-	var names []string
-	for _, s := range blockSpecs(c, i) {
-		if _, ok := f.Tensor(s.name); ok {
-			names = append(names, s.name)
-		}
-	}
-	return names
+var blockTensors = []blockTensor{
+	{"attn_norm.weight", dim, always, nil, func(b *blockWeights) *[]float32 { return &b.attnNorm }, noLoRA},
+	{"attn_q.weight", dimQ, always, func(b *blockWeights) *tensor.Matrix { return &b.wq }, nil, loraQ},
+	{"attn_k.weight", dimKV, always, func(b *blockWeights) *tensor.Matrix { return &b.wk }, nil, loraK},
+	{"attn_v.weight", dimKV, always, func(b *blockWeights) *tensor.Matrix { return &b.wv }, nil, loraV},
+	{"attn_output.weight", qDim, always, func(b *blockWeights) *tensor.Matrix { return &b.wo }, nil, loraO},
+	{"attn_q.bias", qdim, qkvBias, nil, func(b *blockWeights) *[]float32 { return &b.bq }, noLoRA},
+	{"attn_k.bias", kvdim, qkvBias, nil, func(b *blockWeights) *[]float32 { return &b.bk }, noLoRA},
+	{"attn_v.bias", kvdim, qkvBias, nil, func(b *blockWeights) *[]float32 { return &b.bv }, noLoRA},
+	{"attn_output.bias", dim, never, nil, func(b *blockWeights) *[]float32 { return &b.bo }, noLoRA},
+	{"ffn_norm.weight", dim, always, nil, func(b *blockWeights) *[]float32 { return &b.ffnNorm }, noLoRA},
+	{"ffn_gate.weight", dimFFN, always, func(b *blockWeights) *tensor.Matrix { return &b.wgate }, nil, loraGate},
+	{"ffn_up.weight", dimFFN, always, func(b *blockWeights) *tensor.Matrix { return &b.wup }, nil, loraUp},
+	{"ffn_down.weight", ffnDim, always, func(b *blockWeights) *tensor.Matrix { return &b.wdown }, nil, loraDown},
 }
 
 func loadBlock(f *gguf.File, c *Config, i int, pack bool) (*blockWeights, error) {
 	b := &blockWeights{}
-	var err error
-	qkvBias := c.Arch == "qwen2"
-	steps := []func() error{
-		func() error {
-			b.attnNorm, err = loadVector(f, blockName(i, "attn_norm.weight"), c.Dim, true)
-			return err
-		},
-		func() error {
-			b.wq, err = loadMatrix(f, blockName(i, "attn_q.weight"), c.QDim(), c.Dim, pack)
-			return err
-		},
-		func() error {
-			b.wk, err = loadMatrix(f, blockName(i, "attn_k.weight"), c.KVDim(), c.Dim, pack)
-			return err
-		},
-		func() error {
-			b.wv, err = loadMatrix(f, blockName(i, "attn_v.weight"), c.KVDim(), c.Dim, pack)
-			return err
-		},
-		func() error {
-			b.wo, err = loadMatrix(f, blockName(i, "attn_output.weight"), c.Dim, c.QDim(), pack)
-			return err
-		},
-		func() error { b.bq, err = loadVector(f, blockName(i, "attn_q.bias"), c.QDim(), qkvBias); return err },
-		func() error { b.bk, err = loadVector(f, blockName(i, "attn_k.bias"), c.KVDim(), qkvBias); return err },
-		func() error { b.bv, err = loadVector(f, blockName(i, "attn_v.bias"), c.KVDim(), qkvBias); return err },
-		func() error { b.bo, err = loadVector(f, blockName(i, "attn_output.bias"), c.Dim, false); return err },
-		func() error { b.ffnNorm, err = loadVector(f, blockName(i, "ffn_norm.weight"), c.Dim, true); return err },
-		func() error {
-			b.wgate, err = loadMatrix(f, blockName(i, "ffn_gate.weight"), c.FFN, c.Dim, pack)
-			return err
-		},
-		func() error {
-			b.wup, err = loadMatrix(f, blockName(i, "ffn_up.weight"), c.FFN, c.Dim, pack)
-			return err
-		},
-		func() error {
-			b.wdown, err = loadMatrix(f, blockName(i, "ffn_down.weight"), c.Dim, c.FFN, pack)
-			return err
-		},
-	}
-	for _, s := range steps {
-		if err := s(); err != nil {
+	for _, t := range blockTensors {
+		name, d := blockName(i, t.suffix), t.dims(c)
+		var err error
+		if t.mat != nil {
+			*t.mat(b), err = loadMatrix(f, name, d[1], d[0], pack)
+		} else {
+			*t.vec(b), err = loadVector(f, name, d[0], t.required(c))
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"svc/cmd/internal/cli"
 	"svc/shards/lora"
 	"svc/shards/model"
 	"svc/shards/tensor"
@@ -37,14 +38,14 @@ Types:   f32, f16, bf16, q8_0 (q8_0 needs the rank to be a multiple of 32)`, str
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if base == "" || out == "" || rank == 0 {
-				return usagef("model synth-adapter: --base, --out and --rank are required")
+				return cli.Usagef("model synth-adapter: --base, --out and --rank are required")
 			}
 			if rank < 0 || rank > lora.MaxRank {
-				return usagef("model synth-adapter: --rank %d is not in [1, %d]", rank, lora.MaxRank)
+				return cli.Usagef("model synth-adapter: --rank %d is not in [1, %d]", rank, lora.MaxRank)
 			}
 			t, err := tensor.ParseType(typ)
 			if err != nil {
-				return usagef("model synth-adapter: --type: %v", err)
+				return cli.Usagef("model synth-adapter: --type: %v", err)
 			}
 			var kinds []string
 			if targets != "" {

@@ -19,6 +19,8 @@ import (
 // generateFlags are the flags of "svc generate" as typed.
 type generateFlags struct {
 	modelPath, prompt, tokens, force string
+	adapter                          string
+	adapterScale                     float32
 	n, split, logprobs, threads      int
 	asJSON, warmup                   bool
 }
@@ -38,7 +40,9 @@ asks for it, special tokens parsed); --tokens 1,403,407 gives the prompt ids
 as they are (no BOS added). --split K runs the model as K chained shards in one
 process, which must give exactly the same output. --logprobs K reports, for
 every generated position, the K most likely tokens with their natural-log
-probabilities. --force IDS makes the continuation exactly IDS (teacher
+probabilities. --adapter FILE computes with a LoRA adapter in llama.cpp's GGUF
+format (as llama.cpp's --lora; --adapter-scale S as its --lora-scaled FILE S).
+--force IDS makes the continuation exactly IDS (teacher
 forcing); the log-probabilities are still those the model gave at each step.
 
 The text streams to stdout as it is produced; --json instead prints one
@@ -62,6 +66,8 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 	f.IntVarP(&fl.n, "n", "n", 64, "maximum tokens to generate")
 	f.IntVar(&fl.split, "split", 1, "run the model as this many chained shards")
 	f.IntVar(&fl.logprobs, "logprobs", 0, "report the top-K log-probabilities at every generated position")
+	f.StringVar(&fl.adapter, "adapter", "", "LoRA adapter GGUF to compute with")
+	f.Float32Var(&fl.adapterScale, "adapter-scale", 1, "the adapter's user scale (scale = S × alpha / rank)")
 	f.StringVar(&fl.force, "force", "", "teacher forcing: the continuation, as comma-separated token ids")
 	f.BoolVar(&fl.asJSON, "json", false, "print one JSON object instead of streaming text")
 	f.BoolVar(&fl.warmup, "warmup", true, "run one token through the model before the prompt, so that the timings leave out loading the weights (--warmup=false to skip)")
@@ -72,7 +78,8 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 // request validates the flags and turns them into a textgen request.
 func (fl generateFlags) request() (textgen.Request, error) {
 	req := textgen.Request{Prompt: fl.prompt, MaxTokens: fl.n, Split: fl.split,
-		TopLogprobs: fl.logprobs, Threads: fl.threads, Warmup: fl.warmup}
+		TopLogprobs: fl.logprobs, Threads: fl.threads, Warmup: fl.warmup,
+		Adapter: fl.adapter, AdapterScale: fl.adapterScale}
 	switch {
 	case fl.modelPath == "":
 		return req, cli.Usagef("generate: --model is required")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"svc/shards/lora"
 	"svc/shards/model"
 	"svc/shards/tensor"
 	"svc/shards/tokenizer"
@@ -28,6 +29,10 @@ type Request struct {
 	TopLogprobs int
 	// Force is the continuation (teacher forcing); see model.GenOptions.
 	Force []int32
+	// Adapter, if set, is a LoRA adapter file (llama.cpp's GGUF format)
+	// computed with at AdapterScale (0 is taken as 1, llama.cpp's --lora).
+	Adapter      string
+	AdapterScale float32
 	// Threads is the size of the worker pool the shards share (0: one per CPU).
 	Threads int
 	// Warmup runs one token through every shard in a session of its own
@@ -102,7 +107,11 @@ func Run(ctx context.Context, m *model.Model, req Request) (*Result, error) {
 			return nil, fmt.Errorf("warm-up: %w", err)
 		}
 	}
-	hops, err := ch.Open("generate", maxLen)
+	adapter, err := addAdapter(ch, req)
+	if err != nil {
+		return nil, err
+	}
+	hops, err := ch.OpenAdapter("generate", maxLen, adapter)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +120,27 @@ func Run(ctx context.Context, m *model.Model, req Request) (*Result, error) {
 		stop = tok.IsEOG
 	}
 	return decode(ctx, hops, prompt, req, stop, tok)
+}
+
+// addAdapter loads the request's adapter into the chain's shards and
+// returns the name sessions use ("" for none).
+func addAdapter(ch *model.Chain, req Request) (string, error) {
+	if req.Adapter == "" {
+		return "", nil
+	}
+	a, err := lora.Open(req.Adapter)
+	if err != nil {
+		return "", fmt.Errorf("adapter: %w", err)
+	}
+	defer a.Close() // the shards copy their pairs
+	scale := req.AdapterScale
+	if scale == 0 {
+		scale = 1
+	}
+	if err := ch.AddAdapter("adapter", a, scale); err != nil {
+		return "", fmt.Errorf("adapter %s: %w", req.Adapter, err)
+	}
+	return "adapter", nil
 }
 
 // promptIDs tokenizes the prompt or takes the given ids.

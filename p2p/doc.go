@@ -53,10 +53,38 @@
 // outlive nodes, it is the record's short expiry that makes a dead node vanish.
 // A stopping node overwrites its record with a withdrawn one.
 //
-// Wire protocols (package wire): ForwardProtocol, one stream per session:
-// Open, then Steps (token ids for the first hop, raw little-endian float32
-// hidden states otherwise), then Close or end of stream, which frees the
-// session. MetaProtocol returns a model's GGUF header bytes plus the hash of
-// its tensor samples, so that a machine without the weights can check them
-// against the digest and build the tokenizer and chat template.
+// Protocols. Each stream protocol lives in one file that holds its id, its
+// handler, its client and the one pair of conversions between the model's
+// types and the wire's (package wire has the protobuf messages and the
+// frame format):
+//
+//   - forward.go: ForwardProtocol, one stream per session: Open, then Steps
+//     (token ids for the first hop, raw little-endian float32 hidden states
+//     otherwise), then Close or end of stream, which frees the session;
+//     Session is the client (a model.Hop).
+//   - meta.go: MetaProtocol returns a model's GGUF header bytes plus the hash
+//     of its tensor samples, so that a machine without the weights can check
+//     them against the digest and build the tokenizer and chat template
+//     (FetchHeader).
+//   - record.go: RecordProtocol returns a node's current signed record
+//     straight from the node (LookupDirect); signing, checking and the DHT
+//     Validator.
+//   - jsonmsg.go: exchange and answer, the two sides of the JSON
+//     request/answer protocols of the managed variant, bounded in size and
+//     time.
+//   - streams.go: what every stream shares. Each stream joins a libp2p
+//     resource-manager service (ServiceForward, ServiceMeta, ServiceRecord,
+//     ServiceControl) whose memory EndpointConfig.StreamMemory bounds; a frame
+//     reserves memory from the stream's scope as its bytes arrive, into
+//     pooled buffers, so a peer that declares large frames and sends little
+//     costs little, and a stream whose next frame does not fit is reset.
+//     Stream counts are not limited: memory is. A stream must deliver its
+//     first complete frame within 10 s.
+//
+// Admission (admission.go) is how a managed swarm keeps strangers out: an
+// interface that p2p defines and the coordinator's packages implement (p2p
+// never imports them). Set in EndpointConfig (or NodeConfig), it gates
+// connections and checks the credential that every record's signer
+// attaches (wire.SignedRecord.credential); without it (the local variant)
+// every peer and every validly signed record is admitted.
 package p2p

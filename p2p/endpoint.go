@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -18,11 +17,8 @@ import (
 	record "github.com/libp2p/go-libp2p-record"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
-	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
-	"github.com/libp2p/go-libp2p/core/protocol"
-	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	ma "github.com/multiformats/go-multiaddr"
 	mh "github.com/multiformats/go-multihash"
 
@@ -63,7 +59,15 @@ type EndpointConfig struct {
 	// MaxRecordTTL is the validator's bound on record expiries
 	// (DefaultMaxRecordTTL when zero).
 	MaxRecordTTL time.Duration
-	Logger       *slog.Logger
+	// StreamMemory bounds the frame memory of each of svc's stream services
+	// (ServiceForward, ServiceMeta, ...; default: libp2p's system memory
+	// limit, scaled to the machine). A stream whose next frame does not fit
+	// is reset.
+	StreamMemory int64
+	// Admission, when set, gates connections and checks records' signer
+	// credentials (a managed swarm); nil admits everyone (the local variant).
+	Admission Admission
+	Logger    *slog.Logger
 }
 
 // Endpoint is a libp2p host joined to the swarm's DHT.
@@ -72,9 +76,11 @@ type Endpoint struct {
 	DHT  *dht.IpfsDHT
 	Key  crypto.PrivKey
 	log  *slog.Logger
+	val  Validator
+	adm  Admission
 
 	// record is the last signed announcement this host published, served
-	// on wire.RecordProtocol.
+	// on RecordProtocol.
 	record atomic.Pointer[[]byte]
 }
 
@@ -101,15 +107,19 @@ func NewEndpoint(ctx context.Context, cfg EndpointConfig) (*Endpoint, error) {
 	if len(listen) == 0 {
 		listen = defaultListen
 	}
-	rm, err := resourceManager()
+	rm, err := resourceManager(cfg.StreamMemory)
 	if err != nil {
 		return nil, err
 	}
-	h, err := libp2p.New(
+	opts := []libp2p.Option{
 		libp2p.Identity(key),
 		libp2p.ListenAddrStrings(listen...),
 		libp2p.ResourceManager(rm),
-	)
+	}
+	if cfg.Admission != nil {
+		opts = append(opts, libp2p.ConnectionGater(gater{cfg.Admission}))
+	}
+	h, err := libp2p.New(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start host on %v: %w", listen, err)
 	}
@@ -117,10 +127,11 @@ func NewEndpoint(ctx context.Context, cfg EndpointConfig) (*Endpoint, error) {
 	if cfg.Server {
 		mode = dht.ModeServer
 	}
+	val := Validator{MaxTTL: cfg.MaxRecordTTL, Admission: cfg.Admission}
 	d, err := dht.New(h,
 		dht.Mode(mode),
 		dht.ProtocolPrefix(DHTPrefix),
-		dht.Validator(record.NamespacedValidator{RecordNamespace: Validator{MaxTTL: cfg.MaxRecordTTL}}),
+		dht.Validator(record.NamespacedValidator{RecordNamespace: val}),
 		dht.Datastore(dssync.MutexWrap(ds.NewMapDatastore())),
 		dht.BootstrapPeers(boot...),
 	)
@@ -128,8 +139,8 @@ func NewEndpoint(ctx context.Context, cfg EndpointConfig) (*Endpoint, error) {
 		_ = h.Close()
 		return nil, fmt.Errorf("p2p: start DHT: %w", err)
 	}
-	e := &Endpoint{Host: h, DHT: d, Key: key, log: log}
-	h.SetStreamHandler(protocol.ID(wire.RecordProtocol), e.handleRecord)
+	e := &Endpoint{Host: h, DHT: d, Key: key, log: log, val: val, adm: cfg.Admission}
+	h.SetStreamHandler(RecordProtocol, e.handleRecord)
 	if len(boot) > 0 {
 		if err := e.connect(ctx, boot); err != nil {
 			_ = e.Close()
@@ -306,7 +317,7 @@ func (e *Endpoint) Lookup(ctx context.Context, id peer.ID) (*Member, error) {
 	if err != nil && (v == nil || !errors.Is(err, context.DeadlineExceeded)) {
 		return nil, fmt.Errorf("get record of %s: %w", id, err)
 	}
-	a, _, err := OpenRecord(key, v, time.Now(), DefaultMaxRecordTTL)
+	a, _, err := e.val.Open(key, v)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +340,11 @@ func (e *Endpoint) Lookup(ctx context.Context, id peer.ID) (*Member, error) {
 // to the closest peers. Only a record that could not even be stored locally
 // is an error: being alone in the swarm is not.
 func (e *Endpoint) Publish(ctx context.Context, a *wire.Announcement) error {
-	v, err := SignAnnouncement(e.Key, a)
+	var cred []byte
+	if e.adm != nil {
+		cred = e.adm.Credential()
+	}
+	v, err := signRecord(e.Key, a, cred)
 	if err != nil {
 		return err
 	}
@@ -360,27 +375,6 @@ func parseAddrInfos(addrs []string) ([]peer.AddrInfo, error) {
 	return ais, nil
 }
 
-// resourceManager keeps libp2p's memory and connection scaling but lifts
-// the stream limits: every concurrent generation holds one stream per hop,
-// and the defaults (a few hundred per peer) would refuse a busy gateway.
-func resourceManager() (network.ResourceManager, error) {
-	open := rcmgr.ResourceLimits{
-		Streams: rcmgr.Unlimited, StreamsInbound: rcmgr.Unlimited, StreamsOutbound: rcmgr.Unlimited,
-	}
-	partial := rcmgr.PartialLimitConfig{
-		System: open, Transient: open,
-		ServiceDefault: open, ServicePeerDefault: open,
-		ProtocolDefault: open, ProtocolPeerDefault: open,
-		PeerDefault: open, Stream: open,
-	}
-	limits := partial.Build(rcmgr.DefaultLimits.AutoScale())
-	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits))
-	if err != nil {
-		return nil, fmt.Errorf("p2p: resource manager: %w", err)
-	}
-	return rm, nil
-}
-
 // lookupFallback bounds a phase when the caller's context has no deadline.
 const lookupFallback = 10 * time.Second
 
@@ -404,50 +398,3 @@ const (
 	lookupBudget  = 2500 * time.Millisecond
 	directTimeout = 1 * time.Second
 )
-
-func (e *Endpoint) handleRecord(s network.Stream) {
-	defer s.Close()
-	v := e.record.Load()
-	if v == nil {
-		_ = s.Reset()
-		return
-	}
-	_ = s.SetWriteDeadline(time.Now().Add(directTimeout))
-	if _, err := s.Write(*v); err != nil {
-		_ = s.Reset()
-	}
-}
-
-// LookupDirect asks the node for its current record and checks it as the
-// DHT's validator would. It fails fast (directTimeout) when the node does
-// not answer.
-func (e *Endpoint) LookupDirect(ctx context.Context, id peer.ID) (*Member, error) {
-	if id == e.Host.ID() {
-		return nil, errors.New("own record")
-	}
-	ctx, cancel := context.WithTimeout(ctx, directTimeout)
-	defer cancel()
-	s, err := e.Host.NewStream(ctx, id, protocol.ID(wire.RecordProtocol))
-	if err != nil {
-		return nil, fmt.Errorf("open record stream: %w", err)
-	}
-	defer s.Close()
-	dl, _ := ctx.Deadline()
-	_ = s.SetReadDeadline(dl)
-	v, err := io.ReadAll(io.LimitReader(s, maxRecordBytes+1))
-	if err != nil {
-		_ = s.Reset()
-		return nil, fmt.Errorf("read record: %w", err)
-	}
-	if len(v) > maxRecordBytes {
-		_ = s.Reset()
-		return nil, fmt.Errorf("record larger than %d bytes", maxRecordBytes)
-	}
-	key := RecordKey(id)
-	a, _, err := OpenRecord(key, v, time.Now(), DefaultMaxRecordTTL)
-	if err != nil {
-		return nil, err
-	}
-	m := &Member{ID: id, Record: a, Expires: time.UnixMilli(a.ExpiresUnixMs), Withdrawn: a.Withdrawn}
-	return m, nil
-}

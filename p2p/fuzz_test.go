@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/protocol"
-
 	"svc/internal/testenv"
 	"svc/p2p/wire"
 )
@@ -50,7 +48,7 @@ func FuzzNodeForwardStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sctx, scancel := context.WithTimeout(ctx, 10*time.Second)
 		defer scancel()
-		s, err := c.Host.NewStream(sctx, n.ID(), protocol.ID(wire.ForwardProtocol))
+		s, err := c.Host.NewStream(sctx, n.ID(), ForwardProtocol)
 		if err != nil {
 			t.Fatal(err)
 		}

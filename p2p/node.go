@@ -16,7 +16,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"svc/p2p/wire"
@@ -47,6 +46,10 @@ type NodeConfig struct {
 	Bootstrap []string
 	// Key is the node's libp2p identity (fresh when nil).
 	Key crypto.PrivKey
+	// StreamMemory and Admission go to the node's Endpoint
+	// (EndpointConfig).
+	StreamMemory int64
+	Admission    Admission
 
 	// Threads of the shard's worker pool (0: one per CPU).
 	Threads int
@@ -166,7 +169,10 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 	if d := DigestOf(n.header, n.samples); d != n.digest {
 		return fail(fmt.Errorf("p2p: model digest %s does not match header and samples (%s): the digest scheme of shards/model changed", n.digest, d))
 	}
-	if n.ep, err = NewEndpoint(ctx, EndpointConfig{Listen: cfg.Listen, Bootstrap: cfg.Bootstrap, Key: cfg.Key, Server: true, Logger: cfg.Logger}); err != nil {
+	if n.ep, err = NewEndpoint(ctx, EndpointConfig{
+		Listen: cfg.Listen, Bootstrap: cfg.Bootstrap, Key: cfg.Key, Server: true,
+		StreamMemory: cfg.StreamMemory, Admission: cfg.Admission, Logger: cfg.Logger,
+	}); err != nil {
 		return fail(err)
 	}
 	n.first, n.last = cfg.First, cfg.Last
@@ -183,8 +189,8 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 		return fail(err)
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
-	n.ep.Host.SetStreamHandler(protocol.ID(wire.ForwardProtocol), n.handleForward)
-	n.ep.Host.SetStreamHandler(protocol.ID(wire.MetaProtocol), n.handleMeta)
+	n.ep.Host.SetStreamHandler(ForwardProtocol, n.handleForward)
+	n.ep.Host.SetStreamHandler(MetaProtocol, n.handleMeta)
 	n.loop.Add(1)
 	go n.announceLoop()
 	n.log.Info("loading blocks", "model", n.name, "blocks", fmt.Sprintf("%d:%d", n.first, n.last), "of", n.total)
@@ -261,8 +267,8 @@ func (n *Node) close() error {
 		_ = s.Reset()
 	}
 	n.mu.Unlock()
-	n.ep.Host.RemoveStreamHandler(protocol.ID(wire.ForwardProtocol))
-	n.ep.Host.RemoveStreamHandler(protocol.ID(wire.MetaProtocol))
+	n.ep.Host.RemoveStreamHandler(ForwardProtocol)
+	n.ep.Host.RemoveStreamHandler(MetaProtocol)
 	n.cancel()
 	n.loop.Wait()
 	// A withdrawn record makes gateways forget the node at their next

@@ -11,7 +11,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-libp2p/core/protocol"
 
 	"svc/internal/testenv"
 	"svc/p2p/wire"
@@ -125,7 +124,7 @@ func TestNodeForwardMatchesLocalShard(t *testing.T) {
 // rawStream opens a forward stream without the client's checks.
 func rawStream(t *testing.T, ctx context.Context, c *Endpoint, n *Node) network.Stream {
 	t.Helper()
-	s, err := c.Host.NewStream(ctx, n.ID(), protocol.ID(wire.ForwardProtocol))
+	s, err := c.Host.NewStream(ctx, n.ID(), ForwardProtocol)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,11 @@
 //
 // where control is one protobuf message and payload is raw bytes (a tensor as
 // little-endian float32, or a GGUF header). Both lengths are checked against
-// limits before anything is allocated, so a hostile peer cannot make a node
-// allocate more than the limit or wait for bytes that never come without the
-// stream's deadline firing.
+// limits first, and a Reader reads each part into pooled memory that grows
+// with the bytes that actually arrive (accounted to a Memory, such as a
+// libp2p stream's resource-manager scope), so a peer that declares much and
+// sends little costs little. The protocol ids and the handlers and clients
+// that exchange these messages live in package p2p, one file per protocol.
 package wire
 
 //go:generate protoc --go_out=. --go_opt=paths=source_relative wire.proto

@@ -1048,10 +1048,14 @@ func (x *Announcement) GetWithdrawn() bool {
 
 // SignedRecord is the value stored in the DHT.
 type SignedRecord struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Announcement  []byte                 `protobuf:"bytes,1,opt,name=announcement,proto3" json:"announcement,omitempty"`            // serialized Announcement, exactly as signed
-	Signature     []byte                 `protobuf:"bytes,2,opt,name=signature,proto3" json:"signature,omitempty"`                  // over "svc-announce-v1\n" ‖ announcement
-	PublicKey     []byte                 `protobuf:"bytes,3,opt,name=public_key,json=publicKey,proto3" json:"public_key,omitempty"` // libp2p-marshalled public key of the signer
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Announcement []byte                 `protobuf:"bytes,1,opt,name=announcement,proto3" json:"announcement,omitempty"`            // serialized Announcement, exactly as signed
+	Signature    []byte                 `protobuf:"bytes,2,opt,name=signature,proto3" json:"signature,omitempty"`                  // over "svc-announce-v1\n" ‖ announcement
+	PublicKey    []byte                 `protobuf:"bytes,3,opt,name=public_key,json=publicKey,proto3" json:"public_key,omitempty"` // libp2p-marshalled public key of the signer
+	// What vouches for the signer in a managed swarm (a member certificate
+	// naming the signer's peer id); empty in the local variant. It is outside
+	// the signature: it binds itself to the signer, and p2p.Admission checks it.
+	Credential    []byte `protobuf:"bytes,4,opt,name=credential,proto3" json:"credential,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1103,6 +1107,13 @@ func (x *SignedRecord) GetSignature() []byte {
 func (x *SignedRecord) GetPublicKey() []byte {
 	if x != nil {
 		return x.PublicKey
+	}
+	return nil
+}
+
+func (x *SignedRecord) GetCredential() []byte {
+	if x != nil {
+		return x.Credential
 	}
 	return nil
 }
@@ -1175,12 +1186,15 @@ const file_wire_proto_rawDesc = "" +
 	"\x0fexpires_unix_ms\x18\x03 \x01(\x03R\rexpiresUnixMs\x12+\n" +
 	"\x06models\x18\x04 \x03(\v2\x13.svc.wire.v1.ServedR\x06models\x12\x14\n" +
 	"\x05addrs\x18\x05 \x03(\fR\x05addrs\x12\x1c\n" +
-	"\twithdrawn\x18\x06 \x01(\bR\twithdrawn\"o\n" +
+	"\twithdrawn\x18\x06 \x01(\bR\twithdrawn\"\x8f\x01\n" +
 	"\fSignedRecord\x12\"\n" +
 	"\fannouncement\x18\x01 \x01(\fR\fannouncement\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\fR\tsignature\x12\x1d\n" +
 	"\n" +
-	"public_key\x18\x03 \x01(\fR\tpublicKey*>\n" +
+	"public_key\x18\x03 \x01(\fR\tpublicKey\x12\x1e\n" +
+	"\n" +
+	"credential\x18\x04 \x01(\fR\n" +
+	"credential*>\n" +
 	"\n" +
 	"LogitsMode\x12\x0f\n" +
 	"\vLOGITS_NONE\x10\x00\x12\x0f\n" +

@@ -1,0 +1,519 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"svc/p2p/wire"
+	"svc/shards/model"
+)
+
+// ForwardProtocol carries one session per stream: Open, then Steps (token
+// ids for the first hop, raw little-endian float32 hidden states
+// otherwise), then Close or end of stream, which frees the session. The
+// version is part of the id, so libp2p's multistream negotiation refuses a
+// peer that speaks another.
+const ForwardProtocol = "/svc/forward/1.0.0"
+
+// maxTopK bounds the top-k a peer may ask for.
+const maxTopK = 256
+
+// The conversions between the model's types and the wire's, one function
+// each way: the client encodes with inputToWire and decodes with
+// outputFromWire, the node the other way round.
+
+// inputToWire turns a step's input into a Step and its payload; first says
+// whether the hop holds block 0 (token ids) or not (hidden states of width
+// dim). It returns the step's position count.
+func inputToWire(in model.Input, first bool, dim int) (*wire.Step, []byte, error) {
+	st := &wire.Step{Logits: wire.LogitsMode(in.Logits), TopK: uint32(max(in.TopK, 0)), OmitLogits: in.OmitLogits}
+	if first {
+		if in.Hidden != nil {
+			return nil, nil, errors.New("the hop holds block 0 and takes token ids")
+		}
+		st.N, st.Tokens = uint32(len(in.Tokens)), in.Tokens
+		return st, nil, nil
+	}
+	if in.Tokens != nil || len(in.Hidden)%dim != 0 {
+		return nil, nil, fmt.Errorf("the hop takes hidden states of width %d", dim)
+	}
+	st.N, st.Payload = uint32(len(in.Hidden)/dim), wire.Payload_PAYLOAD_HIDDEN_F32
+	return st, wire.EncodeF32(in.Hidden), nil
+}
+
+// inputFromWire is inputToWire's inverse; what does not fit the hop is a
+// BAD_REQUEST.
+func inputFromWire(st *wire.Step, payload []byte, first bool, dim int) (model.Input, error) {
+	np := int(st.N)
+	if st.Logits < wire.LogitsMode_LOGITS_NONE || st.Logits > wire.LogitsMode_LOGITS_ALL {
+		return model.Input{}, refuse(wire.Code_BAD_REQUEST, "logits mode %d", st.Logits)
+	}
+	if st.TopK > maxTopK {
+		return model.Input{}, refuse(wire.Code_BAD_REQUEST, "top-k %d exceeds %d", st.TopK, maxTopK)
+	}
+	in := model.Input{Logits: model.LogitsMode(st.Logits), TopK: int(st.TopK), OmitLogits: st.OmitLogits}
+	if first {
+		if len(st.Tokens) != np || st.Payload != wire.Payload_PAYLOAD_NONE || len(payload) != 0 {
+			return model.Input{}, refuse(wire.Code_BAD_REQUEST, "the first hop takes %d token ids and no payload (got %d ids, payload %v of %d bytes)", np, len(st.Tokens), st.Payload, len(payload))
+		}
+		in.Tokens = st.Tokens
+		return in, nil
+	}
+	if len(st.Tokens) != 0 || st.Payload != wire.Payload_PAYLOAD_HIDDEN_F32 || len(payload) != np*dim*4 {
+		return model.Input{}, refuse(wire.Code_BAD_REQUEST, "the hop takes %d×%d float32 hidden states (got %d token ids, payload %v of %d bytes)", np, dim, len(st.Tokens), st.Payload, len(payload))
+	}
+	h, err := wire.DecodeF32(payload)
+	if err != nil {
+		return model.Input{}, &streamError{code: wire.Code_BAD_REQUEST, err: err}
+	}
+	in.Hidden = h
+	return in, nil
+}
+
+// outputToWire turns a step's output over np positions into a Response and
+// its payload (hidden states of width dim, or logits rows of width vocab).
+func outputToWire(out *model.Output, np, dim, vocab int) (*wire.Response, []byte) {
+	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax}
+	for _, row := range out.Top {
+		tr := &wire.TopRow{Items: make([]*wire.TokenLogprob, len(row))}
+		for i, t := range row {
+			tr.Items[i] = &wire.TokenLogprob{Id: t.ID, Logprob: t.Logprob}
+		}
+		resp.Top = append(resp.Top, tr)
+	}
+	switch {
+	case out.Hidden != nil:
+		resp.Payload, resp.N, resp.Dim = wire.Payload_PAYLOAD_HIDDEN_F32, uint32(np), uint32(dim)
+		return resp, wire.EncodeF32(out.Hidden)
+	case len(out.Logits) > 0:
+		resp.Payload, resp.N, resp.Dim = wire.Payload_PAYLOAD_LOGITS_F32, uint32(len(out.Logits)/vocab), uint32(vocab)
+		return resp, wire.EncodeF32(out.Logits)
+	}
+	return resp, nil
+}
+
+// outputFromWire is outputToWire's inverse for a step of n positions on a
+// model of width dim.
+func outputFromWire(resp *wire.Response, data []byte, n, dim int) (*model.Output, error) {
+	out := &model.Output{Argmax: resp.Argmax}
+	for _, row := range resp.Top {
+		r := make([]model.TokenLogprob, len(row.Items))
+		for i, t := range row.Items {
+			r[i] = model.TokenLogprob{ID: t.Id, Logprob: t.Logprob}
+		}
+		out.Top = append(out.Top, r)
+	}
+	var err error
+	switch resp.Payload {
+	case wire.Payload_PAYLOAD_HIDDEN_F32:
+		if int(resp.N) != n || int(resp.Dim) != dim || len(data) != n*dim*4 {
+			return nil, fmt.Errorf("%d bytes of hidden states for %d×%d", len(data), n, dim)
+		}
+		out.Hidden, err = wire.DecodeF32(data)
+	case wire.Payload_PAYLOAD_LOGITS_F32:
+		if uint64(len(data)) != uint64(resp.N)*uint64(resp.Dim)*4 {
+			return nil, fmt.Errorf("%d bytes of logits for %d×%d", len(data), resp.N, resp.Dim)
+		}
+		out.Logits, err = wire.DecodeF32(data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Handler.
+
+// session is the state of one forward stream on the node.
+type session struct {
+	id     string
+	shard  *model.Shard
+	sched  *scheduler
+	maxLen int
+	pos    int
+}
+
+func (n *Node) handleForward(s network.Stream) {
+	if !n.track(s) {
+		_ = s.Reset()
+		return
+	}
+	defer n.untrack(s)
+	rd, err := joinService(s, ServiceForward)
+	if err != nil {
+		n.met.errors.WithLabelValues("LIMIT").Inc()
+		_ = s.Reset()
+		return
+	}
+	ctx, cancel := context.WithCancel(n.ctx)
+	defer cancel()
+	var ss session
+	err = n.serveForward(ctx, s, rd, &ss)
+	// Whatever ended the stream (close, reset, bad frame, node stopping),
+	// the session it opened ends with it.
+	if ss.shard != nil {
+		_ = ss.shard.CloseSession(ss.id)
+	}
+	if ss.sched != nil {
+		ss.sched.forget(ss.id)
+	}
+	n.finish(s, err)
+}
+
+// finish ends a stream: after a protocol error the peer gets an error
+// response and a clean close; after an I/O error the stream is reset.
+func (n *Node) finish(s network.Stream, err error) {
+	var se *streamError
+	switch {
+	case err == nil:
+		_ = s.Close()
+	case errors.As(err, &se):
+		n.met.errors.WithLabelValues(se.code.String()).Inc()
+		n.log.Debug("forward stream refused", "peer", s.Conn().RemotePeer(), "code", se.code, "err", se.err)
+		_ = s.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if werr := wire.WriteFrame(s, &wire.Response{Code: se.code, Message: se.err.Error()}, nil); werr != nil {
+			_ = s.Reset()
+			return
+		}
+		_ = s.Close()
+	default:
+		label := "IO"
+		if isLimit(err) {
+			label = "LIMIT"
+		}
+		n.met.errors.WithLabelValues(label).Inc()
+		n.log.Debug("forward stream failed", "peer", s.Conn().RemotePeer(), "err", err)
+		_ = s.Reset()
+	}
+}
+
+func (n *Node) serveForward(ctx context.Context, s network.Stream, rd *wire.Reader, ss *session) error {
+	// Until its first frame is complete a stream costs the node and gives
+	// it nothing, so it gets a short deadline; then the session's idle time.
+	wait := min(firstFrameTimeout, n.cfg.IdleTimeout)
+	for {
+		if err := s.SetReadDeadline(time.Now().Add(wait)); err != nil {
+			return fmt.Errorf("set read deadline: %w", err)
+		}
+		limit := 0
+		if ss.shard != nil {
+			limit = min((ss.maxLen-ss.pos)*n.dim*4, wire.DefaultMaxPayload)
+		}
+		var req wire.Request
+		fr, err := rd.Read(s, &req, limit)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if errors.Is(err, wire.ErrFrame) || errors.Is(err, io.ErrUnexpectedEOF) {
+			// Bad lengths, bad protobuf, or the peer stopped sending
+			// mid-frame: tell it why, then end the stream.
+			return &streamError{code: wire.Code_BAD_REQUEST, err: err}
+		}
+		if err != nil {
+			return err
+		}
+		wait = n.cfg.IdleTimeout
+		resp, out, done, err := n.forwardRequest(ctx, &req, fr.Payload, ss)
+		fr.Free()
+		if err != nil {
+			return err
+		}
+		if err := s.SetWriteDeadline(time.Now().Add(writeTimeout)); err != nil {
+			return fmt.Errorf("set write deadline: %w", err)
+		}
+		if err := wire.WriteFrame(s, resp, out); err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+	}
+}
+
+// forwardRequest answers one request; done when it was the Close.
+func (n *Node) forwardRequest(ctx context.Context, req *wire.Request, payload []byte, ss *session) (*wire.Response, []byte, bool, error) {
+	switch k := req.Kind.(type) {
+	case *wire.Request_Open:
+		if len(payload) > 0 {
+			return nil, nil, false, refuse(wire.Code_BAD_REQUEST, "open carries a payload")
+		}
+		if err := n.open(k.Open, ss); err != nil {
+			return nil, nil, false, err
+		}
+		return &wire.Response{Code: wire.Code_OK}, nil, false, nil
+	case *wire.Request_Step:
+		if ss.shard == nil {
+			return nil, nil, false, refuse(wire.Code_BAD_REQUEST, "step before open")
+		}
+		resp, out, err := n.step(ctx, k.Step, payload, ss)
+		return resp, out, false, err
+	case *wire.Request_Close:
+		// Free the cache before answering, so that a caller who saw the
+		// reply sees the session gone.
+		if ss.shard != nil {
+			_ = ss.shard.CloseSession(ss.id)
+			ss.shard = nil
+		}
+		return &wire.Response{Code: wire.Code_OK}, nil, true, nil
+	}
+	return nil, nil, false, refuse(wire.Code_BAD_REQUEST, "request of no known kind")
+}
+
+func (n *Node) open(o *wire.Open, ss *session) error {
+	if ss.shard != nil {
+		return refuse(wire.Code_BAD_REQUEST, "second open on one stream")
+	}
+	if o.SessionId == "" || len(o.SessionId) > 128 {
+		return refuse(wire.Code_BAD_REQUEST, "session id of %d bytes (want 1..128)", len(o.SessionId))
+	}
+	if o.ModelDigest != n.digest {
+		return refuse(wire.Code_UNKNOWN_MODEL, "this node serves model %s, not %q", n.digest, o.ModelDigest)
+	}
+	if int(o.First) != n.first || int(o.Last) != n.last {
+		return refuse(wire.Code_WRONG_RANGE, "this node holds blocks [%d,%d), not [%d,%d)", n.first, n.last, o.First, o.Last)
+	}
+	n.mu.Lock()
+	sh, sched, online := n.shard, n.sched, n.online
+	n.mu.Unlock()
+	if sh == nil || !online {
+		return refuse(wire.Code_NOT_READY, "blocks still loading")
+	}
+	if err := sh.OpenSession(o.SessionId, int(o.MaxLength)); err != nil {
+		return refuse(codeOf(err), "%w", err)
+	}
+	n.met.opened.Inc()
+	*ss = session{id: o.SessionId, shard: sh, sched: sched, maxLen: int(o.MaxLength)}
+	return nil
+}
+
+func (n *Node) step(ctx context.Context, st *wire.Step, payload []byte, ss *session) (*wire.Response, []byte, error) {
+	np := int(st.N)
+	if np <= 0 || np > ss.maxLen-ss.pos {
+		return nil, nil, refuse(wire.Code_TOO_LONG, "step of %d positions after %d of at most %d", st.N, ss.pos, ss.maxLen)
+	}
+	in, err := inputFromWire(st, payload, n.first == 0, n.dim)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The scheduler computes this step together with the steps of other
+	// streams that are waiting at the same time.
+	res := ss.sched.do(ctx, ss.id, in, np)
+	if res.err != nil {
+		return nil, nil, refuse(codeOf(res.err), "%w", res.err)
+	}
+	el := res.compute
+	ss.pos += np
+	n.met.steps.Inc()
+	n.met.positions.Add(float64(np))
+	n.met.stepTime.Observe(el.Seconds())
+	if res.positions == 1 {
+		// Only a lone decode step measures the cost of one token; a
+		// batch's time is shared by its steps.
+		n.observeSpeed(el)
+	}
+	resp, data := outputToWire(res.out, np, n.dim, n.m.Config().Vocab)
+	resp.ComputeMicros = uint64(el.Microseconds())
+	return resp, data, nil
+}
+
+// observeSpeed folds a decode step's time into the announced speed.
+func (n *Node) observeSpeed(d time.Duration) {
+	ms := float64(d.Microseconds()) / 1000
+	n.mu.Lock()
+	n.msPerTok = 0.9*n.msPerTok + 0.1*ms
+	n.mu.Unlock()
+}
+
+func codeOf(err error) wire.Code {
+	switch {
+	case errors.Is(err, model.ErrSessionExists):
+		return wire.Code_SESSION_EXISTS
+	case errors.Is(err, model.ErrNoCapacity):
+		return wire.Code_NO_CAPACITY
+	case errors.Is(err, model.ErrTooLong):
+		return wire.Code_TOO_LONG
+	case errors.Is(err, model.ErrBadInput):
+		return wire.Code_BAD_REQUEST
+	case errors.Is(err, model.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, errSchedulerStopped):
+		return wire.Code_SHUTTING_DOWN
+	}
+	return wire.Code_INTERNAL
+}
+
+// Client.
+
+// Session is one open session on a remote node: a model.Hop over a forward
+// stream. It is not safe for concurrent Forward calls (a generation's
+// steps are sequential anyway).
+type Session struct {
+	peer    peer.ID
+	s       network.Stream
+	rd      *wire.Reader
+	first   bool
+	dim     int
+	timeout time.Duration // per step, plus perPos for each position
+	perPos  time.Duration
+
+	mu     sync.Mutex
+	broken error
+	// Compute and Wall add up the node's compute time and the caller's
+	// wall time of every step, so the network's share can be measured.
+	compute, wall time.Duration
+	steps         int
+}
+
+// SessionOptions describe the session to open.
+type SessionOptions struct {
+	ID          string
+	Digest      string
+	First, Last int
+	MaxLength   int
+	// Dim is the model's hidden width, to check the replies.
+	Dim int
+	// StepTimeout bounds one step, reply included (default 2 minutes),
+	// plus PerPosition for every position the step carries: a node that
+	// does not answer in time is treated as failed.
+	StepTimeout time.Duration
+	PerPosition time.Duration
+}
+
+// OpenSession opens a forward stream to p and a session on it.
+func OpenSession(ctx context.Context, h host.Host, p peer.ID, o SessionOptions) (*Session, error) {
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = 2 * time.Minute
+	}
+	s, rd, err := openStream(ctx, h, p, ForwardProtocol, ServiceForward)
+	if err != nil {
+		return nil, err
+	}
+	ss := &Session{peer: p, s: s, rd: rd, first: o.First == 0, dim: o.Dim, timeout: o.StepTimeout, perPos: max(o.PerPosition, 0)}
+	req := &wire.Request{Kind: &wire.Request_Open{Open: &wire.Open{
+		SessionId: o.ID, ModelDigest: o.Digest,
+		First: uint32(o.First), Last: uint32(o.Last), MaxLength: uint32(o.MaxLength),
+	}}}
+	if _, err := ss.roundTrip(ctx, req, nil, 0, nil); err != nil {
+		ss.Reset()
+		return nil, fmt.Errorf("p2p: open session on %s: %w", p, err)
+	}
+	return ss, nil
+}
+
+// Peer is the node the session lives on.
+func (s *Session) Peer() peer.ID { return s.peer }
+
+// Stats returns the node's compute time, the caller's wall time and the
+// number of steps so far.
+func (s *Session) Stats() (compute, wall time.Duration, steps int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compute, s.wall, s.steps
+}
+
+// roundTrip sends one request and reads its response, whose payload goes to
+// use (when set) before its memory is given back. Cancelling ctx resets the
+// stream, which ends the session on the node.
+func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []byte, positions int, use func(*wire.Response, []byte) error) (*wire.Response, error) {
+	s.mu.Lock()
+	broken := s.broken
+	s.mu.Unlock()
+	if broken != nil {
+		return nil, broken
+	}
+	stop := context.AfterFunc(ctx, func() { _ = s.s.Reset() })
+	defer stop()
+	if err := s.s.SetDeadline(time.Now().Add(s.timeout + time.Duration(positions)*s.perPos)); err != nil {
+		return nil, s.breakWith(fmt.Errorf("set deadline: %w", err))
+	}
+	if err := wire.WriteFrame(s.s, req, payload); err != nil {
+		return nil, s.breakWith(ctxErr(ctx, err))
+	}
+	var resp wire.Response
+	fr, err := s.rd.Read(s.s, &resp, wire.DefaultMaxPayload)
+	defer fr.Free()
+	if err != nil {
+		return nil, s.breakWith(ctxErr(ctx, fmt.Errorf("read reply: %w", err)))
+	}
+	if resp.Code != wire.Code_OK {
+		return nil, s.breakWith(&RemoteError{Peer: s.peer, Code: resp.Code, Message: resp.Message})
+	}
+	if use != nil {
+		if err := use(&resp, fr.Payload); err != nil {
+			return nil, s.breakWith(err)
+		}
+	}
+	return &resp, nil
+}
+
+// breakWith marks the session unusable: after any failure the stream's
+// state is unknown, so the node has already ended (or will end) it.
+func (s *Session) breakWith(err error) error {
+	s.mu.Lock()
+	if s.broken == nil {
+		s.broken = err
+	}
+	s.mu.Unlock()
+	return err
+}
+
+// Forward runs one step on the node (model.Hop).
+func (s *Session) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
+	t0 := time.Now()
+	st, payload, err := inputToWire(in, s.first, s.dim)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: peer %s: %w", s.peer, err)
+	}
+	var out *model.Output
+	decode := func(resp *wire.Response, data []byte) error {
+		o, err := outputFromWire(resp, data, int(st.N), s.dim)
+		if err != nil {
+			return fmt.Errorf("p2p: peer %s returned %w", s.peer, err)
+		}
+		out = o
+		return nil
+	}
+	resp, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Step{Step: st}}, payload, int(st.N), decode)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: step on %s: %w", s.peer, err)
+	}
+	s.mu.Lock()
+	s.compute += time.Duration(resp.ComputeMicros) * time.Microsecond
+	s.wall += time.Since(t0)
+	s.steps++
+	s.mu.Unlock()
+	return out, nil
+}
+
+// Close ends the session: a Close request, its reply (briefly awaited),
+// then the stream's close. A broken session is reset instead.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	broken := s.broken
+	s.mu.Unlock()
+	if broken != nil {
+		s.Reset()
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Close{Close: &wire.Close{}}}, nil, 0, nil)
+	if err != nil {
+		s.Reset()
+		return fmt.Errorf("p2p: close session on %s: %w", s.peer, err)
+	}
+	_ = s.s.Close()
+	return nil
+}
+
+// Reset drops the stream without ceremony; the node closes the session.
+func (s *Session) Reset() {
+	_ = s.breakWith(errors.New("session reset"))
+	_ = s.s.Reset()
+}

@@ -1,4 +1,4 @@
-package router
+package router_test
 
 import (
 	"context"
@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"svc/internal/swarmtest"
 	"svc/internal/testenv"
 	"svc/p2p"
+	"svc/router"
 	"svc/shards/model"
 )
 
@@ -79,32 +81,11 @@ func BenchmarkDecodeChain3(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var nodes []*p2p.Node
-	var boot []string
-	for _, r := range ranges {
-		n, err := p2p.NewNode(ctx, p2p.NodeConfig{Model: m, First: r[0], Last: r[1], Bootstrap: boot, Threads: 2})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer n.Close()
-		nodes = append(nodes, n)
-		boot = n.Addrs()
-	}
-	r, err := New(ctx, Config{Bootstrap: boot, RefreshInterval: 200 * time.Millisecond})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := r.Model(ctx, nodes[0].Digest()); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			b.Fatal("model never served")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	sw := swarmtest.Start(b, swarmtest.Config{Model: path, Shared: true, Ranges: ranges,
+		Node: p2p.NodeConfig{Threads: 2}, Router: router.Config{RefreshInterval: 200 * time.Millisecond}})
+	sw.WaitServed(b, sw.Nodes[0].Digest())
+	nodes, r := sw.Nodes, sw.Router
+	client := swarmtest.Client(b, sw.Boot)
 	maxLen := len(benchPrompt) + benchDecodeTokens
 	var local, chain, overhead, compute time.Duration
 	var hopSteps int
@@ -124,7 +105,7 @@ func BenchmarkDecodeChain3(b *testing.B) {
 		var hops []model.Hop
 		var sess []*p2p.Session
 		for j, n := range nodes {
-			s, err := p2p.OpenSession(ctx, r.ep.Host, n.ID(), p2p.SessionOptions{
+			s, err := p2p.OpenSession(ctx, client.Host, n.ID(), p2p.SessionOptions{
 				ID: id, Digest: n.Digest(), First: ranges[j][0], Last: ranges[j][1],
 				MaxLength: maxLen, Dim: m.Config().Dim,
 			})
@@ -154,7 +135,7 @@ func BenchmarkDecodeChain3(b *testing.B) {
 	b.ReportMetric(float64(overhead.Microseconds())/float64(hopSteps), "µs-network/hop-step")
 	// The router's own path, once, to show it adds nothing noticeable.
 	t0 := time.Now()
-	res, err := r.Generate(ctx, GenerateRequest{Model: nodes[0].Digest(), Prompt: benchPrompt, MaxTokens: benchDecodeTokens}, nil)
+	res, err := r.Generate(ctx, router.GenerateRequest{Model: nodes[0].Digest(), Prompt: benchPrompt, MaxTokens: benchDecodeTokens}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,5 +22,8 @@
 //	defer r.Close()
 //	r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: ids, MaxTokens: 64}, emit)
 //
+// WaitModel (and WaitState, for any state or absence) waits for a model
+// without polling: the view wakes its waiters whenever it changes.
+//
 // *Router implements Backend (api.go), the contract with the HTTP API.
 package router

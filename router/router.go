@@ -86,6 +86,9 @@ type Router struct {
 	inflight map[peer.ID]int // sessions this router holds per peer
 	headers  map[string]*header
 	barriers map[string]*stepBarrier // digest → its generations' barrier
+	// changed is closed (and replaced) whenever the view changes, so that
+	// WaitState waits for events instead of polling.
+	changed chan struct{}
 
 	fetchMu sync.Mutex // one header fetch at a time
 
@@ -112,6 +115,7 @@ func New(ctx context.Context, cfg Config) (*Router, error) {
 		cfg: cfg, log: cfg.Logger, ep: ep,
 		nodes: map[peer.ID]p2p.Member{}, created: map[string]time.Time{},
 		backoff: map[peer.ID]time.Time{}, inflight: map[peer.ID]int{}, headers: map[string]*header{}, barriers: map[string]*stepBarrier{},
+		changed: make(chan struct{}),
 	}
 	r.reg = prometheus.NewRegistry()
 	if r.met, err = newMetrics(r, r.reg); err != nil {
@@ -290,10 +294,15 @@ func (r *Router) discover(ctx context.Context) error {
 func (r *Router) sweep(now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	dropped := false
 	for id, m := range r.nodes {
 		if !m.Expires.After(now) {
 			delete(r.nodes, id)
+			dropped = true
 		}
+	}
+	if dropped {
+		r.notifyLocked()
 	}
 	for id, until := range r.backoff {
 		if !until.After(now) {
@@ -307,6 +316,9 @@ func (r *Router) sweep(now time.Time) {
 func (r *Router) apply(ms []p2p.Member, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if len(ms) > 0 {
+		defer r.notifyLocked()
+	}
 	for _, m := range ms {
 		if m.Withdrawn {
 			delete(r.nodes, m.ID)
@@ -322,6 +334,57 @@ func (r *Router) apply(ms []p2p.Member, now time.Time) {
 				r.log.Info("model seen", "name", s.Name, "digest", s.Digest[:12])
 			}
 		}
+	}
+}
+
+// notifyLocked wakes every WaitState; r.mu must be held.
+func (r *Router) notifyLocked() {
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// WaitModel waits until the model (a name or a digest) is served, at most
+// until ctx ends.
+func (r *Router) WaitModel(ctx context.Context, name string) error {
+	return r.WaitState(ctx, name, StateServed)
+}
+
+// WaitState waits until the model (a name or a digest) is in state want,
+// or, with want "", absent from the view, at most until ctx ends. It wakes
+// on every change of the view and when a record in it expires.
+func (r *Router) WaitState(ctx context.Context, name string, want State) error {
+	for {
+		r.mu.Lock()
+		changed := r.changed
+		var expiry time.Time
+		for _, m := range r.nodes {
+			if expiry.IsZero() || m.Expires.Before(expiry) {
+				expiry = m.Expires
+			}
+		}
+		r.mu.Unlock()
+		var got State
+		for _, m := range r.Models(ctx) {
+			if (m.Name == name || m.Digest == name) && (got == "" || stateRank[m.State] < stateRank[got]) {
+				got = m.State
+			}
+		}
+		if got == want {
+			return nil
+		}
+		wake := time.Hour
+		if !expiry.IsZero() {
+			wake = max(time.Until(expiry), time.Millisecond)
+		}
+		t := time.NewTimer(wake)
+		select {
+		case <-changed:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("router: model %s is %q, want %q: %w", name, got, want, ctx.Err())
+		}
+		t.Stop()
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
 
+	"svc/internal/swarmtest"
 	"svc/internal/testenv"
 	"svc/router"
 	"svc/shards/model"
@@ -106,9 +107,9 @@ func decodeOK(t *testing.T, r response) chatResp {
 func TestAPI(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	sw := startSwarm(t, path, [][2]int{{0, 2}, {2, 4}, {4, 5}})
-	sw.waitState(t, storiesName, router.StateServed)
-	ts := startServer(t, Config{Backend: sw.backend, DefaultModel: storiesName, MaxBodyBytes: 64 << 10})
-	tok := sw.tokenizer(t, path)
+	sw.WaitServed(t, storiesName)
+	ts := startServer(t, Config{Backend: sw.Router, DefaultModel: storiesName, MaxBodyBytes: 64 << 10})
+	tok := swarmTokenizer(t, sw)
 
 	t.Run("models", func(t *testing.T) {
 		r := do(t, "GET", ts.URL+"/v1/models", "", nil)
@@ -169,7 +170,7 @@ func TestAPI(t *testing.T) {
 	chatBody := `{"messages":[{"role":"system","content":"Be kind."},{"role":"user","content":"Tell me a story."}],"max_tokens":30%s}`
 
 	t.Run("chat equals one process", func(t *testing.T) {
-		text, ids := sw.chatPrompt(t, []map[string]string{{"role": "system", "content": "Be kind."}, {"role": "user", "content": "Tell me a story."}})
+		text, ids := swarmChatPrompt(t, sw, []map[string]string{{"role": "system", "content": "Be kind."}, {"role": "user", "content": "Tell me a story."}})
 		if !strings.Contains(text, "Tell me a story.") {
 			t.Fatalf("rendered prompt %q", text)
 		}
@@ -300,7 +301,7 @@ func TestAPI(t *testing.T) {
 		checkError(t, "unknown model (completions)", postJSON(t, ts.URL+"/v1/completions", `{"model":"gpt-4","prompt":"hi"}`), 404, codeModelNotFound)
 		checkError(t, "unknown model (stream)", postJSON(t, ts.URL+"/v1/chat/completions", `{"model":"gpt-4","stream":true,"messages":[{"role":"user","content":"hi"}]}`), 404, codeModelNotFound)
 
-		noDefault := startServer(t, Config{Backend: sw.backend})
+		noDefault := startServer(t, Config{Backend: sw.Router})
 		checkError(t, "no model, no default", postJSON(t, noDefault.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}]}`), 400, codeModelRequired)
 		checkError(t, "no model, no default (completions)", postJSON(t, noDefault.URL+"/v1/completions", `{"prompt":"hi"}`), 400, codeModelRequired)
 		if r := postJSON(t, noDefault.URL+"/v1/completions", `{"model":"stories260K","prompt":"hi","max_tokens":2}`); r.Status != 200 {
@@ -309,7 +310,7 @@ func TestAPI(t *testing.T) {
 
 		// The router's error names peers and addresses: the client sees none of it.
 		const detail = "dial 12D3KooWDpJ7As7BWAwRMfu1VU2WCqNjvq387JEYKDBj4kx6nXTN at /ip4/127.0.0.1/tcp/4001"
-		route := startServer(t, Config{Backend: &failingBackend{Backend: sw.backend, after: 0, err: fmt.Errorf("chain: %s: %w", detail, router.ErrRouteUnavailable)}, DefaultModel: storiesName})
+		route := startServer(t, Config{Backend: &failingBackend{Backend: sw.Router, after: 0, err: fmt.Errorf("chain: %s: %w", detail, router.ErrRouteUnavailable)}, DefaultModel: storiesName})
 		r := postJSON(t, route.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}]}`)
 		checkError(t, "route unavailable", r, 503, codeRouteUnavailable)
 		if bytes.Contains(r.Body, []byte("12D3KooW")) || bytes.Contains(r.Body, []byte("127.0.0.1")) {
@@ -320,7 +321,7 @@ func TestAPI(t *testing.T) {
 	})
 
 	t.Run("failure mid-stream", func(t *testing.T) {
-		broken := startServer(t, Config{Backend: &failingBackend{Backend: sw.backend, after: 3, err: errors.New("hop 2 of 3: stream reset")}, DefaultModel: storiesName})
+		broken := startServer(t, Config{Backend: &failingBackend{Backend: sw.Router, after: 3, err: errors.New("hop 2 of 3: stream reset")}, DefaultModel: storiesName})
 		resp, events := streamPost(t, broken.URL+"/v1/chat/completions", `{"stream":true,"max_tokens":20,"messages":[{"role":"user","content":"hi"}]}`)
 		if resp.Status != 200 || len(events) < 2 {
 			t.Fatalf("%d, %d events", resp.Status, len(events))
@@ -375,7 +376,7 @@ func TestAPI(t *testing.T) {
 		for err := range errs {
 			t.Error(err)
 		}
-		sw.waitNoSessions(t, 5*time.Second)
+		sw.WaitNoSessions(t)
 	})
 
 	t.Run("client disconnect cancels", func(t *testing.T) {
@@ -404,7 +405,7 @@ func TestAPI(t *testing.T) {
 				t.Fatalf("stream=%v: request still in flight after the client left", stream)
 			}
 		}
-		sw.waitNoSessions(t, 5*time.Second)
+		sw.WaitNoSessions(t)
 		n := tokensOf(ts) - before
 		t.Logf("%v tokens generated for two abandoned requests of up to 1900 each", n)
 		if n >= 1900 {
@@ -422,7 +423,7 @@ func TestAPI(t *testing.T) {
 	})
 
 	t.Run("graceful shutdown lets a stream finish", func(t *testing.T) {
-		gs := startServer(t, Config{Backend: sw.backend, DefaultModel: storiesName})
+		gs := startServer(t, Config{Backend: sw.Router, DefaultModel: storiesName})
 		req, _ := http.NewRequest("POST", gs.URL+"/v1/completions", strings.NewReader(`{"prompt":"Once upon a time","max_tokens":300,"stream":true}`))
 		resp, err := httpClient.Do(req)
 		if err != nil {
@@ -459,7 +460,7 @@ func TestAPI(t *testing.T) {
 	if r := postJSON(t, ts.URL+"/v1/completions", `{"prompt":"Once","max_tokens":3}`); r.Status != 200 {
 		t.Errorf("server unwell after the tests: %d %s", r.Status, r.Body)
 	}
-	sw.waitNoSessions(t, 5*time.Second)
+	sw.WaitNoSessions(t)
 }
 
 func tokensOf(ts *testServer) float64 {
@@ -532,8 +533,8 @@ func checkChatStream(t *testing.T, events []sseEvent, reason string, withUsage b
 func TestIncompleteModel(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	sw := startSwarm(t, path, [][2]int{{0, 2}, {2, 4}})
-	sw.waitState(t, storiesName, router.StateIncomplete)
-	ts := startServer(t, Config{Backend: sw.backend, DefaultModel: storiesName})
+	swarmtest.WaitState(t, sw.Router, storiesName, router.StateIncomplete)
+	ts := startServer(t, Config{Backend: sw.Router, DefaultModel: storiesName})
 	r := do(t, "GET", ts.URL+"/v1/models", "", nil)
 	if r.Status != 200 || strings.TrimSpace(string(r.Body)) != `{"object":"list","data":[]}` {
 		t.Errorf("model list with an incomplete model: %d %s", r.Status, r.Body)

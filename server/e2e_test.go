@@ -1,26 +1,23 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
 
+	"svc/internal/proctest"
 	"svc/internal/testenv"
 	"svc/server"
 	"svc/shards/chattmpl"
@@ -39,7 +36,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	bin := buildSvc(t, ctx)
+	bin := proctest.Build(t, "./cmd/svc")
 	t0 := time.Now()
 	defer func() { t.Logf("total %.1fs", time.Since(t0).Seconds()) }()
 	stories := testenv.Path(t, "models", "stories260K.gguf")
@@ -60,14 +57,11 @@ func TestEndToEnd(t *testing.T) {
 		checkModel(t, ctx, bin, client, stories, 48)
 
 		// Text completion through the SDK, and the gateway's default model.
-		out, err := exec.CommandContext(ctx, bin, "generate", "--model", stories, "--prompt", "Once upon a time", "-n", "30", "--json").Output()
-		if err != nil {
-			t.Fatalf("svc generate: %v\n%s", err, stderrOf(err))
-		}
+		out := proctest.MustRun(t, proctest.Cmd{Path: bin, Args: []string{"generate", "--model", stories, "--prompt", "Once upon a time", "-n", "30", "--json"}})
 		var g struct {
 			CompletionTokens []int32 `json:"completion_tokens"`
 		}
-		if err := json.Unmarshal(out, &g); err != nil {
+		if err := json.Unmarshal([]byte(out.Stdout), &g); err != nil {
 			t.Fatal(err)
 		}
 		f, err := gguf.Open(stories)
@@ -138,7 +132,9 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("a missing block range makes the model incomplete, and back", func(t *testing.T) {
 		start := time.Now()
-		n2.kill(t)
+		if err := n2.Kill(); err != nil {
+			t.Fatal(err)
+		}
 		waitListed(t, gw.url, "stories260K", false, 70*time.Second)
 		t.Logf("model left /v1/models %.1fs after its only [4,5) node was killed", time.Since(start).Seconds())
 		_, err := client.Chat.Completions.New(ctx, chatParams("stories260K", 4))
@@ -154,11 +150,12 @@ func TestEndToEnd(t *testing.T) {
 	})
 
 	t.Run("svc serve --model runs its own swarm", func(t *testing.T) {
-		if err := exec.CommandContext(ctx, bin, "serve").Run(); exitCode(err) != 2 {
-			t.Errorf("svc serve without --model or --bootstrap: %v, want exit code 2", err)
+		if res, err := proctest.Run(ctx, proctest.Cmd{Path: bin, Args: []string{"serve"}}); err != nil || res.Code != 2 {
+			t.Errorf("svc serve without --model or --bootstrap: %v, exit code %d, want 2", err, res.Code)
 		}
-		own := startProc(t, ctx, "serve --model", bin, "serve", "--model", stories, "--listen", "127.0.0.1:0", "--threads", "1")
-		own.url = own.waitLine(t, apiLine, 60*time.Second)[1]
+		own := &proc{Proc: proctest.Start(t, proctest.Cmd{Path: bin, Name: "serve --model", Grace: 10 * time.Second,
+			Args: []string{"serve", "--model", stories, "--listen", "127.0.0.1:0", "--threads", "1"}})}
+		own.url = own.waitAPI(t, ctx)
 		waitListed(t, own.url, "stories260K", true, 10*time.Second)
 		c := openai.NewClient(option.WithBaseURL(own.url+"/v1/"), option.WithAPIKey("x"), option.WithMaxRetries(0))
 		p := chatParams("", 8) // no model: the first --model is the default
@@ -171,8 +168,8 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("default model answered %q as %s, want %q", resp.Choices[0].Message.Content, resp.Model, w.text)
 		}
 		own.stop(t)
-		if code := own.cmd.ProcessState.ExitCode(); code != 0 {
-			t.Errorf("svc serve exited with %d after SIGTERM:\n%s", code, own.output())
+		if code := own.ExitCode(); code != 0 {
+			t.Errorf("svc serve exited with %d after SIGTERM:\n%s", code, own.Output())
 		}
 	})
 
@@ -190,11 +187,11 @@ func TestEndToEnd(t *testing.T) {
 		var nodes []*proc
 		for _, path := range group {
 			for _, r := range threeRanges(t, path) {
-				nodes = append(nodes, launchNode(t, ctx, bin, path, r, boot))
+				nodes = append(nodes, launchNode(t, bin, path, r, boot))
 			}
 		}
 		for _, n := range nodes {
-			n.ready(t)
+			n.ready(t, ctx)
 		}
 		t.Logf("batch nodes ready at %.1fs", time.Since(t0).Seconds())
 		for _, path := range group {
@@ -256,18 +253,15 @@ func expected(t *testing.T, ctx context.Context, bin, path string, msgs []chattm
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.CommandContext(ctx, bin, "generate", "--model", path, "--prompt", text,
-		"-n", strconv.Itoa(maxTokens), "--json").Output()
-	if err != nil {
-		t.Fatalf("svc generate: %v\n%s", err, stderrOf(err))
-	}
+	out := proctest.MustRun(t, proctest.Cmd{Path: bin, Args: []string{"generate", "--model", path, "--prompt", text,
+		"-n", strconv.Itoa(maxTokens), "--json"}})
 	var g struct {
 		PromptTokens     []int32 `json:"prompt_tokens"`
 		CompletionTokens []int32 `json:"completion_tokens"`
 		FinishReason     string  `json:"finish_reason"`
 	}
-	if err := json.Unmarshal(out, &g); err != nil {
-		t.Fatalf("svc generate --json: %v\n%s", err, out)
+	if err := json.Unmarshal([]byte(out.Stdout), &g); err != nil {
+		t.Fatalf("svc generate --json: %v\n%s", err, out.Stdout)
 	}
 	if fmt.Sprint(g.PromptTokens) != fmt.Sprint(ids) {
 		t.Fatalf("svc generate tokenized the rendered prompt as %v, the API as %v", g.PromptTokens, ids)
@@ -392,168 +386,29 @@ func threeRanges(t *testing.T, path string) []string {
 	return []string{fmt.Sprintf("0:%d", b/3), fmt.Sprintf("%d:%d", b/3, 2*b/3), fmt.Sprintf("%d:%d", 2*b/3, b)}
 }
 
-func buildSvc(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	root, err := testenv.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "svc")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/svc")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/svc: %v\n%s", err, out)
-	}
-	return bin
-}
+func TestMain(m *testing.M) { proctest.Main(m) }
 
-func exitCode(err error) int {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		return -1
-	}
-	return 0
-}
-
-func stderrOf(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return string(ee.Stderr)
-	}
-	return ""
-}
-
-// proc is a running svc process whose output is collected.
+// proc is a running svc process and what it printed once ready.
 type proc struct {
-	name   string
-	cmd    *exec.Cmd
-	blocks string
-	addrs  []string // a node's multiaddrs (its stdout)
-	url    string   // a gateway's API base, or a node's metrics URL
-
-	mu    sync.Mutex
-	lines []string
-	seen  chan struct{} // poked on every new line
-	done  chan struct{}
-	once  sync.Once
-}
-
-func startProc(t *testing.T, ctx context.Context, name, bin string, args ...string) *proc {
-	t.Helper()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 10 * time.Second
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{name: name, cmd: cmd, seen: make(chan struct{}, 1), done: make(chan struct{})}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var readers sync.WaitGroup
-	for _, r := range []io.Reader{stdout, stderr} {
-		readers.Add(1)
-		go func() {
-			defer readers.Done()
-			sc := bufio.NewScanner(r)
-			sc.Buffer(make([]byte, 64<<10), 1<<20)
-			for sc.Scan() {
-				p.mu.Lock()
-				p.lines = append(p.lines, sc.Text())
-				p.mu.Unlock()
-				select {
-				case p.seen <- struct{}{}:
-				default:
-				}
-			}
-		}()
-	}
-	go func() {
-		readers.Wait()
-		_ = cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() { p.stop(t) })
-	return p
-}
-
-// waitLine waits for an output line matching re and returns its submatches.
-func (p *proc) waitLine(t *testing.T, re *regexp.Regexp, limit time.Duration) []string {
-	t.Helper()
-	deadline := time.After(limit)
-	next := 0
-	for {
-		p.mu.Lock()
-		lines := p.lines[next:]
-		next = len(p.lines)
-		p.mu.Unlock()
-		for _, l := range lines {
-			if m := re.FindStringSubmatch(l); m != nil {
-				return m
-			}
-		}
-		select {
-		case <-p.seen:
-		case <-p.done:
-			t.Fatalf("%s exited before printing %s:\n%s", p.name, re, p.output())
-		case <-deadline:
-			t.Fatalf("%s did not print %s within %s:\n%s", p.name, re, limit, p.output())
-		}
-	}
-}
-
-func (p *proc) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return strings.Join(p.lines, "\n")
-}
-
-// stop ends the process with SIGTERM (SIGKILL after 10s).
-func (p *proc) stop(t *testing.T) {
-	p.once.Do(func() {
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-p.done:
-		case <-time.After(10 * time.Second):
-			t.Errorf("%s ignored SIGTERM for 10s; killing it", p.name)
-			_ = p.cmd.Process.Kill()
-			<-p.done
-		}
-	})
-}
-
-// kill ends the process at once, as a crash would.
-func (p *proc) kill(t *testing.T) {
-	p.once.Do(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	})
+	*proctest.Proc
+	addrs []string // a node's multiaddrs (its stdout)
+	url   string   // a gateway's API base, or a node's metrics URL
 }
 
 var (
-	addrLine    = regexp.MustCompile(`^(/ip4/\S+/p2p/\S+)$`)
-	metricsLine = regexp.MustCompile(`metrics listening.*url=(http://\S+/metrics)`)
+	metricsLine = regexp.MustCompile(`metrics listening`)
 	apiLine     = regexp.MustCompile(`API listening.*url=(http://\S+)/v1`)
-	sessionsRe  = regexp.MustCompile(`(?m)^svc_node_sessions_open(?:\{[^}]*\})? (\d+)`)
 )
 
 func startNode(t *testing.T, ctx context.Context, bin, path, blocks string, boot []string, extra ...string) *proc {
 	t.Helper()
-	p := launchNode(t, ctx, bin, path, blocks, boot, extra...)
-	p.ready(t)
+	p := launchNode(t, bin, path, blocks, boot, extra...)
+	p.ready(t, ctx)
 	return p
 }
 
 // launchNode starts a node process without waiting for it to be online.
-func launchNode(t *testing.T, ctx context.Context, bin, path, blocks string, boot []string, extra ...string) *proc {
+func launchNode(t *testing.T, bin, path, blocks string, boot []string, extra ...string) *proc {
 	t.Helper()
 	args := []string{"node", "--model", path, "--blocks", blocks, "--listen", "/ip4/127.0.0.1/tcp/0",
 		"--metrics", "127.0.0.1:0", "--threads", "1"}
@@ -561,17 +416,25 @@ func launchNode(t *testing.T, ctx context.Context, bin, path, blocks string, boo
 		args = append(args, "--bootstrap", b)
 	}
 	args = append(args, extra...)
-	p := startProc(t, ctx, fmt.Sprintf("node %s [%s]", filepath.Base(path), blocks), bin, args...)
-	p.blocks = blocks
-	return p
+	name := fmt.Sprintf("node %s [%s]", filepath.Base(path), blocks)
+	return &proc{Proc: proctest.Start(t, proctest.Cmd{Path: bin, Name: name, Args: args, Grace: 10 * time.Second})}
 }
 
 // ready waits until a node is online: it prints its metrics URL and then
-// its multiaddrs.
-func (p *proc) ready(t *testing.T) {
+// its multiaddr.
+func (p *proc) ready(t *testing.T, ctx context.Context) {
 	t.Helper()
-	p.url = p.waitLine(t, metricsLine, 60*time.Second)[1]
-	p.addrs = []string{p.waitLine(t, addrLine, 60*time.Second)[1]}
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var err error
+	if p.url, err = p.WaitURL(ctx, metricsLine); err != nil {
+		t.Fatal(err)
+	}
+	addr, err := p.WaitMultiaddr(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.addrs = []string{addr}
 }
 
 func startGateway(t *testing.T, ctx context.Context, bin string, boot []string) *proc {
@@ -580,26 +443,39 @@ func startGateway(t *testing.T, ctx context.Context, bin string, boot []string) 
 	for _, b := range boot {
 		args = append(args, "--bootstrap", b)
 	}
-	p := startProc(t, ctx, "gateway", bin, args...)
-	p.url = p.waitLine(t, apiLine, 60*time.Second)[1]
+	p := &proc{Proc: proctest.Start(t, proctest.Cmd{Path: bin, Name: "gateway", Args: args, Grace: 10 * time.Second})}
+	p.url = p.waitAPI(t, ctx)
 	return p
+}
+
+func (p *proc) waitAPI(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	u, err := p.WaitMatch(ctx, apiLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// stop ends the process with SIGTERM and fails the test if it needed
+// SIGKILL.
+func (p *proc) stop(t *testing.T) {
+	t.Helper()
+	if err := p.Terminate(10 * time.Second); err != nil {
+		t.Error(err)
+	}
 }
 
 // sessionsOpen scrapes a node's open-session gauge.
 func (p *proc) sessionsOpen(t *testing.T) int {
 	t.Helper()
-	resp, err := http.Get(p.url)
+	v, err := proctest.Metric(t.Context(), p.url, "svc_node_sessions_open")
 	if err != nil {
-		t.Fatalf("%s metrics: %v", p.name, err)
+		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	m := sessionsRe.FindSubmatch(b)
-	if m == nil {
-		t.Fatalf("%s exposes no svc_node_sessions_open:\n%s", p.name, b)
-	}
-	n, _ := strconv.Atoi(string(m[1]))
-	return n
+	return int(v)
 }
 
 // waitListed waits until GET /v1/models lists (or stops listing) a model.

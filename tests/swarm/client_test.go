@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
 
+	"svc/internal/proctest"
 	"svc/server"
 	"svc/shards/chattmpl"
 	"svc/shards/gguf"
@@ -80,14 +80,15 @@ func reference(ctx context.Context, bin, modelPath string, p prompt) (answer, er
 	if err != nil {
 		return answer{}, fmt.Errorf("reference: tokenizer: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, bin, "generate", "--model", modelPath, "--prompt", text,
-		"-n", strconv.Itoa(p.maxTokens), "--threads", "1", "--json")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return answer{}, fmt.Errorf("reference: svc generate: %w\n%s", err, stderr.Bytes())
+	res, err := proctest.Run(ctx, proctest.Cmd{Path: bin, Args: []string{"generate", "--model", modelPath, "--prompt", text,
+		"-n", strconv.Itoa(p.maxTokens), "--threads", "1", "--json"}})
+	if err == nil && res.Code != 0 {
+		err = fmt.Errorf("exit code %d", res.Code)
 	}
+	if err != nil {
+		return answer{}, fmt.Errorf("reference: svc generate: %w\n%s", err, res.Stderr)
+	}
+	out := []byte(res.Stdout)
 	var g struct {
 		PromptTokens     []int32 `json:"prompt_tokens"`
 		CompletionTokens []int32 `json:"completion_tokens"`

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/openai/openai-go"
+
+	"svc/internal/proctest"
 )
 
 // failoverLine is the gateway's log line when a generation rebuilds its
@@ -97,7 +99,7 @@ func testFailover(t *testing.T, bin, model string) {
 
 	var survivor *proc
 	t.Run("SIGKILL the middle hop, a replacement exists", func(t *testing.T) {
-		before := len(gw.grep(failoverLine))
+		before := len(gw.Grep(failoverLine))
 		r := killMidStream(t, ctx, gw, client, long.params(true), mid)
 		survivor = mid[0]
 		if r.victim == mid[0] {
@@ -111,7 +113,7 @@ func testFailover(t *testing.T, bin, model string) {
 		if r.got != want {
 			t.Errorf("stream after the kill gave %s\nundisturbed run gave %s", r.got, want)
 		}
-		if n := len(gw.grep(failoverLine)) - before; n < 1 {
+		if n := len(gw.Grep(failoverLine)) - before; n < 1 {
 			t.Errorf("the gateway logged no failover (%q), so the kill did not hit the generation", failoverLine)
 		}
 		if err := waitNoSessions(ctx, []*proc{a, survivor, last}, 15*time.Second); err != nil {
@@ -131,11 +133,11 @@ func testFailover(t *testing.T, bin, model string) {
 		// Issue 6: "A Prometheus /metrics endpoint on the API and on each
 		// node (requests, tokens, sessions open, cache tokens free, hop
 		// latency, failovers)".
-		page, err := scrape(ctx, gw.api+"/metrics")
+		page, err := proctest.Scrape(ctx, gw.api+"/metrics")
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, ok := metricSum(page, "svc_router_failovers_total")
+		v, ok := proctest.MetricSum(page, "svc_router_failovers_total")
 		if !ok || v < 1 {
 			t.Errorf("the gateway's /metrics has svc_router_failovers_total=%v (present %v), want >= 1 after a failover; metrics with svc_router: %q",
 				v, ok, grepLines(page, "svc_router_"))
@@ -268,10 +270,10 @@ func testFrozenHop(t *testing.T, bin, model string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := len(gw.grep(failoverLine))
-	r := hitMidStream(t, ctx, gw, client, long.params(true), spares, (*proc).pause)
+	before := len(gw.Grep(failoverLine))
+	r := hitMidStream(t, ctx, gw, client, long.params(true), spares, func(p *proc) error { return p.Pause(ctx) })
 	thawed := r.victim
-	defer func() { _ = thawed.resume() }() // the cluster's SIGTERM needs it running
+	defer func() { _ = thawed.Resume() }() // the cluster's SIGTERM needs it running
 	took := r.ended.Sub(r.resumed)
 	t.Logf("froze %s after %d content chunks; the stream ended %.2fs after the gateway went on", r.victim.name, r.atChunk, took.Seconds())
 	if r.err != nil {
@@ -280,14 +282,14 @@ func testFrozenHop(t *testing.T, bin, model string) {
 	if r.got != want {
 		t.Errorf("stream with a frozen hop gave %s\nundisturbed run gave %s", r.got, want)
 	}
-	if n := len(gw.grep(failoverLine)) - before; n < 1 {
+	if n := len(gw.Grep(failoverLine)) - before; n < 1 {
 		t.Errorf("the gateway logged no failover")
 	}
 	// The router's default step deadline is 15 s; allow as much again.
 	if took > 30*time.Second {
 		t.Errorf("the frozen hop was given up after %.1fs, want about the step deadline (15s)", took.Seconds())
 	}
-	if err := r.victim.resume(); err != nil {
+	if err := r.victim.Resume(); err != nil {
 		t.Fatal(err)
 	}
 	if err := waitNoSessions(ctx, []*proc{a, spares[0], spares[1]}, 30*time.Second); err != nil {
@@ -303,7 +305,7 @@ func testFrozenHop(t *testing.T, bin, model string) {
 		var kerr error
 		got, err := streamChat(ctx, client, long.params(true), func(n int) {
 			if n == killAfter {
-				kerr = gw.kill()
+				kerr = gw.Kill()
 			}
 		})
 		if kerr != nil {
@@ -330,7 +332,7 @@ const killAfter = 20
 // where the generation ended before the freeze are retried (at most 3).
 func killMidStream(t *testing.T, ctx context.Context, gw *proc, client openai.Client, q openai.ChatCompletionNewParams, suspects []*proc) killed {
 	t.Helper()
-	return hitMidStream(t, ctx, gw, client, q, suspects, (*proc).kill)
+	return hitMidStream(t, ctx, gw, client, q, suspects, (*proc).Kill)
 }
 
 // hitMidStream is killMidStream with another blow than SIGKILL.
@@ -407,7 +409,7 @@ func killMidRequest(t *testing.T, ctx context.Context, gw *proc, p prompt, victi
 			if k == 0 || steps-steps0 < killAfter {
 				continue
 			}
-			if r.victim, err = freezeAndHit(ctx, gw, []*proc{victim}, (*proc).kill); err != nil {
+			if r.victim, err = freezeAndHit(ctx, gw, []*proc{victim}, (*proc).Kill); err != nil {
 				cancel()
 				t.Fatal(err)
 			}
@@ -439,17 +441,14 @@ func killMidRequest(t *testing.T, ctx context.Context, gw *proc, p prompt, victi
 // that has a session open (none: the generation is over) and resumes the
 // gateway.
 func freezeAndHit(ctx context.Context, gw *proc, suspects []*proc, hit func(*proc) error) (victim *proc, err error) {
-	if err := gw.pause(); err != nil {
+	if err := gw.Pause(ctx); err != nil {
 		return nil, err
 	}
 	defer func() {
-		if rerr := gw.resume(); rerr != nil && err == nil {
+		if rerr := gw.Resume(); rerr != nil && err == nil {
 			err = rerr
 		}
 	}()
-	if err := waitStopped(ctx, gw.pid()); err != nil {
-		return nil, err
-	}
 	for _, s := range suspects {
 		k, err := s.sessionsOpen(ctx)
 		if err != nil {

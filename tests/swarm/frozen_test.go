@@ -45,10 +45,10 @@ func testFrozenNodeView(t *testing.T, bin, model string) {
 		t.Fatalf("before the freeze: %d %s %v", status, body, err)
 	}
 
-	if err := b.pause(); err != nil {
+	if err := b.Pause(ctx); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = b.resume() }()
+	defer func() { _ = b.Resume() }()
 	start := time.Now()
 	deadline := start.Add(frozenFor)
 	var mu sync.Mutex
@@ -106,15 +106,15 @@ func testFrozenNodeView(t *testing.T, bin, model string) {
 	if len(failed) > 0 {
 		t.Errorf("%v of %d requests failed while %s was frozen and %s could serve", failed, requests, b.name, b2.name)
 	}
-	for _, l := range gw.grep(modelStateLine) {
+	for _, l := range gw.Grep(modelStateLine) {
 		t.Log("gateway: ", l)
 	}
 	for _, p := range []*proc{a, b2} {
-		if w := p.grep(publishFailedLine); len(w) > 0 {
+		if w := p.Grep(publishFailedLine); len(w) > 0 {
 			t.Logf("%s failed to publish its record %d times while %s was frozen, e.g. %s", p.name, len(w), b.name, w[0])
 		}
 	}
-	if err := b.resume(); err != nil {
+	if err := b.Resume(); err != nil {
 		t.Fatal(err)
 	}
 	if err := waitNoSessions(ctx, []*proc{a, b, b2}, 30*time.Second); err != nil {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"svc/internal/proctest"
 )
 
 // The soak is bounded so that CI can afford it: about 75 s of churn, plus
@@ -144,7 +146,7 @@ func testSoak(t *testing.T, bin, model string) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	warmRSS, err := rssBytes(gw.pid())
+	warmRSS, err := gw.RSS()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +200,7 @@ func testSoak(t *testing.T, bin, model string) {
 				return
 			case <-tick.C:
 			}
-			g, err := rssBytes(gw.pid())
+			g, err := gw.RSS()
 			if err != nil {
 				ty.problem("gateway RSS: %v", err)
 				continue
@@ -208,7 +210,7 @@ func testSoak(t *testing.T, bin, model string) {
 			gwSamples = append(gwSamples, g)
 			memMu.Unlock()
 			for _, n := range liveNodes() {
-				if r, err := rssBytes(n.pid()); err == nil {
+				if r, err := n.RSS(); err == nil {
 					memMu.Lock()
 					nodeMax = max(nodeMax, r)
 					memMu.Unlock()
@@ -247,14 +249,14 @@ func testSoak(t *testing.T, bin, model string) {
 				slotsMu.Unlock()
 				if sig%2 == 0 {
 					stops++
-					if err := victim.terminate(15 * time.Second); err != nil {
+					if err := victim.Terminate(15 * time.Second); err != nil {
 						ty.problem("stop %s: %v", victim.name, err)
-					} else if code := victim.exitCode(); code != 0 {
-						ty.problem("%s exited with %d after SIGTERM:\n%s", victim.name, code, victim.tail(10))
+					} else if code := victim.ExitCode(); code != 0 {
+						ty.problem("%s exited with %d after SIGTERM:\n%s", victim.name, code, victim.Tail(10))
 					}
 				} else {
 					kills++
-					if err := victim.kill(); err != nil {
+					if err := victim.Kill(); err != nil {
 						ty.problem("kill %s: %v", victim.name, err)
 					}
 				}
@@ -290,7 +292,7 @@ func testSoak(t *testing.T, bin, model string) {
 		t.Errorf("only %d of %d requests were answered although every range kept a live holder", ty.ok, total)
 	}
 	ty.mu.Unlock()
-	t.Logf("gateway failovers logged: %d", len(gw.grep(failoverLine)))
+	t.Logf("gateway failovers logged: %d", len(gw.Grep(failoverLine)))
 
 	// After the churn, with every slot up again, answers are exact.
 	for i, p := range prompts {
@@ -307,14 +309,14 @@ func testSoak(t *testing.T, bin, model string) {
 	if err := waitGatewayIdle(ctx, gw, 10*time.Second); err != nil {
 		t.Error(err)
 	}
-	if page, err := scrape(ctx, gw.api+"/metrics"); err == nil {
-		f, _ := metricSum(page, "svc_router_failovers_total")
+	if page, err := proctest.Scrape(ctx, gw.api+"/metrics"); err == nil {
+		f, _ := proctest.MetricSum(page, "svc_router_failovers_total")
 		t.Logf("gateway svc_router_failovers_total %v", f)
 	}
 
 	// Memory stays flat.
 	time.Sleep(2 * time.Second)
-	finalRSS, err := rssBytes(gw.pid())
+	finalRSS, err := gw.RSS()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,11 +367,11 @@ func restartOne(ctx context.Context, c *cluster, slots []*slot, mu *sync.Mutex, 
 // goroutines reads go_goroutines from the gateway's /metrics.
 func goroutines(ctx context.Context, t *testing.T, gw *proc) int {
 	t.Helper()
-	page, err := scrape(ctx, gw.api+"/metrics")
+	page, err := proctest.Scrape(ctx, gw.api+"/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, ok := metricSum(page, "go_goroutines")
+	v, ok := proctest.MetricSum(page, "go_goroutines")
 	if !ok {
 		t.Fatal("the gateway's /metrics has no go_goroutines")
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"svc/internal/proctest"
 	"svc/internal/testenv"
 )
 
@@ -16,7 +17,7 @@ func TestSwarm(t *testing.T) {
 	}
 	model := testenv.Path(t, "models", "stories260K.gguf")
 	t0 := time.Now()
-	bin := buildSvc(t)
+	bin := proctest.Build(t, "./cmd/svc")
 	t.Logf("svc built in %.1fs", time.Since(t0).Seconds())
 
 	run := func(name string, f func(t *testing.T, bin, model string)) {

@@ -93,7 +93,7 @@ func testSteadyView(t *testing.T, bin, model string) {
 				t.Errorf("with both nodes running and records of %s, the model left /v1/models in %d of %d samples (between %s and %s after the watch began) and %v of %d requests failed (status → count)",
 					ttl, unlisted, samples, firstGap.Sub(deadline.Add(-watch)).Round(time.Millisecond),
 					lastGap.Sub(deadline.Add(-watch)).Round(time.Millisecond), failed, requests)
-				for _, l := range gw.grep(modelStateLine) {
+				for _, l := range gw.Grep(modelStateLine) {
 					t.Log(l)
 				}
 			}

@@ -19,6 +19,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"svc/apikey"
+	"svc/internal/swarmtest"
 	"svc/internal/testenv"
 	"svc/router"
 )
@@ -159,7 +160,7 @@ func (a *auditBuf) has(ref string) bool {
 // managedKit is a managed API over a real in-process swarm.
 type managedKit struct {
 	ts      *testServer
-	sw      *swarm
+	sw      *swarmtest.Swarm
 	src     *keySource
 	ring    *apikey.Ring
 	dep     *deployment
@@ -174,14 +175,14 @@ type managedKit struct {
 	bodies []string
 }
 
-func newManagedKit(t *testing.T, sw *swarm, backend router.Backend, mod func(*Managed)) *managedKit {
+func newManagedKit(t *testing.T, sw *swarmtest.Swarm, backend router.Backend, mod func(*Managed)) *managedKit {
 	t.Helper()
 	k := &managedKit{sw: sw, src: &keySource{}, clock: &clock{now: time.Now().UTC()},
 		journal: &journalBuf{}, audit: &auditBuf{},
 		dep: &deployment{placements: map[string]Placement{}, machines: map[string]Machine{}}}
 	k.dep.licence = k.clock.Now().Add(24 * time.Hour)
 	k.secrets = []string{"127.0.0.1", "svc-coordinator", "svc-node-agent", "systemctl"}
-	for i, n := range sw.nodes {
+	for i, n := range sw.Nodes {
 		label := fmt.Sprintf("gpu-box-%d", i+1)
 		addr := n.Addrs()[0]
 		port := addr[strings.LastIndex(addr, "/")+1:]
@@ -279,8 +280,8 @@ const chatReq = `{"model":"stories260K","max_tokens":8,"messages":[{"role":"user
 func TestManaged(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	sw := startSwarm(t, path, [][2]int{{0, 2}, {2, 5}})
-	sw.waitState(t, storiesName, router.StateServed)
-	k := newManagedKit(t, sw, sw.backend, nil)
+	sw.WaitServed(t, storiesName)
+	k := newManagedKit(t, sw, sw.Router, nil)
 	all := k.key(t, "app", []string{"*"}, 1000, time.Hour)
 
 	t.Run("health needs no key, metrics are elsewhere", func(t *testing.T) {
@@ -432,7 +433,7 @@ func TestManaged(t *testing.T) {
 	})
 
 	t.Run("placement", func(t *testing.T) {
-		m1 := k.dep.machines[sw.nodes[0].ID().String()]
+		m1 := k.dep.machines[sw.Nodes[0].ID().String()]
 		k.dep.set(func(d *deployment) {
 			d.placements[storiesName] = Placement{State: PlacementLoading, Machine: m1}
 		})
@@ -471,7 +472,7 @@ func TestManaged(t *testing.T) {
 	})
 
 	t.Run("timeout", func(t *testing.T) {
-		slow := &slowBackend{Backend: sw.backend, delay: 50 * time.Millisecond}
+		slow := &slowBackend{Backend: sw.Router, delay: 50 * time.Millisecond}
 		kt := newManagedKit(t, sw, slow, func(m *Managed) { m.GenerationLimit = 300 * time.Millisecond })
 		key := kt.key(t, "t", []string{"*"}, 100, time.Hour)
 		body := `{"model":"stories260K","max_tokens":200,"messages":[{"role":"user","content":"hi"}]}`
@@ -485,7 +486,7 @@ func TestManaged(t *testing.T) {
 	})
 
 	t.Run("capacity", func(t *testing.T) {
-		gate := &gateBackend{Backend: sw.backend, entered: make(chan struct{}, 4), release: make(chan struct{})}
+		gate := &gateBackend{Backend: sw.Router, entered: make(chan struct{}, 4), release: make(chan struct{})}
 		kc := newManagedKit(t, sw, gate, func(m *Managed) { m.MaxGenerations = 1 })
 		key := kc.key(t, "c", []string{"*"}, 100, time.Hour)
 		done := make(chan response, 1)
@@ -500,7 +501,7 @@ func TestManaged(t *testing.T) {
 	})
 
 	t.Run("server error", func(t *testing.T) {
-		ks := newManagedKit(t, sw, &failingBackend{Backend: sw.backend, err: errors.New("tokenizer table corrupt at 0x7f")}, nil)
+		ks := newManagedKit(t, sw, &failingBackend{Backend: sw.Router, err: errors.New("tokenizer table corrupt at 0x7f")}, nil)
 		key := ks.key(t, "s", []string{"*"}, 100, time.Hour)
 		rec := ks.refused(t, "server error", ks.call(t, "POST", "/v1/chat/completions", key, chatReq), 500, codeServerError)
 		if !strings.Contains(rec.Cause, "corrupt") {
@@ -532,7 +533,7 @@ func TestManaged(t *testing.T) {
 
 	// Last: a machine stops mid-generation with no replacement.
 	t.Run("machine lost", func(t *testing.T) {
-		gate := &gateBackend{Backend: sw.backend, entered: make(chan struct{}, 4), release: make(chan struct{}), afterFirst: true}
+		gate := &gateBackend{Backend: sw.Router, entered: make(chan struct{}, 4), release: make(chan struct{}), afterFirst: true}
 		kl := newManagedKit(t, sw, gate, nil)
 		key := kl.key(t, "l", []string{"*"}, 100, time.Hour)
 		kl.dep.set(func(d *deployment) { d.placements[storiesName] = Placement{State: PlacementServed} })
@@ -541,7 +542,7 @@ func TestManaged(t *testing.T) {
 			done <- kl.call(t, "POST", "/v1/chat/completions", key, `{"model":"stories260K","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}`)
 		}()
 		<-gate.entered
-		lost := sw.nodes[1]
+		lost := sw.Nodes[1]
 		if err := lost.Close(); err != nil {
 			t.Fatal(err)
 		}

@@ -140,6 +140,7 @@ func Open(cfg Config, log *slog.Logger) (*Daemon, error) {
 		return nil, err
 	}
 	d.registerBuiltins()
+	d.registerAPIKeys()
 	return d, nil
 }
 

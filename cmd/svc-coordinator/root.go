@@ -50,6 +50,7 @@ Exit codes: 0 done, 1 refused (the reason on stderr), 2 wrong command line
 		newCertificateCmd(p),
 		newBackupCmd(p),
 		newStatusCmd(p),
+		newAPIKeyCmd(p),
 	)
 	return root
 }

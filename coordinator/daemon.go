@@ -24,6 +24,8 @@ import (
 	"svc/coordinator/audit"
 	"svc/coordinator/ca"
 	"svc/coordinator/store"
+	"svc/coordinator/trust"
+	"svc/p2p"
 )
 
 // Handler executes one operator command. It reads its arguments with
@@ -118,6 +120,12 @@ type Daemon struct {
 	// onChange hooks run after every committed change (roster push).
 	onChange []func()
 	live     live
+	trust    *trust.Trust
+	// kick asks the swarm part to push the newest roster.
+	kick chan struct{}
+	// events are machine events recorded by the swarm part's goroutine
+	// (libp2p's notifications must not wait for an fsync).
+	events chan audit.Record
 }
 
 // Open loads an initialised coordinator's state (the database, the CA and
@@ -134,11 +142,15 @@ func Open(cfg Config, log *slog.Logger) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{Cfg: cfg, Log: log, Now: time.Now, st: st, handlers: map[string]Handler{}}
+	d := &Daemon{Cfg: cfg, Log: log, Now: time.Now, st: st, handlers: map[string]Handler{},
+		kick: make(chan struct{}, 1), events: make(chan audit.Record, 256)}
 	if err := d.load(); err != nil {
 		_ = st.Close()
 		return nil, err
 	}
+	d.trust = trust.New(d.ca.Cert, log)
+	d.trust.SetCredential(d.cert.Raw)
+	d.refreshRoster()
 	d.registerBuiltins()
 	d.registerAPIKeys()
 	return d, nil
@@ -213,6 +225,7 @@ func (d *Daemon) OnChange(f func()) {
 }
 
 func (d *Daemon) changed() {
+	d.refreshRoster()
 	d.mu.Lock()
 	fs := append([]func(){}, d.onChange...)
 	d.mu.Unlock()
@@ -390,6 +403,12 @@ func (d *Daemon) Run(ctx context.Context, ready func()) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	stopSwarm, err := d.startSwarm(ctx)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer stopSwarm()
 	var wg sync.WaitGroup
 	wg.Go(func() { d.serveAdmin(ctx, ln) })
 	d.Record(audit.Record{Actor: "coordinator", Kind: "coordinator.start", Target: d.cert.Peer.String(),
@@ -407,15 +426,17 @@ func (d *Daemon) Run(ctx context.Context, ready func()) error {
 // members are connected, the enrolment port actually bound.
 type live struct {
 	mu        sync.Mutex
-	lastSeen  map[string]time.Time
+	swarm     *p2p.Endpoint
 	enrolPort int
 }
 
 func (d *Daemon) online(peerID string) bool {
-	d.live.mu.Lock()
-	defer d.live.mu.Unlock()
-	t, ok := d.live.lastSeen[peerID]
-	return ok && d.Now().Sub(t) < 10*time.Second
+	for _, p := range d.onlinePeers() {
+		if p == peerID {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *Daemon) enrolPort() int {

@@ -19,6 +19,7 @@ func newRootCmd() *cobra.Command {
 		newTokenizeCmd(),
 		newDetokenizeCmd(),
 		newBenchCmd(),
+		newLicenceCmd(),
 	)
 	return root
 }

@@ -310,7 +310,7 @@ type admission struct {
 }
 
 func (a *admission) AcceptAddr(m ma.Multiaddr) bool { return a.t.AcceptAddr(m) }
-func (a *admission) Credential() []byte               { return a.t.Credential() }
+func (a *admission) Credential() []byte             { return a.t.Credential() }
 func (a *admission) CheckCredential(signer peer.ID, cred []byte) error {
 	return a.t.CheckCredential(signer, cred)
 }

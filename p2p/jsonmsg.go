@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/host"
@@ -156,4 +158,49 @@ func answer[Req any](ctx context.Context, s network.Stream, limit int, handle fu
 	}
 	_ = s.Close()
 	return err
+}
+
+// refusal turns a check's error into the Refusal sent to the peer.
+func refusal(code string, err error) error {
+	var r *Refusal
+	if errors.As(err, &r) {
+		return r
+	}
+	return &Refusal{Code: code, Message: err.Error()}
+}
+
+// serveJSON registers a JSON request/answer handler for proto on h. The
+// returned stop removes it and waits for the answers in progress, whose
+// context it cancels.
+func serveJSON[Req any](h host.Host, proto protocol.ID, limit int, log *slog.Logger,
+	handle func(ctx context.Context, from peer.ID, req *Req) (any, error)) func() {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	stopped := false
+	h.SetStreamHandler(proto, func(s network.Stream) {
+		mu.Lock()
+		if stopped {
+			mu.Unlock()
+			_ = s.Reset()
+			return
+		}
+		wg.Add(1)
+		mu.Unlock()
+		defer wg.Done()
+		if err := answer(ctx, s, limit, handle); err != nil {
+			log.Debug("answer", "protocol", proto, "peer", s.Conn().RemotePeer(), "err", err)
+		}
+	})
+	return func() {
+		h.RemoveStreamHandler(proto)
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+		cancel()
+		wg.Wait()
+	}
 }

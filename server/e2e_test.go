@@ -150,8 +150,8 @@ func TestEndToEnd(t *testing.T) {
 	})
 
 	t.Run("svc serve --model runs its own swarm", func(t *testing.T) {
-		if res, err := proctest.Run(ctx, proctest.Cmd{Path: bin, Args: []string{"serve"}}); err != nil || res.Code != 2 {
-			t.Errorf("svc serve without --model or --bootstrap: %v, exit code %d, want 2", err, res.Code)
+		if res, err := proctest.Run(ctx, proctest.Cmd{Path: bin, Args: []string{"serve", "--nodes", "0"}}); err != nil || res.Code != 2 {
+			t.Errorf("svc serve --nodes 0: %v, exit code %d, want 2", err, res.Code)
 		}
 		own := &proc{Proc: proctest.Start(t, proctest.Cmd{Path: bin, Name: "serve --model", Grace: 10 * time.Second,
 			Args: []string{"serve", "--model", stories, "--listen", "127.0.0.1:0", "--threads", "1"}})}

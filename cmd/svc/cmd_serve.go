@@ -19,6 +19,8 @@ import (
 	"svc/router"
 	"svc/router/localswarm"
 	"svc/server"
+	"svc/shards/demo"
+	"svc/shards/modelref"
 )
 
 // newServeCmd is "svc serve": the local variant's API over a swarm, either
@@ -39,6 +41,10 @@ func newServeCmd() *cobra.Command {
 		Long: `Serve the OpenAI-compatible /v1 API (GET /v1/models, POST /v1/chat/completions,
 POST /v1/completions, GET /metrics) of the local variant.
 
+With neither --model nor --bootstrap, it serves the built-in demo model,
+stories260K-demo (a 260K-parameter model that tells children's stories), so
+that the API can be tried at once.
+
 With --model, every model file is served by --nodes nodes started in this
 process, each a libp2p host on loopback holding an even share of the model's
 blocks (fewer nodes when the model has fewer blocks); the first --model is the
@@ -48,13 +54,11 @@ combined. The API has no authentication; any API key works.
 
 Stop with SIGINT or SIGTERM: running requests get a grace period, then every
 session is closed and the nodes leave the swarm.`,
-		Example: `  svc serve --model ../shared/models/stories260K.gguf
+		Example: `  svc serve
+  svc serve --model ../shared/models/stories260K.gguf
   svc serve --bootstrap /ip4/127.0.0.1/tcp/4001/p2p/12D3KooW... --listen 127.0.0.1:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(models) == 0 && len(bootstrap) == 0 {
-				return cli.Usagef("serve: give --model FILE (a swarm in this process) or --bootstrap MULTIADDR (an existing swarm)")
-			}
 			if nodes < 1 {
 				return cli.Usagef("serve: --nodes must be at least 1, got %d", nodes)
 			}
@@ -100,10 +104,11 @@ type serveOptions struct {
 // runServe starts the in-process swarm (if any --model), waits until its
 // models are servable, and serves the API until ctx ends.
 func runServe(ctx context.Context, o serveOptions) (err error) {
-	specs := make([]localswarm.Model, len(o.models))
-	for i, path := range o.models {
-		specs[i] = localswarm.Model{Path: path, Nodes: o.nodes}
+	specs, closeModels, err := serveModels(o)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
+	defer func() { err = errors.Join(err, closeModels()) }()
 	sw, err := localswarm.Start(ctx, localswarm.Config{
 		Models: specs, Bootstrap: o.bootstrap, Threads: o.threads, Logger: o.log,
 		// The nodes' own lines repeat the swarm's; keep their warnings.
@@ -126,6 +131,30 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 		dflt = names[0]
 	}
 	return serveAPI(ctx, sw, o, dflt)
+}
+
+// serveModels lists the models of the in-process swarm: the --model files,
+// or the built-in demo when there is nothing else to serve.
+func serveModels(o serveOptions) ([]localswarm.Model, func() error, error) {
+	noClose := func() error { return nil }
+	if len(o.models) > 0 || len(o.bootstrap) > 0 {
+		specs := make([]localswarm.Model, len(o.models))
+		for i, path := range o.models {
+			specs[i] = localswarm.Model{Path: path, Nodes: o.nodes}
+		}
+		return specs, noClose, nil
+	}
+	dir, err := modelref.DefaultDir()
+	if err != nil {
+		return nil, noClose, err
+	}
+	path, err := demo.Install(dir)
+	if err != nil {
+		return nil, noClose, err
+	}
+	o.log.Info("no --model given: serving the built-in demo model "+demo.Name+", which only tells short children's stories",
+		"real_model", "svc serve --model FILE.gguf (or hf:OWNER/REPO/FILE.gguf)")
+	return []localswarm.Model{{Path: path, Name: demo.Name, Nodes: o.nodes}}, noClose, nil
 }
 
 // serveAPI serves the API over the swarm's router on --listen until ctx ends.

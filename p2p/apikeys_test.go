@@ -82,3 +82,29 @@ func TestAPIKeysAndEvents(t *testing.T) {
 		t.Fatalf("received %s", received)
 	}
 }
+
+func TestAPITLS(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	coord := client(t, ctx, nil)
+	api := client(t, ctx, nil)
+	api.Host.Peerstore().AddAddrs(coord.ID(), coord.Host.Addrs(), time.Hour)
+	stop, err := ServeAPITLS(coord.Host, APITLSIssuer{Issue: func(_ context.Context, from peer.ID, csr []byte) ([]byte, error) {
+		if string(csr) == "bad" {
+			return nil, &Refusal{Code: "bad_request", Message: "unreadable request"}
+		}
+		return append([]byte(from.String()+":"), csr...), nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	got, err := RequestAPITLS(ctx, api.Host, coord.ID(), []byte("csr"))
+	if err != nil || string(got) != api.ID().String()+":csr" {
+		t.Fatalf("answer %q %v", got, err)
+	}
+	var ref *Refusal
+	if _, err := RequestAPITLS(ctx, api.Host, coord.ID(), []byte("bad")); !errors.As(err, &ref) || ref.Code != "bad_request" {
+		t.Fatalf("refusal: %v", err)
+	}
+}

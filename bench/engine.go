@@ -14,6 +14,7 @@ import (
 
 	"svc/shards/gguf"
 	"svc/shards/model"
+	"svc/shards/tensor"
 )
 
 // EngineOptions configures RunEngine.
@@ -48,7 +49,10 @@ type EngineResult struct {
 	Model   string `json:"model"`
 	Threads int    `json:"threads"`
 	// Type is the model's weight type mix (general.file_type's name).
-	Type                 string  `json:"type"`
+	Type string `json:"type"`
+	// Kernels names the kernel set that ran: "generic", "avx2" or
+	// "avx512", the best the CPU runs within SVC_KERNELS.
+	Kernels              string  `json:"kernels"`
 	PromptTokens         int     `json:"prompt_tokens"`
 	GenTokens            int     `json:"gen_tokens"`
 	PrefillTokensPerS    float64 `json:"prefill_tokens_per_s"`
@@ -79,6 +83,10 @@ type EngineResult struct {
 func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	if o.Prompt < 0 || o.Gen < 0 || o.Repeat < 0 || o.FixedBandwidthGBps < 0 {
 		return nil, errors.New("bench: prompt, gen, repeat and bandwidth must not be negative")
+	}
+	if err := tensor.KernelEnvError(); err != nil {
+		// The figures would be taken for the set the variable names.
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	if o.Prompt == 0 {
 		o.Prompt = 128
@@ -117,6 +125,7 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 		Model:        filepath.Base(o.Model),
 		Threads:      threads,
 		Type:         fileTypeName(m.File()),
+		Kernels:      tensor.KernelSet(),
 		PromptTokens: o.Prompt,
 		GenTokens:    o.Gen,
 	}
@@ -289,6 +298,7 @@ func (r *EngineResult) WriteTable(w io.Writer) error {
 	rows := [][2]string{
 		{"model", fmt.Sprintf("%s (%s)", r.Model, r.Type)},
 		{"threads", fmt.Sprint(r.Threads)},
+		{"kernels", r.Kernels},
 		{"prefill", fmt.Sprintf("%.1f tokens/s (%d tokens in one batch)", r.PrefillTokensPerS, r.PromptTokens)},
 		{"decode", fmt.Sprintf("%.2f tokens/s (%d steps)", r.DecodeTokensPerS, r.GenTokens)},
 		{"weights per token", fmt.Sprintf("%.1f MB", float64(r.WeightsBytesPerToken)/1e6)},

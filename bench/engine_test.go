@@ -9,6 +9,7 @@ import (
 
 	"svc/internal/testenv"
 	"svc/shards/gguf"
+	"svc/shards/tensor"
 )
 
 func TestRunEngineOnFixture(t *testing.T) {
@@ -72,10 +73,13 @@ func TestRunEngineOnFixture(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"model", "threads", "prefill_tokens_per_s", "decode_tokens_per_s", "weights_bytes_per_token", "read_bandwidth_gb_s", "decode_bandwidth_efficiency"} {
+	for _, k := range []string{"model", "threads", "kernels", "prefill_tokens_per_s", "decode_tokens_per_s", "weights_bytes_per_token", "read_bandwidth_gb_s", "decode_bandwidth_efficiency"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("JSON lacks %q: %s", k, b)
 		}
+	}
+	if res.Kernels != tensor.KernelSet() {
+		t.Errorf("kernels %q, the package runs %q", res.Kernels, tensor.KernelSet())
 	}
 	var tab bytes.Buffer
 	if err := res.WriteTable(&tab); err != nil || !strings.Contains(tab.String(), "decode bandwidth efficiency") {

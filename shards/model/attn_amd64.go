@@ -2,7 +2,7 @@
 
 package model
 
-import "golang.org/x/sys/cpu"
+import "svc/shards/tensor"
 
 // bestAttn is chosen once from the CPU's features and never changes.
 var bestAttn = detectAttn()
@@ -17,14 +17,15 @@ func detectAttn() *attnKernels {
 	return genericAttn
 }
 
-// hasAttnAVX2 reports whether the AVX2 kernels can run (with FMA and F16C).
-func hasAttnAVX2() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C }
+// hasAttnAVX2 reports whether the AVX2 kernels can run (with FMA and F16C)
+// and SVC_KERNELS allows them: attention switches sets together with the
+// matrix kernels, so a forced set is tested and measured as a whole.
+func hasAttnAVX2() bool { return tensor.CanRunKernels("avx2") }
 
 // hasAttnAVX512 reports whether the AVX-512 kernels can run (AVX512F and
-// DQ, with the VEX-encoded AVX2, FMA and F16C instructions they also use).
-func hasAttnAVX512() bool {
-	return cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
-}
+// DQ, with the VEX-encoded AVX2, FMA and F16C instructions they also use)
+// and SVC_KERNELS allows them.
+func hasAttnAVX512() bool { return tensor.CanRunKernels("avx512") }
 
 // attnKernelSets lists every set this CPU can run, for tests.
 func attnKernelSets() []*attnKernels {

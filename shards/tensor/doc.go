@@ -30,7 +30,10 @@
 // tiles (rows × positions) for prompt batches, "vec" tiles (rows × one
 // position) for single positions. The kernel set is chosen once at start-up
 // from the CPU's features (golang.org/x/sys/cpu); building with -tags
-// purego keeps the Go kernels. kernels_test.go and the tiles_*_test.go
+// purego keeps the Go kernels. SVC_KERNELS=generic|avx2|avx512 caps the set
+// (KernelSet names the one in use), so that the lower sets are tested and
+// benchmarked on any CPU; a kernel test for a set the CPU cannot run skips
+// and names the missing features. kernels_test.go and the tiles_*_test.go
 // files check every SIMD kernel bit for bit against the Go ones.
 //
 // Pack copies a weight matrix, once at load, into the layout the CPU's

@@ -2,7 +2,12 @@
 
 package tensor
 
-import "golang.org/x/sys/cpu"
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/sys/cpu"
+)
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -17,13 +22,70 @@ func detectKernels() *kernelSet {
 	return genericKernels
 }
 
-// hasAVX2Set reports whether the AVX2 kernels can run (they also use FMA
-// and F16C).
-func hasAVX2Set() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C }
+// feature is one CPU feature a kernel set needs, by its usual name.
+type feature struct {
+	name string
+	has  bool
+}
 
-// hasAVX512Set reports whether the AVX-512 kernels can run (AVX512F and DQ, on top
-// of the AVX2 set for what they do not replace).
-func hasAVX512Set() bool { return hasAVX2Set() && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ }
+// lacking says why kernels of the set level needing the features cannot
+// run: the features the CPU lacks, or SVC_KERNELS keeping a lower set;
+// "" when they can.
+func lacking(level string, fs ...feature) string {
+	var miss []string
+	for _, f := range fs {
+		if !f.has {
+			miss = append(miss, f.name)
+		}
+	}
+	if len(miss) > 0 {
+		return "the CPU lacks " + strings.Join(miss, ", ")
+	}
+	return capReason(level)
+}
+
+// The features of each set; the later lists include the earlier ones.
+
+func avx2Features() []feature {
+	x := &cpu.X86
+	return []feature{{"AVX2", x.HasAVX2}, {"FMA", x.HasFMA}, {"F16C", x.HasF16C}}
+}
+
+func avx512Features() []feature {
+	x := &cpu.X86
+	return append(avx2Features(), feature{"AVX512F", x.HasAVX512F}, feature{"AVX512DQ", x.HasAVX512DQ})
+}
+
+// vnniFeatures are those of the VNNI tile kernels for Q8_0 and Q4_0:
+// VPDPBUSD (AVX512_VNNI) and VPERMT2B (AVX512_VBMI) on 512-bit and EVEX
+// 256-bit registers (BW, VL).
+func vnniFeatures() []feature {
+	x := &cpu.X86
+	return append(avx512Features(), feature{"AVX512BW", x.HasAVX512BW}, feature{"AVX512VL", x.HasAVX512VL},
+		feature{"AVX512VNNI", x.HasAVX512VNNI}, feature{"AVX512VBMI", x.HasAVX512VBMI})
+}
+
+// kernelGap says why the named set cannot run here, or "".
+func kernelGap(name string) string {
+	switch name {
+	case "generic":
+		return ""
+	case "avx2":
+		return lacking("avx2", avx2Features()...)
+	case "avx512":
+		return lacking("avx512", avx512Features()...)
+	}
+	return fmt.Sprintf("no kernel set %q", name)
+}
+
+// hasAVX2Set reports whether the AVX2 kernels can run (they also use FMA
+// and F16C) and SVC_KERNELS allows them.
+func hasAVX2Set() bool { return kernelGap("avx2") == "" }
+
+// hasAVX512Set reports whether the AVX-512 kernels can run (AVX512F and DQ,
+// on top of the AVX2 set for what they do not replace) and SVC_KERNELS
+// allows them.
+func hasAVX512Set() bool { return kernelGap("avx512") == "" }
 
 // kernelSets lists every set this CPU can run, for tests and benchmarks.
 func kernelSets() []*kernelSet {

@@ -7,3 +7,11 @@ var bestKernels = genericKernels
 
 // kernelSets lists every set this platform can run.
 func kernelSets() []*kernelSet { return []*kernelSet{genericKernels} }
+
+// kernelGap says why the named set cannot run here, or "".
+func kernelGap(name string) string {
+	if name == "generic" {
+		return ""
+	}
+	return "no " + name + " kernels on this platform"
+}

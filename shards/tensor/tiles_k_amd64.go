@@ -7,9 +7,13 @@ import "golang.org/x/sys/cpu"
 // hasKTiles reports whether the Q4_K/Q6_K tile kernels can run: they use
 // 512-bit and EVEX-encoded 256-bit integer instructions (AVX512BW, VL, DQ),
 // VPDPWSSD/VPDPBUSD (AVX512_VNNI) and VPSHLDD (AVX512_VBMI2).
-func hasKTiles() bool {
+func hasKTiles() bool { return kTilesGap() == "" }
+
+// kTilesGap says why the Q4_K/Q6_K tile kernels cannot run, or "".
+func kTilesGap() string {
 	x := &cpu.X86
-	return x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512DQ && x.HasAVX512VNNI && x.HasAVX512VBMI2
+	return lacking("avx512", append(avx512Features(), feature{"AVX512BW", x.HasAVX512BW}, feature{"AVX512VL", x.HasAVX512VL},
+		feature{"AVX512VNNI", x.HasAVX512VNNI}, feature{"AVX512VBMI2", x.HasAVX512VBMI2})...)
 }
 
 // The kernels step through a tile by a row stride (rs) and a block stride

@@ -14,9 +14,7 @@ import (
 //
 //	go test -run x -bench KTiles ./shards/tensor/
 func BenchmarkKTiles(b *testing.B) {
-	if !hasAVX512Set() || !hasKTiles() {
-		b.Skip("no Q4_K/Q6_K tile kernels on this CPU")
-	}
+	skipUnless(b, kTilesGap())
 	ks := avx512Kernels()
 	r := rand.New(rand.NewPCG(61, 62))
 	const rows, cols = 512, 2048

@@ -16,9 +16,7 @@ import (
 // and are not multiples of the tiles, and each tile kernel called directly
 // for every position of a batch.
 func TestKTilesMatchGeneric(t *testing.T) {
-	if !hasAVX512Set() || !hasKTiles() {
-		t.Skip("the CPU lacks AVX512BW/VL/VNNI: no Q4_K/Q6_K tile kernels to test")
-	}
+	skipUnless(t, kTilesGap())
 	ks := avx512Kernels()
 	r := rand.New(rand.NewPCG(51, 52))
 	p := NewPool(2)
@@ -130,9 +128,7 @@ func checkTilesDirect(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int,
 // tile kernels (one position and batches): no panic, and the same outputs
 // as the generic kernels where those are finite, non-finite where not.
 func TestKTilesNonFinite(t *testing.T) {
-	if !hasAVX512Set() || !hasKTiles() {
-		t.Skip("the CPU lacks AVX512BW/VL/VNNI: no Q4_K/Q6_K tile kernels to test")
-	}
+	skipUnless(t, kTilesGap())
 	ks := avx512Kernels()
 	r := rand.New(rand.NewPCG(53, 54))
 	for _, typ := range []Type{Q4_K, Q6_K} {

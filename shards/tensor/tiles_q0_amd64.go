@@ -2,11 +2,7 @@
 
 package tensor
 
-import (
-	"math"
-
-	"golang.org/x/sys/cpu"
-)
+import "math"
 
 // AVX-512 VNNI tile kernels for Q8_0 and Q4_0 (tiles_q0_amd64.s). They
 // compute many rows (and positions) side by side, so that the per-row
@@ -36,13 +32,12 @@ func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32) {
 	q40Vec16s(w, rb, 18, y, d, nb, 16*rb, out)
 }
 
-// hasQ0Tiles reports whether the CPU runs the kernels below: AVX-512
-// F/BW/VL with VNNI (VPDPBUSD) and VBMI (VPERMT2B), on top of the AVX2 set
-// (F16C for the scales).
-func hasQ0Tiles() bool {
-	x := cpu.X86
-	return hasAVX2Set() && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512VNNI && x.HasAVX512VBMI
-}
+// hasQ0Tiles reports whether the CPU runs the kernels below (vnniFeatures)
+// and SVC_KERNELS allows the AVX-512 set.
+func hasQ0Tiles() bool { return q0TilesGap() == "" }
+
+// q0TilesGap says why the kernels below cannot run, or "".
+func q0TilesGap() string { return lacking("avx512", vnniFeatures()...) }
 
 // addQ0Tiles registers the VNNI tile kernels for Q8_0 and Q4_0 on CPUs that
 // have them: sixteen rows for one position, and eight rows × four

@@ -16,9 +16,7 @@ import (
 // apart), row counts that leave partial tiles, and batches whose sizes
 // leave positions to the one-position kernels; whole tiles also packed.
 func TestQ0TilesShapes(t *testing.T) {
-	if !hasQ0Tiles() {
-		t.Skip("no AVX-512 VNNI on this CPU")
-	}
+	skipUnless(t, q0TilesGap())
 	ks := avx512Kernels()
 	if ks.vec[Q8_0].fn == nil || ks.batch[Q8_0].fn == nil || ks.vec[Q4_0].fn == nil || ks.batch[Q4_0].fn == nil {
 		t.Fatal("Q8_0/Q4_0 tile kernels not registered")
@@ -108,9 +106,7 @@ func TestQ0FallbackTile(t *testing.T) {
 // outputs must be finite exactly where the generic ones are, and equal
 // there.
 func TestQ0TilesNonFinite(t *testing.T) {
-	if !hasQ0Tiles() {
-		t.Skip("no AVX-512 VNNI on this CPU")
-	}
+	skipUnless(t, q0TilesGap())
 	ks := avx512Kernels()
 	r := rand.New(rand.NewPCG(65, 66))
 	const rows, n, cols = 32, 5, 32 * 6

@@ -2,8 +2,6 @@
 
 package tensor
 
-import "golang.org/x/sys/cpu"
-
 // q40Vec16x2 computes sixteen Q4_0 rows for one position (tiles_q4v_amd64.s),
 // two blocks per row and loop iteration, bit-identical to dotQ4_0 for every
 // row. Row k's block j is at w + k*rowStride + j*blockStride, so the same
@@ -32,4 +30,4 @@ func q40Vec16x2(w *byte, rowStride, blockStride int, y *int8, d *float32, nb int
 // reports plus GFNI, whose affine byte transform extracts the high nibbles
 // in one instruction (every CPU with AVX-512 VBMI and VNNI so far has it,
 // but a hypervisor may hide it).
-func hasQ40Vec16x2() bool { return hasQ0Tiles() && cpu.X86.HasAVX512GFNI }
+func hasQ40Vec16x2() bool { return hasQ40xTiles() }

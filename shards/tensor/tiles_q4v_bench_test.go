@@ -63,9 +63,7 @@ func q4vInterleaveAll(w []byte, nb int) []byte {
 //
 //	go test -run x -bench Q4Vec16x2 -benchtime 20x ./shards/tensor/
 func BenchmarkQ4Vec16x2(b *testing.B) {
-	if !hasQ40Vec16x2() {
-		b.Skip("no AVX-512 VNNI/VBMI/GFNI on this CPU")
-	}
+	skipUnless(b, q40xTilesGap())
 	const nb = 64
 	r := rand.New(rand.NewPCG(71, 72))
 	y, d := q4vActs(r, nb)

@@ -118,9 +118,7 @@ var q4vBlockCounts = []int{1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 176}
 // both layouts, block counts around its two-block unrolling and TinyLlama's
 // (64, 176).
 func TestQ40Vec16x2Random(t *testing.T) {
-	if !hasQ40Vec16x2() {
-		t.Skip("no AVX-512 VNNI/VBMI/GFNI on this CPU")
-	}
+	skipUnless(t, q40xTilesGap())
 	r := rand.New(rand.NewPCG(81, 82))
 	for _, nb := range q4vBlockCounts {
 		for rep := 0; rep < 3; rep++ {
@@ -137,9 +135,7 @@ func TestQ40Vec16x2Random(t *testing.T) {
 // to 1e30 (products that overflow to Inf or underflow), and Inf/NaN
 // scales.
 func TestQ40Vec16x2Extremes(t *testing.T) {
-	if !hasQ40Vec16x2() {
-		t.Skip("no AVX-512 VNNI/VBMI/GFNI on this CPU")
-	}
+	skipUnless(t, q40xTilesGap())
 	r := rand.New(rand.NewPCG(83, 84))
 	scales := []uint16{0x7bff, 0xfbff, 0x0001, 0x8001, 0x0000, 0x8000, 0x3c00, 0x0400, 0x7c00, 0xfc00, 0x7e00}
 	quants := []byte{0x00, 0xff, 0x0f, 0xf0, 0x88, 0x77}
@@ -206,9 +202,7 @@ func TestQ40Vec16x2Extremes(t *testing.T) {
 // after its last one (15*rowStride + (nb-1)*blockStride + 17), on any of
 // its paths (row-major, interleaved, general strides).
 func TestQ40Vec16x2Bounds(t *testing.T) {
-	if !hasQ40Vec16x2() {
-		t.Skip("no AVX-512 VNNI/VBMI/GFNI on this CPU")
-	}
+	skipUnless(t, q40xTilesGap())
 	page := syscall.Getpagesize()
 	r := rand.New(rand.NewPCG(85, 86))
 	for _, nb := range []int{1, 2, 3, 4, 64, 65} {

@@ -13,7 +13,12 @@ import (
 
 // hasQ40xTiles: what hasQ0Tiles reports plus GFNI, whose affine byte map
 // splits off the high nibbles in one instruction.
-func hasQ40xTiles() bool { return hasQ0Tiles() && cpu.X86.HasAVX512GFNI }
+func hasQ40xTiles() bool { return q40xTilesGap() == "" }
+
+// q40xTilesGap says why the Q4_0 x kernels cannot run, or "".
+func q40xTilesGap() string {
+	return lacking("avx512", append(vnniFeatures(), feature{"GFNI", cpu.X86.HasAVX512GFNI})...)
+}
 
 // q40xVec16 computes the sixteen dot products of one packed tile (w, nb
 // blocks) with one activation row: int8 quants y, block scales d, and the

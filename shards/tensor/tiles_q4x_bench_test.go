@@ -34,9 +34,7 @@ func BenchmarkQ4xHot(b *testing.B) { q4xCompare(b, 1536, 0) }
 // q4xCompare times old and new kernels on rows×2048 Q4_0, cycling through
 // enough copies of the weights to fill budget bytes.
 func q4xCompare(b *testing.B, rows int, budget int) {
-	if !hasQ40xTiles() {
-		b.Skip("no AVX-512 VNNI on this CPU")
-	}
+	skipUnless(b, q40xTilesGap())
 	const cols = 2048
 	const nb = cols / 32
 	rb := nb * 18

@@ -228,9 +228,7 @@ func TestQ4xKernels(t *testing.T) {
 // TestQ4xVecMatchesBatch checks that the one-position kernel and the batch
 // kernel at p = 1 agree (q40xTile sends p = 1 to the former only).
 func TestQ4xVecMatchesBatch(t *testing.T) {
-	if !hasQ40xTiles() {
-		t.Skip("no AVX-512 VNNI on this CPU")
-	}
+	skipUnless(t, q40xTilesGap())
 	r := rand.New(rand.NewPCG(45, 46))
 	for _, nb := range []int{1, 2, 3, 64, 176} {
 		c := q4xMakeCase(t, r, "", 16, nb, 1, 0, 0)
@@ -247,9 +245,7 @@ func TestQ4xVecMatchesBatch(t *testing.T) {
 }
 
 func TestQ4xTileErrors(t *testing.T) {
-	if !hasQ40xTiles() {
-		t.Skip("no AVX-512 VNNI on this CPU")
-	}
+	skipUnless(t, q40xTilesGap())
 	tile := make([]byte, 2*q40xTileBytes)
 	qs := make([]int8, 4*64)
 	d := make([]float32, 8)

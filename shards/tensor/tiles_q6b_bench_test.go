@@ -19,9 +19,7 @@ import (
 //
 //	go test -run x -bench Q6bCold -benchtime 40x ./shards/tensor/
 func BenchmarkQ6bCold(b *testing.B) {
-	if !hasAVX512Set() || !hasKTiles() {
-		b.Skip("no Q6_K tile kernels on this CPU")
-	}
+	skipUnless(b, kTilesGap())
 	old := avx512Kernels()
 	cur := avx512Kernels()
 	addK8Tiles(cur)
@@ -76,9 +74,7 @@ func q6bColdType(b *testing.B, r *rand.Rand, typ Type, old, cur *kernelSet) {
 //
 //	go test -run x -bench Q6bHot ./shards/tensor/
 func BenchmarkQ6bHot(b *testing.B) {
-	if !hasAVX512Set() || !hasKTiles() {
-		b.Skip("no Q6_K tile kernels on this CPU")
-	}
+	skipUnless(b, kTilesGap())
 	old := avx512Kernels()
 	cur := avx512Kernels()
 	addK8Tiles(cur)
@@ -161,9 +157,7 @@ func q6bFlexMatMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32,
 //
 //	go test -run x -bench Q6bColdFlex -benchtime 40x ./shards/tensor/
 func BenchmarkQ6bColdFlex(b *testing.B) {
-	if !hasAVX512Set() || !hasKTiles() {
-		b.Skip("no Q6_K tile kernels on this CPU")
-	}
+	skipUnless(b, kTilesGap())
 	old := avx512Kernels()
 	cur := avx512Kernels()
 	addK8Tiles(cur)

@@ -16,9 +16,7 @@ var q6bTypes = []Type{Q6_K, Q4_K}
 // will build it.
 func q6bSet(t testing.TB) *kernelSet {
 	t.Helper()
-	if !hasAVX512Set() || !hasKTiles() {
-		t.Skip("the CPU lacks AVX512BW/VL/VNNI/VBMI2: no Q6_K 8-row tiles to test")
-	}
+	skipUnless(t, kTilesGap())
 	ks := avx512Kernels()
 	ks.name = "avx512+q6b"
 	addK8Tiles(ks)

@@ -21,9 +21,7 @@ import (
 // with dotQ8_0 on the original rows, bit for bit (NaN only as NaN), on
 // random, extreme, zero-laden and non-finite data.
 func TestQ80xKernels(t *testing.T) {
-	if !hasQ0Tiles() {
-		t.Fatal("the q80x kernels need AVX-512 VNNI/VBMI, which this CPU lacks")
-	}
+	skipUnless(t, q0TilesGap())
 	r := rand.New(rand.NewPCG(85, 86))
 	const npos = 11
 	for _, mode := range q80xModes {
@@ -175,9 +173,7 @@ func q80xThreadCPU() time.Duration {
 //
 //	go test -run '^$' -bench Q80xCold -benchtime 300x ./shards/tensor/
 func BenchmarkQ80xCold(b *testing.B) {
-	if !hasQ0Tiles() {
-		b.Fatal("the q80x kernels need AVX-512 VNNI/VBMI, which this CPU lacks")
-	}
+	skipUnless(b, q0TilesGap())
 	const rows, cols = 5632, 2048
 	const nb, rb, tiles = cols / 32, 34 * cols / 32, rows / 16
 	r := rand.New(rand.NewPCG(89, 90))
@@ -294,9 +290,7 @@ func BenchmarkQ80xCold(b *testing.B) {
 //
 //	go test -run x -bench Q80xHot ./shards/tensor/
 func BenchmarkQ80xHot(b *testing.B) {
-	if !hasQ0Tiles() {
-		b.Fatal("the q80x kernels need AVX-512 VNNI/VBMI, which this CPU lacks")
-	}
+	skipUnless(b, q0TilesGap())
 	const nb, rb = 64, 34 * 64
 	r := rand.New(rand.NewPCG(91, 92))
 	w0 := randomMatrix(r, Q8_0, 16, 32*nb)

@@ -82,6 +82,8 @@ type Endpoint struct {
 	// record is the last signed announcement this host published, served
 	// on RecordProtocol.
 	record atomic.Pointer[[]byte]
+	// nodes are the nodes sharing this host (shared.go).
+	nodes sharedNodes
 }
 
 // NewEndpoint starts a host, connects to the bootstrap peers (at least one

@@ -50,6 +50,14 @@ type NodeConfig struct {
 	// (EndpointConfig).
 	StreamMemory int64
 	Admission    Admission
+	// Endpoint, when set, is a host shared with other nodes of this
+	// process (shared.go): Listen, Bootstrap, Key, StreamMemory and
+	// Admission are then the endpoint's, and the node does not close it.
+	Endpoint *Endpoint
+	// Identity, when set, is the model's identity (header and tensor
+	// samples) taken as given: for a sparse slice file (package slice),
+	// which the node opens with the digest they make.
+	Identity *ModelIdentity
 
 	// Threads of the shard's worker pool (0: one per CPU).
 	Threads int
@@ -141,14 +149,18 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 		if cfg.ModelPath == "" {
 			return nil, errors.New("p2p: node needs a model file")
 		}
-		m, err := model.Open(cfg.ModelPath, model.Options{ContextLength: cfg.ContextLength})
+		var digest string
+		if cfg.Identity != nil {
+			digest = DigestOf(cfg.Identity.Header, cfg.Identity.Samples)
+		}
+		m, err := model.Open(cfg.ModelPath, model.Options{ContextLength: cfg.ContextLength, Digest: digest})
 		if err != nil {
 			return nil, fmt.Errorf("p2p: %w", err)
 		}
 		n.m, n.ownModel = m, true
 	}
 	fail := func(err error) (*Node, error) {
-		if n.ep != nil {
+		if n.ep != nil && cfg.Endpoint == nil {
 			_ = n.ep.Close()
 		}
 		if n.ownModel {
@@ -163,13 +175,17 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 		n.name = strings.TrimSuffix(filepath.Base(n.m.File().Path), ".gguf")
 	}
 	var err error
-	if n.header, n.samples, err = modelIdentity(n.m.File()); err != nil {
+	if cfg.Identity != nil {
+		n.header, n.samples = cfg.Identity.Header, cfg.Identity.Samples
+	} else if n.header, n.samples, err = modelIdentity(n.m.File()); err != nil {
 		return fail(err)
 	}
 	if d := DigestOf(n.header, n.samples); d != n.digest {
 		return fail(fmt.Errorf("p2p: model digest %s does not match header and samples (%s): the digest scheme of shards/model changed", n.digest, d))
 	}
-	if n.ep, err = NewEndpoint(ctx, EndpointConfig{
+	if cfg.Endpoint != nil {
+		n.ep = cfg.Endpoint
+	} else if n.ep, err = NewEndpoint(ctx, EndpointConfig{
 		Listen: cfg.Listen, Bootstrap: cfg.Bootstrap, Key: cfg.Key, Server: true,
 		StreamMemory: cfg.StreamMemory, Admission: cfg.Admission, Logger: cfg.Logger,
 	}); err != nil {
@@ -189,8 +205,14 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 		return fail(err)
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
-	n.ep.Host.SetStreamHandler(ForwardProtocol, n.handleForward)
-	n.ep.Host.SetStreamHandler(MetaProtocol, n.handleMeta)
+	if cfg.Endpoint != nil {
+		if err := n.ep.attach(n); err != nil {
+			return fail(err)
+		}
+	} else {
+		n.ep.Host.SetStreamHandler(ForwardProtocol, n.handleForward)
+		n.ep.Host.SetStreamHandler(MetaProtocol, n.handleMeta)
+	}
 	n.loop.Add(1)
 	go n.announceLoop()
 	n.log.Info("loading blocks", "model", n.name, "blocks", fmt.Sprintf("%d:%d", n.first, n.last), "of", n.total)
@@ -267,14 +289,20 @@ func (n *Node) close() error {
 		_ = s.Reset()
 	}
 	n.mu.Unlock()
-	n.ep.Host.RemoveStreamHandler(ForwardProtocol)
-	n.ep.Host.RemoveStreamHandler(MetaProtocol)
+	shared := n.cfg.Endpoint != nil
+	if shared {
+		n.ep.detach(n)
+	} else {
+		n.ep.Host.RemoveStreamHandler(ForwardProtocol)
+		n.ep.Host.RemoveStreamHandler(MetaProtocol)
+	}
 	n.cancel()
 	n.loop.Wait()
 	// A withdrawn record makes gateways forget the node at their next
 	// refresh instead of at the record's expiry.
 	wctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	if err := n.ep.Publish(wctx, n.record(true)); err != nil {
+	// On a shared host the others' models stay announced.
+	if err := n.ep.Publish(wctx, n.record(!shared || !n.ep.serving())); err != nil {
 		n.log.Debug("withdraw announcement", "err", err)
 	}
 	cancel()
@@ -286,7 +314,10 @@ func (n *Node) close() error {
 	if sh != nil {
 		sh.Close()
 	}
-	err := n.ep.Close()
+	var err error
+	if !shared {
+		err = n.ep.Close()
+	}
 	if n.ownModel {
 		err = errors.Join(err, n.m.Close())
 	}
@@ -307,7 +338,18 @@ func (n *Node) record(withdrawn bool) *wire.Announcement {
 	if withdrawn {
 		return a
 	}
+	if n.cfg.Endpoint != nil {
+		a.Models = n.ep.servedAll()
+		return a
+	}
+	a.Models = []*wire.Served{n.served()}
+	return a
+}
+
+// served is what the node's record says of its model.
+func (n *Node) served() *wire.Served {
 	n.mu.Lock()
+	defer n.mu.Unlock()
 	s := &wire.Served{
 		Digest: n.digest, Name: n.name,
 		First: uint32(n.first), Last: uint32(n.last), TotalBlocks: uint32(n.total),
@@ -320,9 +362,7 @@ func (n *Node) record(withdrawn bool) *wire.Announcement {
 		s.FreeCacheTokens = uint64(n.shard.FreeTokens())
 		s.Sessions = uint32(n.shard.Sessions())
 	}
-	n.mu.Unlock()
-	a.Models = []*wire.Served{s}
-	return a
+	return s
 }
 
 func (n *Node) announceNow() {

@@ -286,7 +286,10 @@ func (n *Node) open(o *wire.Open, ss *session) error {
 	if sh == nil || !online {
 		return refuse(wire.Code_NOT_READY, "blocks still loading")
 	}
-	if err := sh.OpenSession(o.SessionId, int(o.MaxLength)); err != nil {
+	if err := n.adapterFor(o); err != nil {
+		return err
+	}
+	if err := sh.OpenSessionAdapter(o.SessionId, int(o.MaxLength), o.Adapter); err != nil {
 		return refuse(codeOf(err), "%w", err)
 	}
 	n.met.opened.Inc()
@@ -383,6 +386,9 @@ type SessionOptions struct {
 	// does not answer in time is treated as failed.
 	StepTimeout time.Duration
 	PerPosition time.Duration
+	// Adapter names the node's LoRA adapter to compute with and
+	// AdapterDigest its file's sha256 (empty: the base model).
+	Adapter, AdapterDigest string
 }
 
 // OpenSession opens a forward stream to p and a session on it.
@@ -398,6 +404,7 @@ func OpenSession(ctx context.Context, h host.Host, p peer.ID, o SessionOptions) 
 	req := &wire.Request{Kind: &wire.Request_Open{Open: &wire.Open{
 		SessionId: o.ID, ModelDigest: o.Digest,
 		First: uint32(o.First), Last: uint32(o.Last), MaxLength: uint32(o.MaxLength),
+		Adapter: o.Adapter, AdapterDigest: o.AdapterDigest,
 	}}}
 	if _, err := ss.roundTrip(ctx, req, nil, 0, nil); err != nil {
 		ss.Reset()

@@ -68,6 +68,9 @@ type NodeConfig struct {
 	// IdleTimeout ends sessions (and their streams) unused this long
 	// (default 5 minutes).
 	IdleTimeout time.Duration
+	// Adapters are LoRA adapters to serve with the model (only the pairs
+	// of the node's blocks are loaded).
+	Adapters []AdapterSpec
 	// BatchPositions bounds the positions of the steps the node computes
 	// together in one pass (0: model.MaxBatch; 1: one step at a time).
 	BatchPositions int
@@ -95,6 +98,7 @@ type Node struct {
 	last     int
 	header   []byte
 	samples  []byte
+	adapters []*wire.Adapter // announced with the blocks; fixed after loading
 	reg      *prometheus.Registry
 	met      *nodeMetrics
 
@@ -226,6 +230,12 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 		_ = n.Close()
 		return nil, fmt.Errorf("p2p: load blocks [%d,%d): %w", n.first, n.last, err)
 	}
+	adapters, err := loadAdapters(sh, cfg.Adapters)
+	if err != nil {
+		sh.Close()
+		_ = n.Close()
+		return nil, err
+	}
 	ms, err := measure(ctx, sh, n.dim)
 	if err != nil {
 		sh.Close()
@@ -234,7 +244,7 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 	}
 	sched := newScheduler(sh, cfg.BatchPositions, n.met)
 	n.mu.Lock()
-	n.shard, n.sched, n.online, n.msPerTok = sh, sched, true, ms
+	n.shard, n.sched, n.online, n.msPerTok, n.adapters = sh, sched, true, ms, adapters
 	n.loop.Add(1)
 	n.mu.Unlock()
 	go func() {
@@ -361,6 +371,7 @@ func (n *Node) served() *wire.Served {
 		s.State = wire.ServeState_STATE_ONLINE
 		s.FreeCacheTokens = uint64(n.shard.FreeTokens())
 		s.Sessions = uint32(n.shard.Sessions())
+		s.Adapters = n.adapters
 	}
 	return s
 }

@@ -156,7 +156,7 @@ func checkServed(s *wire.Served) error {
 	if !(s.MsPerToken >= 0) || s.MsPerToken > 1e7 {
 		return fmt.Errorf("%w: speed %v ms/token", ErrRecord, s.MsPerToken)
 	}
-	return nil
+	return checkAdapters(s.Adapters)
 }
 
 // Validator is the DHT's record.Validator for the /svc/ namespace.

@@ -41,6 +41,9 @@ type ModelStatus struct {
 	Blocks  int    // number of transformer blocks
 	State   State
 	Created time.Time // when this view first saw the model
+	// Adapter and AdapterDigest name the LoRA adapter (and its file) of a
+	// "<model>-<adapter>" entry; its State counts only the hops holding it.
+	Adapter, AdapterDigest string
 }
 
 // ModelInfo is what the API needs to turn requests into tokens and back: the

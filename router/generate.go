@@ -40,7 +40,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		}
 		maxTokens = room
 	}
-	ch := &chain{r: r, digest: st.Digest, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
+	ch := &chain{r: r, digest: st.Digest, adapter: st.Adapter, adapterDigest: st.AdapterDigest, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
 	defer ch.close()
 	if err := ch.build(ctx); err != nil {
 		return GenerateResult{}, err
@@ -82,6 +82,9 @@ type chain struct {
 	total  int
 	dim    int
 	maxLen int
+	// adapter and adapterDigest: every hop must hold this LoRA adapter
+	// file ("": the base model).
+	adapter, adapterDigest string
 
 	// barrier lines this generation's decode steps up with the others'
 	// (barrier.go); joined at the first decode step.
@@ -238,6 +241,9 @@ func (c *chain) candidates() []candidate {
 		if s.State != wire.ServeState_STATE_ONLINE || int(s.TotalBlocks) != c.total {
 			continue
 		}
+		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
+			continue
+		}
 		if until, ok := r.backoff[h.peer]; ok && until.After(now) {
 			continue
 		}
@@ -294,6 +300,7 @@ func (c *chain) open(ctx context.Context, route []candidate) ([]*p2p.Session, er
 			s, err := p2p.OpenSession(ctx, c.r.ep.Host, cand.peer, p2p.SessionOptions{
 				ID: id, Digest: c.digest, First: cand.first, Last: cand.last,
 				MaxLength: c.maxLen, Dim: c.dim, StepTimeout: c.r.cfg.StepTimeout,
+				Adapter: c.adapter, AdapterDigest: c.adapterDigest,
 				PerPosition: max(time.Duration(10*cand.ms*float64(time.Millisecond)), time.Millisecond),
 			})
 			if err != nil {

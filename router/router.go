@@ -457,11 +457,16 @@ func mostCommon[K string | int](m map[K]int) K {
 	return best
 }
 
-// Models lists every model in the view, in any state, by name.
+// Models lists every model in the view, in any state, by name, and each
+// model's adapters as "<model>-<adapter>".
 func (r *Router) Models(ctx context.Context) []ModelStatus {
 	var out []ModelStatus
 	for d, hs := range r.snapshot() {
-		out = append(out, r.status(d, hs))
+		base := r.status(d, hs)
+		out = append(out, base)
+		for _, a := range r.adapterStatuses(base, hs) {
+			out = append(out, a.st)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Name != out[j].Name {
@@ -483,12 +488,16 @@ func (r *Router) resolve(name string) (ModelStatus, []holding, error) {
 	found := false
 	for d, hs := range snap {
 		st := r.status(d, hs)
-		if st.Name != name && st.Digest != name {
-			continue
-		}
-		if !found || stateRank[st.State] < stateRank[best.State] ||
-			(st.State == best.State && st.Created.Before(best.Created)) {
-			best, bestHs, found = st, hs, true
+		cands := append([]adapterView{{st: st, hs: hs}}, r.adapterStatuses(st, hs)...)
+		for _, c := range cands {
+			st := c.st
+			if st.Name != name && (st.Digest != name || st.Adapter != "") {
+				continue
+			}
+			if !found || stateRank[st.State] < stateRank[best.State] ||
+				(st.State == best.State && st.Created.Before(best.Created)) {
+				best, bestHs, found = st, c.hs, true
+			}
 		}
 	}
 	if !found {
@@ -578,4 +587,45 @@ func (r *Router) barrier(digest string) *stepBarrier {
 		r.barriers[digest] = b
 	}
 	return b
+}
+
+// adapterView is a model with one adapter: its status and the holdings of
+// the hops holding that adapter.
+type adapterView struct {
+	st ModelStatus
+	hs []holding
+}
+
+// adapterStatuses lists a model's adapters (one per name and file), each
+// with the state of the chains through the hops that hold it.
+func (r *Router) adapterStatuses(base ModelStatus, hs []holding) []adapterView {
+	type key struct{ name, digest string }
+	var keys []key
+	seen := map[key]bool{}
+	for _, h := range hs {
+		for _, a := range h.s.Adapters {
+			k := key{a.Name, a.Digest}
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	var out []adapterView
+	for _, k := range keys {
+		var with []holding
+		for _, h := range hs {
+			if p2p.HoldsAdapter(h.s, k.name, k.digest) {
+				with = append(with, h)
+			}
+		}
+		st := r.status(base.Digest, with)
+		st.Name, st.Blocks = base.Name+"-"+k.name, base.Blocks
+		st.Adapter, st.AdapterDigest = k.name, k.digest
+		if st.Blocks != base.Blocks {
+			st.State = StateIncomplete
+		}
+		out = append(out, adapterView{st: st, hs: with})
+	}
+	return out
 }

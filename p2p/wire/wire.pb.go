@@ -345,12 +345,16 @@ func (*Request_Step) isRequest_Kind() {}
 func (*Request_Close) isRequest_Kind() {}
 
 type Open struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	SessionId     string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
-	ModelDigest   string                 `protobuf:"bytes,2,opt,name=model_digest,json=modelDigest,proto3" json:"model_digest,omitempty"`
-	First         uint32                 `protobuf:"varint,3,opt,name=first,proto3" json:"first,omitempty"`                          // first block, inclusive; must equal the node's range
-	Last          uint32                 `protobuf:"varint,4,opt,name=last,proto3" json:"last,omitempty"`                            // last block, exclusive
-	MaxLength     uint32                 `protobuf:"varint,5,opt,name=max_length,json=maxLength,proto3" json:"max_length,omitempty"` // positions the session may hold in its cache
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	SessionId   string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	ModelDigest string                 `protobuf:"bytes,2,opt,name=model_digest,json=modelDigest,proto3" json:"model_digest,omitempty"`
+	First       uint32                 `protobuf:"varint,3,opt,name=first,proto3" json:"first,omitempty"`                          // first block, inclusive; must equal the node's range
+	Last        uint32                 `protobuf:"varint,4,opt,name=last,proto3" json:"last,omitempty"`                            // last block, exclusive
+	MaxLength   uint32                 `protobuf:"varint,5,opt,name=max_length,json=maxLength,proto3" json:"max_length,omitempty"` // positions the session may hold in its cache
+	// The session computes with this LoRA adapter of the node (empty: the base
+	// model); adapter_digest (sha256 of the adapter file, hex) must match.
+	Adapter       string `protobuf:"bytes,6,opt,name=adapter,proto3" json:"adapter,omitempty"`
+	AdapterDigest string `protobuf:"bytes,7,opt,name=adapter_digest,json=adapterDigest,proto3" json:"adapter_digest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -418,6 +422,20 @@ func (x *Open) GetMaxLength() uint32 {
 		return x.MaxLength
 	}
 	return 0
+}
+
+func (x *Open) GetAdapter() string {
+	if x != nil {
+		return x.Adapter
+	}
+	return ""
+}
+
+func (x *Open) GetAdapterDigest() string {
+	if x != nil {
+		return x.AdapterDigest
+	}
+	return ""
 }
 
 type Step struct {
@@ -858,6 +876,7 @@ type Served struct {
 	FreeCacheTokens uint64                 `protobuf:"varint,8,opt,name=free_cache_tokens,json=freeCacheTokens,proto3" json:"free_cache_tokens,omitempty"`
 	Sessions        uint32                 `protobuf:"varint,9,opt,name=sessions,proto3" json:"sessions,omitempty"`
 	MaxLength       uint32                 `protobuf:"varint,10,opt,name=max_length,json=maxLength,proto3" json:"max_length,omitempty"` // longest session this node accepts
+	Adapters        []*Adapter             `protobuf:"bytes,11,rep,name=adapters,proto3" json:"adapters,omitempty"`                     // LoRA adapters held for these blocks
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -962,6 +981,67 @@ func (x *Served) GetMaxLength() uint32 {
 	return 0
 }
 
+func (x *Served) GetAdapters() []*Adapter {
+	if x != nil {
+		return x.Adapters
+	}
+	return nil
+}
+
+// Adapter is a LoRA adapter a node holds for a model: requests name it as
+// "<model>-<name>"; a chain uses only hops holding the same file (digest).
+type Adapter struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Digest        string                 `protobuf:"bytes,2,opt,name=digest,proto3" json:"digest,omitempty"` // sha256 of the adapter file, hex
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Adapter) Reset() {
+	*x = Adapter{}
+	mi := &file_wire_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Adapter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Adapter) ProtoMessage() {}
+
+func (x *Adapter) ProtoReflect() protoreflect.Message {
+	mi := &file_wire_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Adapter.ProtoReflect.Descriptor instead.
+func (*Adapter) Descriptor() ([]byte, []int) {
+	return file_wire_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Adapter) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Adapter) GetDigest() string {
+	if x != nil {
+		return x.Digest
+	}
+	return ""
+}
+
 type Announcement struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	PeerId        []byte                 `protobuf:"bytes,1,opt,name=peer_id,json=peerId,proto3" json:"peer_id,omitempty"` // binary peer id of the announcing node
@@ -976,7 +1056,7 @@ type Announcement struct {
 
 func (x *Announcement) Reset() {
 	*x = Announcement{}
-	mi := &file_wire_proto_msgTypes[10]
+	mi := &file_wire_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -988,7 +1068,7 @@ func (x *Announcement) String() string {
 func (*Announcement) ProtoMessage() {}
 
 func (x *Announcement) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[10]
+	mi := &file_wire_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1001,7 +1081,7 @@ func (x *Announcement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Announcement.ProtoReflect.Descriptor instead.
 func (*Announcement) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{10}
+	return file_wire_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Announcement) GetPeerId() []byte {
@@ -1062,7 +1142,7 @@ type SignedRecord struct {
 
 func (x *SignedRecord) Reset() {
 	*x = SignedRecord{}
-	mi := &file_wire_proto_msgTypes[11]
+	mi := &file_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1074,7 +1154,7 @@ func (x *SignedRecord) String() string {
 func (*SignedRecord) ProtoMessage() {}
 
 func (x *SignedRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[11]
+	mi := &file_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1087,7 +1167,7 @@ func (x *SignedRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SignedRecord.ProtoReflect.Descriptor instead.
 func (*SignedRecord) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{11}
+	return file_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SignedRecord) GetAnnouncement() []byte {
@@ -1128,7 +1208,7 @@ const file_wire_proto_rawDesc = "" +
 	"\x04open\x18\x01 \x01(\v2\x11.svc.wire.v1.OpenH\x00R\x04open\x12'\n" +
 	"\x04step\x18\x02 \x01(\v2\x11.svc.wire.v1.StepH\x00R\x04step\x12*\n" +
 	"\x05close\x18\x03 \x01(\v2\x12.svc.wire.v1.CloseH\x00R\x05closeB\x06\n" +
-	"\x04kind\"\x91\x01\n" +
+	"\x04kind\"\xd2\x01\n" +
 	"\x04Open\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12!\n" +
@@ -1136,7 +1216,9 @@ const file_wire_proto_rawDesc = "" +
 	"\x05first\x18\x03 \x01(\rR\x05first\x12\x12\n" +
 	"\x04last\x18\x04 \x01(\rR\x04last\x12\x1d\n" +
 	"\n" +
-	"max_length\x18\x05 \x01(\rR\tmaxLength\"\xc3\x01\n" +
+	"max_length\x18\x05 \x01(\rR\tmaxLength\x12\x18\n" +
+	"\aadapter\x18\x06 \x01(\tR\aadapter\x12%\n" +
+	"\x0eadapter_digest\x18\a \x01(\tR\radapterDigest\"\xc3\x01\n" +
 	"\x04Step\x12\f\n" +
 	"\x01n\x18\x01 \x01(\rR\x01n\x12\x16\n" +
 	"\x06tokens\x18\x02 \x03(\x05R\x06tokens\x12.\n" +
@@ -1165,7 +1247,7 @@ const file_wire_proto_rawDesc = "" +
 	"\fMetaResponse\x12%\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x11.svc.wire.v1.CodeR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12%\n" +
-	"\x0esamples_sha256\x18\x03 \x01(\fR\rsamplesSha256\"\xb9\x02\n" +
+	"\x0esamples_sha256\x18\x03 \x01(\fR\rsamplesSha256\"\xeb\x02\n" +
 	"\x06Served\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
@@ -1179,7 +1261,11 @@ const file_wire_proto_rawDesc = "" +
 	"\bsessions\x18\t \x01(\rR\bsessions\x12\x1d\n" +
 	"\n" +
 	"max_length\x18\n" +
-	" \x01(\rR\tmaxLength\"\xc2\x01\n" +
+	" \x01(\rR\tmaxLength\x120\n" +
+	"\badapters\x18\v \x03(\v2\x14.svc.wire.v1.AdapterR\badapters\"5\n" +
+	"\aAdapter\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06digest\x18\x02 \x01(\tR\x06digest\"\xc2\x01\n" +
 	"\fAnnouncement\x12\x17\n" +
 	"\apeer_id\x18\x01 \x01(\fR\x06peerId\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x04R\x03seq\x12&\n" +
@@ -1235,7 +1321,7 @@ func file_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_wire_proto_goTypes = []any{
 	(LogitsMode)(0),      // 0: svc.wire.v1.LogitsMode
 	(Payload)(0),         // 1: svc.wire.v1.Payload
@@ -1251,8 +1337,9 @@ var file_wire_proto_goTypes = []any{
 	(*MetaRequest)(nil),  // 11: svc.wire.v1.MetaRequest
 	(*MetaResponse)(nil), // 12: svc.wire.v1.MetaResponse
 	(*Served)(nil),       // 13: svc.wire.v1.Served
-	(*Announcement)(nil), // 14: svc.wire.v1.Announcement
-	(*SignedRecord)(nil), // 15: svc.wire.v1.SignedRecord
+	(*Adapter)(nil),      // 14: svc.wire.v1.Adapter
+	(*Announcement)(nil), // 15: svc.wire.v1.Announcement
+	(*SignedRecord)(nil), // 16: svc.wire.v1.SignedRecord
 }
 var file_wire_proto_depIdxs = []int32{
 	5,  // 0: svc.wire.v1.Request.open:type_name -> svc.wire.v1.Open
@@ -1266,12 +1353,13 @@ var file_wire_proto_depIdxs = []int32{
 	9,  // 8: svc.wire.v1.Response.top:type_name -> svc.wire.v1.TopRow
 	2,  // 9: svc.wire.v1.MetaResponse.code:type_name -> svc.wire.v1.Code
 	3,  // 10: svc.wire.v1.Served.state:type_name -> svc.wire.v1.ServeState
-	13, // 11: svc.wire.v1.Announcement.models:type_name -> svc.wire.v1.Served
-	12, // [12:12] is the sub-list for method output_type
-	12, // [12:12] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	14, // 11: svc.wire.v1.Served.adapters:type_name -> svc.wire.v1.Adapter
+	13, // 12: svc.wire.v1.Announcement.models:type_name -> svc.wire.v1.Served
+	13, // [13:13] is the sub-list for method output_type
+	13, // [13:13] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_wire_proto_init() }
@@ -1290,7 +1378,7 @@ func file_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_wire_proto_rawDesc), len(file_wire_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   12,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

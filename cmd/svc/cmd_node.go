@@ -23,7 +23,7 @@ import (
 type nodeFlags struct {
 	modelPath, blocks, name, metrics, keyFile, cpuProf string
 	numBlocks, threads, cacheTokens, ctxLen            int
-	listen, bootstrap                                  []string
+	listen, bootstrap, adapters                        []string
 	ttl                                                time.Duration
 	verbose                                            bool
 }
@@ -71,6 +71,7 @@ announcement is withdrawn and every session closed.`,
 	f.StringVar(&fl.name, "name", "", "model name requests use (default: the file name without .gguf)")
 	f.StringArrayVar(&fl.listen, "listen", []string{"/ip4/127.0.0.1/tcp/0"}, "multiaddr to listen on (repeatable; e.g. /ip4/0.0.0.0/tcp/4001 for other machines, /ip4/0.0.0.0/udp/4001/quic-v1 for QUIC)")
 	f.StringArrayVar(&fl.bootstrap, "bootstrap", nil, "multiaddr of a swarm member, ending in /p2p/<id> (repeatable)")
+	f.StringArrayVar(&fl.adapters, "adapter", nil, "LoRA adapter to serve, NAME=FILE (repeatable; requests name it <model>-NAME; only this node's blocks' pairs are loaded)")
 	f.IntVar(&fl.threads, "threads", 0, "compute threads (0: one per CPU)")
 	f.IntVar(&fl.cacheTokens, "cache-tokens", 0, "KV cache capacity in positions over all sessions (0: what 2 GiB of f16 cache holds for these blocks)")
 	f.IntVar(&fl.ctxLen, "context", 0, "cap on session length (0: the model's context length)")
@@ -97,6 +98,10 @@ func (fl nodeFlags) config() (p2p.NodeConfig, error) {
 		if cfg.First, cfg.Last, err = parseBlocks(fl.blocks); err != nil {
 			return cfg, cli.Usagef("node: --blocks: %v", err)
 		}
+	}
+	var err error
+	if cfg.Adapters, err = parseAdapterFlags("node", fl.adapters); err != nil {
+		return cfg, err
 	}
 	if fl.threads < 0 || fl.cacheTokens < 0 || fl.numBlocks < 0 || fl.ctxLen < 0 {
 		return cfg, cli.Usagef("node: --threads, --cache-tokens, --num-blocks and --context must not be negative")
@@ -179,4 +184,23 @@ func parseBlocks(s string) (int, int, error) {
 		return 0, 0, fmt.Errorf("%q is not a non-empty range (want 0 <= A < B)", s)
 	}
 	return first, last, nil
+}
+
+// parseAdapterFlags reads --adapter NAME=FILE values.
+func parseAdapterFlags(cmd string, vals []string) ([]p2p.AdapterSpec, error) {
+	var out []p2p.AdapterSpec
+	for _, v := range vals {
+		name, file, ok := strings.Cut(v, "=")
+		if !ok || file == "" {
+			return nil, cli.Usagef("%s: --adapter %q: want NAME=FILE", cmd, v)
+		}
+		if err := p2p.CheckAdapterName(name); err != nil {
+			return nil, cli.Usagef("%s: --adapter: %v", cmd, err)
+		}
+		if _, err := os.Stat(file); err != nil {
+			return nil, fmt.Errorf("%s: --adapter %s: %w", cmd, name, err)
+		}
+		out = append(out, p2p.AdapterSpec{Name: name, Path: file})
+	}
+	return out, nil
 }

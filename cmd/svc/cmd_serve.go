@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"svc/cmd/internal/cli"
+	"svc/p2p"
 	"svc/router"
 	"svc/router/localswarm"
 	"svc/server"
@@ -34,6 +35,7 @@ func newServeCmd() *cobra.Command {
 		threads   int
 		waitFor   time.Duration
 		dflt      string
+		adapters  []string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve [--model FILE…] [--nodes N] [--listen HOST:PORT] [--bootstrap MULTIADDR…]",
@@ -48,7 +50,9 @@ that the API can be tried at once.
 With --model, every model file is served by --nodes nodes started in this
 process, each a libp2p host on loopback holding an even share of the model's
 blocks (fewer nodes when the model has fewer blocks); the first --model is the
-default for requests that name no model. With --bootstrap, the server joins an
+default for requests that name no model. --adapter NAME=FILE serves a LoRA
+adapter of the first --model as "<model>-NAME" (the base stays listed under its
+own name). With --bootstrap, the server joins an
 existing swarm and serves every model the swarm holds in full. Both may be
 combined. The API has no authentication; any API key works.
 
@@ -70,10 +74,18 @@ session is closed and the nodes leave the swarm.`,
 					return fmt.Errorf("serve: --model: %w", err)
 				}
 			}
+			specs, err := parseAdapterFlags("serve", adapters)
+			if err != nil {
+				return err
+			}
+			if len(specs) > 0 && len(models) == 0 {
+				return cli.Usagef("serve: --adapter needs a --model to apply to")
+			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 			return runServe(cmd.Context(), serveOptions{
 				models: models, nodes: nodes, listen: listen, bootstrap: bootstrap,
 				threads: threads, waitFor: waitFor, log: log, logOut: cmd.ErrOrStderr(), defaultModel: dflt,
+				adapters: specs,
 			})
 		},
 	}
@@ -82,6 +94,7 @@ session is closed and the nodes leave the swarm.`,
 	f.IntVar(&nodes, "nodes", 3, "in-process nodes per --model (fewer if the model has fewer blocks)")
 	f.StringVar(&listen, "listen", "127.0.0.1:8080", "HTTP address of the API")
 	f.StringArrayVar(&bootstrap, "bootstrap", nil, "multiaddr of a swarm peer to join (repeatable)")
+	f.StringArrayVar(&adapters, "adapter", nil, "LoRA adapter of the first --model, NAME=FILE (repeatable; served as <model>-NAME)")
 	f.IntVar(&threads, "threads", 0, "compute threads per in-process node (0: one per CPU)")
 	f.StringVar(&dflt, "default-model", "", "model for requests that name none (default: the first --model; none with only --bootstrap)")
 	f.DurationVar(&waitFor, "wait", 2*time.Minute, "how long to wait for each --model to become servable before giving up")
@@ -99,6 +112,8 @@ type serveOptions struct {
 	logOut    io.Writer
 	// defaultModel overrides the first --model as the default.
 	defaultModel string
+	// adapters are served with the first model.
+	adapters []p2p.AdapterSpec
 }
 
 // runServe starts the in-process swarm (if any --model), waits until its
@@ -109,6 +124,9 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer func() { err = errors.Join(err, closeModels()) }()
+	if len(specs) > 0 {
+		specs[0].Adapters = o.adapters
+	}
 	sw, err := localswarm.Start(ctx, localswarm.Config{
 		Models: specs, Bootstrap: o.bootstrap, Threads: o.threads, Logger: o.log,
 		// The nodes' own lines repeat the swarm's; keep their warnings.

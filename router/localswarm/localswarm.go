@@ -29,6 +29,9 @@ type Model struct {
 	Nodes int
 	// Ranges, when set, are the blocks [First, Last) of each node instead.
 	Ranges [][2]int
+	// Adapters are LoRA adapters every node of the model serves (each its
+	// blocks' pairs); requests name them "<model>-<adapter>".
+	Adapters []p2p.AdapterSpec
 }
 
 // Config configures a swarm. Only Models or Bootstrap is required.
@@ -122,6 +125,7 @@ func (s *Swarm) startModel(ctx context.Context, cfg Config, spec Model) error {
 			Listen:    []string{"/ip4/127.0.0.1/tcp/0"},
 			Bootstrap: s.boot,
 			Threads:   cfg.Threads,
+			Adapters:  spec.Adapters,
 			Logger:    cfg.NodeLogger.With("node", fmt.Sprintf("%s[%d:%d]", name, r[0], r[1])),
 		})
 		if err != nil {

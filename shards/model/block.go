@@ -13,20 +13,22 @@ import "svc/shards/tensor"
 // scratch is one session's working memory for a batch of rows; it grows to
 // the largest batch seen and is reused.
 type scratch struct {
-	ws           *tensor.Workspace
-	xn           []float32 // normalized input, rows × Dim
-	q, att       []float32 // rows × QDim
-	k, v         []float32 // rows × KVDim
-	o            []float32 // rows × Dim
-	gate, up     []float32 // rows × FFN
-	ropeCS       []float32 // RopeDims cos/sin pairs
-	logitsXn     []float32 // final-normed rows for the head
-	logits       []float32 // head output when the caller does not take it
-	x            []float32 // residual stream when it is not returned (last shard)
-	attn         attnTask
-	spans        []span     // the spans of the block being computed
-	heads        []headPart // the steps whose rows go through the head
-	loraT, loraD []float32  // an adapter's A·x and B·(A·x)
+	ws                  *tensor.Workspace
+	xn                  []float32 // normalized input, rows × Dim
+	q, att              []float32 // rows × QDim
+	k, v                []float32 // rows × KVDim
+	o                   []float32 // rows × Dim
+	gate, up            []float32 // rows × FFN
+	ropeCS              []float32 // RopeDims cos/sin pairs
+	logitsXn            []float32 // final-normed rows for the head
+	logits              []float32 // head output when the caller does not take it
+	x                   []float32 // residual stream when it is not returned (last shard)
+	attn                attnTask
+	spans               []span     // the spans of the block being computed
+	heads               []headPart // the steps whose rows go through the head
+	loraX, loraT, loraD []float32  // an adapter's gathered x, A·x and B·(A·x)
+	loraSpans           []int      // the spans sharing one adapter product
+	loraDone            []bool     // per span: its adapter product is added
 	// Argument lists of the fused products (q/k/v, gate/up).
 	many    [3]tensor.Matrix
 	manyOut [3][]float32

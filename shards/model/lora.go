@@ -29,6 +29,10 @@ var ErrNoAdapter = errors.New("no such adapter")
 type loraPair struct {
 	a, b  tensor.Matrix
 	scale float32
+	// invariant: both products give each row the same bits whatever other
+	// rows share the call (tensor.BatchInvariant), so sessions may share
+	// them.
+	invariant bool
 }
 
 // blockLoRA is an adapter's pairs for one block, by slot (nil: not adapted).
@@ -121,7 +125,8 @@ func (s *Shard) AddAdapter(name string, a *lora.Adapter, userScale float32) erro
 			bl = &blockLoRA{}
 			sa.blocks[bi-s.first] = bl
 		}
-		bl[slot] = &loraPair{a: ownMatrix(p.A), b: ownMatrix(p.B), scale: p.Scale(a.Alpha, userScale)}
+		bl[slot] = &loraPair{a: ownMatrix(p.A), b: ownMatrix(p.B), scale: p.Scale(a.Alpha, userScale),
+			invariant: tensor.BatchInvariant(p.ATyp) && tensor.BatchInvariant(p.BTyp)}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -167,22 +172,56 @@ func (ss *session) blockAdapter(l int) *blockLoRA {
 
 // addLoRA adds scale·B·(A·x) to out (rows of width outW) for every span
 // whose adapter adapts slot, x being the product's input (rows of width
-// inW). Each span's product covers its own rows only.
+// inW). The spans sharing a pair share its two products when the pair's
+// types are batch-invariant (a row's bits do not depend on the others);
+// otherwise (BF16) each span's product covers its own rows, with the row
+// count its Forward would use.
 func (s *Shard) addLoRA(sc *scratch, spans []span, slot loraSlot, x []float32, inW int, out []float32, outW int) {
-	for _, g := range spans {
-		if g.lora == nil || g.lora[slot] == nil {
+	sc.loraDone = append(sc.loraDone[:0], make([]bool, len(spans))...)
+	for i, g := range spans {
+		if g.lora == nil || g.lora[slot] == nil || sc.loraDone[i] {
 			continue
 		}
 		p := g.lora[slot]
-		sc.loraT = growTo(sc.loraT, g.rows*p.a.Rows)
-		sc.loraD = growTo(sc.loraD, g.rows*outW)
-		s.matmul(s.pool, sc.ws, p.a, x[g.row0*inW:(g.row0+g.rows)*inW], g.rows, sc.loraT)
-		s.matmul(s.pool, sc.ws, p.b, sc.loraT, g.rows, sc.loraD)
-		o := out[g.row0*outW : (g.row0+g.rows)*outW]
-		for i, v := range sc.loraD {
-			// ggml_scale then ggml_add: each result rounded to float32
-			// (the conversion keeps the compiler from fusing them).
-			o[i] += float32(v * p.scale)
+		// The spans computed together: this one, and the later ones with
+		// the same pair when the pair allows it.
+		sc.loraSpans = append(sc.loraSpans[:0], i)
+		rows := g.rows
+		if p.invariant {
+			for j := i + 1; j < len(spans); j++ {
+				if h := spans[j]; h.lora != nil && h.lora[slot] == p {
+					sc.loraSpans = append(sc.loraSpans, j)
+					rows += h.rows
+				}
+			}
+		}
+		in := x[g.row0*inW : (g.row0+g.rows)*inW]
+		if len(sc.loraSpans) > 1 {
+			sc.loraX = growTo(sc.loraX, rows*inW)
+			r := 0
+			for _, j := range sc.loraSpans {
+				h := spans[j]
+				copy(sc.loraX[r*inW:], x[h.row0*inW:(h.row0+h.rows)*inW])
+				r += h.rows
+			}
+			in = sc.loraX
+		}
+		sc.loraT = growTo(sc.loraT, rows*p.a.Rows)
+		sc.loraD = growTo(sc.loraD, rows*outW)
+		s.matmul(s.pool, sc.ws, p.a, in, rows, sc.loraT)
+		s.matmul(s.pool, sc.ws, p.b, sc.loraT, rows, sc.loraD)
+		r := 0
+		for _, j := range sc.loraSpans {
+			sc.loraDone[j] = true
+			h := spans[j]
+			o := out[h.row0*outW : (h.row0+h.rows)*outW]
+			for k, v := range sc.loraD[r*outW : (r+h.rows)*outW] {
+				// ggml_scale then ggml_add: each result rounded to
+				// float32 (the conversion keeps the compiler from fusing
+				// them).
+				o[k] += float32(v * p.scale)
+			}
+			r += h.rows
 		}
 	}
 }

@@ -10,11 +10,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
 	bolt "go.etcd.io/bbolt"
 
 	"svc/apikey"
 	"svc/coordinator/audit"
+	"svc/coordinator/ca"
 	"svc/coordinator/store"
+	"svc/p2p"
 )
 
 // API keys (package apikey): the coordinator issues them, stores only
@@ -250,4 +254,65 @@ func (d *Daemon) RecordAPIEvents(actor string, raw []json.RawMessage) error {
 		return fmt.Errorf("audit API events: %w", err)
 	}
 	return nil
+}
+
+// apiMember returns the roster's api-role member p, or a refusal.
+func (d *Daemon) apiMember(p peer.ID) (*ca.Member, error) {
+	m, ok := d.trust.View().Member(p)
+	if !ok || m.Role != ca.RoleAPI {
+		return nil, &p2p.Refusal{Code: "not_permitted", Message: "only the deployment's API members may ask this"}
+	}
+	return m, nil
+}
+
+// serveAPIMembers answers the API members on the swarm host: the key set,
+// their TLS certificates, their refused-request events. stop ends all
+// three.
+func (d *Daemon) serveAPIMembers(h host.Host) (stop func(), err error) {
+	stopKeys, err := p2p.ServeAPIKeys(h, p2p.APIKeysSource{
+		Keys:      d.APIKeySet,
+		Authorize: func(p peer.ID) error { _, err := d.apiMember(p); return err },
+		Logger:    d.Log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	stopTLS, err := p2p.ServeAPITLS(h, p2p.APITLSIssuer{
+		Issue: func(_ context.Context, from peer.ID, csr []byte) ([]byte, error) {
+			m, err := d.apiMember(from)
+			if err != nil {
+				return nil, err
+			}
+			// The TLS certificate lives as long as the member's own.
+			der, err := d.ca.IssueServer(d.Now(), m.Label, csr, m.NotAfter)
+			if err != nil {
+				d.Record(audit.Record{Actor: "api:" + m.Label, Kind: "certificate.tls", Target: m.Label, Outcome: audit.Refused, Detail: err.Error()})
+				return nil, &p2p.Refusal{Code: "bad_request", Message: err.Error()}
+			}
+			d.Record(audit.Record{Actor: "api:" + m.Label, Kind: "certificate.tls", Target: m.Label,
+				Detail: "TLS server certificate issued until " + m.NotAfter.UTC().Format(time.RFC3339)})
+			return der, nil
+		},
+		Logger: d.Log,
+	})
+	if err != nil {
+		stopKeys()
+		return nil, err
+	}
+	stopEvents, err := p2p.ServeAPIEvents(h, p2p.APIEventsSink{
+		Accept: func(_ context.Context, from peer.ID, evs []json.RawMessage) error {
+			m, err := d.apiMember(from)
+			if err != nil {
+				return err
+			}
+			return d.RecordAPIEvents("api:"+m.Label, evs)
+		},
+		Logger: d.Log,
+	})
+	if err != nil {
+		stopKeys()
+		stopTLS()
+		return nil, err
+	}
+	return func() { stopKeys(); stopTLS(); stopEvents() }, nil
 }

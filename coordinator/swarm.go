@@ -159,9 +159,15 @@ func (d *Daemon) startSwarm(ctx context.Context) (stop func(), err error) {
 		return nil, err
 	}
 	d.trust.Attach(ep.Host)
+	stopAPI, err := d.serveAPIMembers(ep.Host)
+	if err != nil {
+		_ = ep.Close()
+		return nil, err
+	}
 	enrol, err := p2p.NewEnrolHost(d.key, []string{fmt.Sprintf("/%s/%s/tcp/%d", fam, listen, d.Cfg.EnrolPort)},
 		func(a netip.Addr) bool { return d.CurrentFirewall().Allows(a, d.Now()) }, enrolment{d}, d.Log)
 	if err != nil {
+		stopAPI()
 		_ = ep.Close()
 		return nil, err
 	}
@@ -203,6 +209,7 @@ func (d *Daemon) startSwarm(ctx context.Context) (stop func(), err error) {
 	return func() {
 		cancel()
 		<-done
+		stopAPI()
 		_ = enrol.Close()
 		_ = ep.Close()
 		d.live.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -45,7 +46,10 @@ type Config struct {
 	// MaxFailovers bounds how many times one generation rebuilds its chain
 	// (default 3; negative: never).
 	MaxFailovers int
-	Logger       *slog.Logger
+	// Admission makes the router's host a member of a managed swarm
+	// (p2p.EndpointConfig.Admission); nil: the local variant's open swarm.
+	Admission p2p.Admission
+	Logger    *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -107,7 +111,7 @@ type header struct {
 // keeps refreshing it until Close.
 func New(ctx context.Context, cfg Config) (*Router, error) {
 	cfg.defaults()
-	ep, err := p2p.NewEndpoint(ctx, p2p.EndpointConfig{Listen: cfg.Listen, Bootstrap: cfg.Bootstrap, Key: cfg.Key, Logger: cfg.Logger})
+	ep, err := p2p.NewEndpoint(ctx, p2p.EndpointConfig{Listen: cfg.Listen, Bootstrap: cfg.Bootstrap, Key: cfg.Key, Admission: cfg.Admission, Logger: cfg.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("router: %w", err)
 	}
@@ -153,6 +157,10 @@ func (r *Router) Registry() *prometheus.Registry { return r.reg }
 
 // Addrs are the router's own multiaddrs.
 func (r *Router) Addrs() []string { return r.ep.Addrs() }
+
+// Host is the router's libp2p host (a managed member serves its roster and
+// asks the coordinator on it).
+func (r *Router) Host() host.Host { return r.ep.Host }
 
 // refreshLoop renews the records of the nodes in the view, asking each node
 // directly, as often as their lifetimes require.

@@ -1,0 +1,5 @@
+package main
+
+import "svc/cmd/internal/cli"
+
+func main() { cli.Main(newRootCmd()) }

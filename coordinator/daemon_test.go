@@ -118,3 +118,10 @@ func TestConfigUnknownKey(t *testing.T) {
 		t.Fatalf("same ports: %v", err)
 	}
 }
+
+// The example configurations in deploy/systemd parse.
+func TestExampleConfig(t *testing.T) {
+	if _, err := LoadConfig(filepath.Join("..", "deploy", "systemd", "coordinator.toml"), true); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -15,7 +15,7 @@ func TestWrongFlags(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	docs := filepath.Join(filepath.Dir(file), "..", "..", "docs", "cli")
 	dir := t.TempDir()
-	for _, prog := range []string{"svc-coordinator", "svc-node-agent"} {
+	for _, prog := range []string{"svc-coordinator", "svc-node-agent", "svc-api"} {
 		bin := proctest.Build(t, "./cmd/"+prog)
 		files, err := filepath.Glob(filepath.Join(docs, prog+"*.md"))
 		if err != nil || len(files) < 5 {

@@ -60,7 +60,7 @@ object: {"prompt_tokens", "completion_tokens", "text", "finish_reason",
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.modelPath, "model", "", "GGUF model file")
+	f.StringVar(&fl.modelPath, "model", "", "GGUF model file, or a reference: hf:OWNER/REPO/FILE.gguf[@REV], https://…/FILE.gguf")
 	f.StringVar(&fl.prompt, "prompt", "", "prompt text (tokenized with the model's tokenizer)")
 	f.StringVar(&fl.tokens, "tokens", "", "prompt token ids, comma-separated, used as given")
 	f.IntVarP(&fl.n, "n", "n", 64, "maximum tokens to generate")
@@ -110,7 +110,11 @@ func (fl generateFlags) request() (textgen.Request, error) {
 // runGenerate opens the model, streams the generation to stdout (or prints
 // it as JSON) and the timings to stderr.
 func runGenerate(cmd *cobra.Command, fl generateFlags, req textgen.Request) error {
-	m, err := model.Open(fl.modelPath, model.Options{})
+	path, err := modelPath(cmd.Context(), fl.modelPath, cmd.ErrOrStderr())
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	m, err := model.Open(path, model.Options{})
 	if err != nil {
 		return fmt.Errorf("generate: --model %s: %w", fl.modelPath, err)
 	}

@@ -17,9 +17,9 @@ import (
 func newModelCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "model",
-		Short: "Inspect GGUF model files, or write synthetic and quantized ones",
+		Short: "Inspect GGUF model files, fetch them by reference, or write synthetic and quantized ones",
 	}
-	cmd.AddCommand(newModelInspectCmd())
+	cmd.AddCommand(newModelInspectCmd(), newModelPullCmd(), newModelListCmd())
 	cmd.AddCommand(newModelSynthCmd(), newModelQuantizeCmd(), newModelSynthAdapterCmd())
 	return cmd
 }

@@ -54,6 +54,9 @@ announcement is withdrawn and every session closed.`,
 			if err != nil {
 				return err
 			}
+			if cfg.ModelPath, err = modelPath(cmd.Context(), cfg.ModelPath, cmd.ErrOrStderr()); err != nil {
+				return fmt.Errorf("node: %w", err)
+			}
 			if fl.cpuProf != "" {
 				stop, err := startCPUProfile(fl.cpuProf)
 				if err != nil {
@@ -65,7 +68,7 @@ announcement is withdrawn and every session closed.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.modelPath, "model", "", "GGUF model file")
+	f.StringVar(&fl.modelPath, "model", "", "GGUF model file, or a reference: hf:OWNER/REPO/FILE.gguf[@REV], https://…/FILE.gguf")
 	f.StringVar(&fl.blocks, "blocks", "", "blocks to hold, A:B = [A,B) (default: the least covered)")
 	f.IntVar(&fl.numBlocks, "num-blocks", 0, "with automatic blocks: how many (0: the largest missing range, else all)")
 	f.StringVar(&fl.name, "name", "", "model name requests use (default: the file name without .gguf)")

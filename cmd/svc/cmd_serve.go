@@ -47,8 +47,9 @@ With neither --model nor --bootstrap, it serves the built-in demo model,
 stories260K-demo (a 260K-parameter model that tells children's stories), so
 that the API can be tried at once.
 
-With --model, every model file is served by --nodes nodes started in this
-process, each a libp2p host on loopback holding an even share of the model's
+With --model, every model file (or reference: hf:OWNER/REPO/FILE.gguf[@REV]
+or https://…/FILE.gguf, fetched once into $SVC_MODELS) is served by --nodes
+nodes started in this process, each a libp2p host on loopback holding an even share of the model's
 blocks (fewer nodes when the model has fewer blocks); the first --model is the
 default for requests that name no model. --adapter NAME=FILE serves a LoRA
 adapter of the first --model as "<model>-NAME" (the base stays listed under its
@@ -70,7 +71,7 @@ session is closed and the nodes leave the swarm.`,
 				return cli.Usagef("serve: --threads must not be negative, got %d", threads)
 			}
 			for _, m := range models {
-				if _, err := os.Stat(m); err != nil {
+				if _, err := os.Stat(m); err != nil && !modelref.IsRef(m) {
 					return fmt.Errorf("serve: --model: %w", err)
 				}
 			}
@@ -90,7 +91,7 @@ session is closed and the nodes leave the swarm.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&models, "model", nil, "GGUF model file to serve with in-process nodes (repeatable; the first is the default model)")
+	f.StringArrayVar(&models, "model", nil, "GGUF model file or reference (hf:OWNER/REPO/FILE.gguf[@REV], https://…/FILE.gguf) to serve with in-process nodes (repeatable; the first is the default model)")
 	f.IntVar(&nodes, "nodes", 3, "in-process nodes per --model (fewer if the model has fewer blocks)")
 	f.StringVar(&listen, "listen", "127.0.0.1:8080", "HTTP address of the API")
 	f.StringArrayVar(&bootstrap, "bootstrap", nil, "multiaddr of a swarm peer to join (repeatable)")
@@ -119,11 +120,10 @@ type serveOptions struct {
 // runServe starts the in-process swarm (if any --model), waits until its
 // models are servable, and serves the API until ctx ends.
 func runServe(ctx context.Context, o serveOptions) (err error) {
-	specs, closeModels, err := serveModels(o)
+	specs, err := serveModels(ctx, o)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	defer func() { err = errors.Join(err, closeModels()) }()
 	if len(specs) > 0 {
 		specs[0].Adapters = o.adapters
 	}
@@ -151,28 +151,32 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 	return serveAPI(ctx, sw, o, dflt)
 }
 
-// serveModels lists the models of the in-process swarm: the --model files,
-// or the built-in demo when there is nothing else to serve.
-func serveModels(o serveOptions) ([]localswarm.Model, func() error, error) {
-	noClose := func() error { return nil }
-	if len(o.models) > 0 || len(o.bootstrap) > 0 {
-		specs := make([]localswarm.Model, len(o.models))
-		for i, path := range o.models {
-			specs[i] = localswarm.Model{Path: path, Nodes: o.nodes}
+// serveModels lists the models of the in-process swarm: the --model files
+// (references fetched first), or the built-in demo when there is nothing
+// else to serve.
+func serveModels(ctx context.Context, o serveOptions) ([]localswarm.Model, error) {
+	if len(o.models) == 0 && len(o.bootstrap) == 0 {
+		dir, err := modelref.DefaultDir()
+		if err != nil {
+			return nil, err
 		}
-		return specs, noClose, nil
+		path, err := demo.Install(dir)
+		if err != nil {
+			return nil, err
+		}
+		o.log.Info("no --model given: serving the built-in demo model "+demo.Name+", which only tells short children's stories",
+			"real_model", "svc serve --model FILE.gguf (or hf:OWNER/REPO/FILE.gguf)")
+		return []localswarm.Model{{Path: path, Name: demo.Name, Nodes: o.nodes}}, nil
 	}
-	dir, err := modelref.DefaultDir()
-	if err != nil {
-		return nil, noClose, err
+	specs := make([]localswarm.Model, len(o.models))
+	for i, value := range o.models {
+		path, err := modelPath(ctx, value, o.logOut)
+		if err != nil {
+			return nil, err
+		}
+		specs[i] = localswarm.Model{Path: path, Nodes: o.nodes}
 	}
-	path, err := demo.Install(dir)
-	if err != nil {
-		return nil, noClose, err
-	}
-	o.log.Info("no --model given: serving the built-in demo model "+demo.Name+", which only tells short children's stories",
-		"real_model", "svc serve --model FILE.gguf (or hf:OWNER/REPO/FILE.gguf)")
-	return []localswarm.Model{{Path: path, Name: demo.Name, Nodes: o.nodes}}, noClose, nil
+	return specs, nil
 }
 
 // serveAPI serves the API over the swarm's router on --listen until ctx ends.

@@ -196,7 +196,7 @@ func TestAPI(t *testing.T) {
 		if resp.Status != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 			t.Fatalf("stream: %d %q %s", resp.Status, resp.Header.Get("Content-Type"), resp.Body)
 		}
-		content := checkChatStream(t, events, reason, true)
+		content := checkChatStream(t, events, "stop", true) // SPEC §4: stop whatever ended it
 		if content != completionText(tok, want) {
 			t.Errorf("streamed %q, want %q", content, completionText(tok, want))
 		}
@@ -229,6 +229,48 @@ func TestAPI(t *testing.T) {
 		r := postJSON(t, ts.URL+"/v1/completions", `{"prompt":"Once upon a time","max_tokens":20}`)
 		if want := *decodeResp(t, r.Body).Choices[0].Text; text.String() != want {
 			t.Errorf("streamed %q, whole %q", text.String(), want)
+		}
+	})
+
+	t.Run("max_tokens reached", func(t *testing.T) {
+		// A budget the model cannot finish in: non-streamed answers say
+		// length; a chat stream's last chunk says stop (SPEC §2, §4). The
+		// stream is asked for in raw HTTP/1.0, which has no chunked
+		// encoding: it must arrive unchunked, ended by the server closing
+		// the connection.
+		_, ids := sw.chatPrompt(t, []map[string]string{{"role": "system", "content": "Be kind."}, {"role": "user", "content": "Tell me a story."}})
+		want, reason := reference(t, path, ids, 5)
+		if reason != "length" {
+			t.Fatalf("reference ended with %s in 5 tokens; the test needs a longer answer", reason)
+		}
+		body := strings.Replace(fmt.Sprintf(chatBody, ""), `"max_tokens":30`, `"max_tokens":5`, 1)
+		c := decodeOK(t, postJSON(t, ts.URL+"/v1/chat/completions", body))
+		if *c.Choices[0].FinishReason != "length" || c.Choices[0].Message["content"] != completionText(tok, want) {
+			t.Fatalf("non-streamed: finish %s, content %v", *c.Choices[0].FinishReason, c.Choices[0].Message["content"])
+		}
+		streamBody := strings.Replace(body, `"max_tokens":5`, `"max_tokens":5,"stream":true`, 1)
+		conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_ = conn.SetDeadline(time.Now().Add(60 * time.Second))
+		fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.0\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(streamBody), streamBody)
+		raw, err := io.ReadAll(conn) // ends only when the server closes
+		if err != nil {
+			t.Fatalf("reading the HTTP/1.0 stream: %v (got %q)", err, raw)
+		}
+		head, payload, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
+		if !ok || !bytes.HasPrefix(head, []byte("HTTP/1.1 200 ")) {
+			t.Fatalf("HTTP/1.0 stream answered %q", raw)
+		}
+		h := strings.ToLower(string(head))
+		if strings.Contains(h, "transfer-encoding") || strings.Contains(h, "content-length") || !strings.Contains(h, "connection: close") || !strings.Contains(h, "content-type: text/event-stream") {
+			t.Fatalf("HTTP/1.0 stream headers %q", head)
+		}
+		events := readSSE(t, bytes.NewReader(payload))
+		if got := checkChatStream(t, events, "stop", false); got != completionText(tok, want) {
+			t.Errorf("HTTP/1.0 stream %q, want %q", got, completionText(tok, want))
 		}
 	})
 

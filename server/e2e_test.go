@@ -103,8 +103,8 @@ func TestEndToEnd(t *testing.T) {
 					errs <- err
 					return
 				}
-				if got.text != want.text || got.finish != want.finish || got.usage != want.usage() {
-					errs <- fmt.Errorf("stream gave %q (%s, %+v), want %q (%s, %+v)", got.text, got.finish, got.usage, want.text, want.finish, want.usage())
+				if got.text != want.text || got.finish != "stop" || got.usage != want.usage() {
+					errs <- fmt.Errorf("stream gave %q (%s, %+v), want %q (stop, %+v)", got.text, got.finish, got.usage, want.text, want.usage())
 				}
 			}()
 		}
@@ -314,8 +314,9 @@ func checkModel(t *testing.T, ctx context.Context, bin string, client openai.Cli
 	if err != nil {
 		t.Fatalf("streamed chat completion: %v", err)
 	}
-	if s.text != w.text || s.finish != w.finish || s.usage != w.usage() {
-		t.Errorf("%s: stream gave %q (%s, %+v)\nsvc generate: %q (%s, %+v)", name, s.text, s.finish, s.usage, w.text, w.finish, w.usage())
+	// SPEC §4: a stream's final chunk says stop whatever ended it.
+	if s.text != w.text || s.finish != "stop" || s.usage != w.usage() {
+		t.Errorf("%s: stream gave %q (%s, %+v)\nsvc generate: %q (stop, %+v)", name, s.text, s.finish, s.usage, w.text, w.usage())
 	}
 }
 

@@ -2,10 +2,12 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -81,7 +83,17 @@ func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) 
 			return false
 		}
 	}
+	freeSlot, err := s.prep.take(r.ctx, r.done, len(ctx.PostBody()))
+	if err != nil {
+		if r.gone() {
+			ctx.SetStatusCode(499)
+			return false
+		}
+		s.fail(ctx, serverError(fmt.Errorf("waiting to parse the request: %w", err)))
+		return false
+	}
 	j, stream, aerr := s.prepare(r.ctx, ctx, chat)
+	freeSlot()
 	if aerr != nil {
 		s.fail(ctx, aerr)
 		return false
@@ -429,12 +441,46 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup 
 	ctx.SetContentType("text/event-stream")
 	ctx.Response.Header.Set("Cache-Control", "no-cache")
 	ctx.Response.Header.Set("X-Accel-Buffering", "no")
+	if !ctx.Request.Header.IsHTTP11() {
+		// HTTP/1.0 has no chunked encoding, which is all fasthttp streams
+		// with: the body goes out as is on the connection, which closes
+		// at its end (what net/http does).
+		head := unchunkedHead(&ctx.Response.Header)
+		ctx.HijackSetNoResponse(true)
+		ctx.Hijack(func(c net.Conn) {
+			defer s.m.inFlight.Dec()
+			defer cleanup()
+			w := bufio.NewWriter(c)
+			_, _ = w.Write(head) // an error stays in w and ends the stream
+			s.stream(w, r, j, first, ok, tokens, wait)
+		})
+		return true
+	}
 	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer s.m.inFlight.Dec()
 		defer cleanup()
 		s.stream(w, r, j, first, ok, tokens, wait)
 	})
 	return true
+}
+
+// unchunkedHead is the status line and headers of a 200 whose body ends
+// when the connection closes.
+func unchunkedHead(h *fasthttp.ResponseHeader) []byte {
+	var b bytes.Buffer
+	b.WriteString("HTTP/1.1 200 OK\r\n")
+	h.VisitAll(func(k, v []byte) {
+		switch strings.ToLower(string(k)) {
+		case "content-length", "transfer-encoding", "connection":
+			return
+		}
+		b.Write(k)
+		b.WriteString(": ")
+		b.Write(v)
+		b.WriteString("\r\n")
+	})
+	b.WriteString("Connection: close\r\n\r\n")
+	return b.Bytes()
 }
 
 // stream writes the SSE events of one generation: a role chunk (chat),
@@ -499,7 +545,11 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 	s.logDone(j, n, finish, true)
 	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
 	if j.chat {
-		sse.chunk(delta{}, finish, nil)
+		// SPEC §4: a chat stream's final chunk says "stop", also when
+		// max_tokens ended it (the log above keeps the real reason);
+		// non-streamed answers and legacy completions, on which SPEC is
+		// silent, say "length" as OpenAI does.
+		sse.chunk(delta{}, string(router.FinishStop), nil)
 	} else {
 		sse.textChunk("", &finish)
 	}

@@ -2,12 +2,12 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"math/big"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,6 +19,34 @@ import (
 // type is answered with a message naming the field (encoding/json's own
 // errors name Go types, not what the client sent).
 
+// largeBody is the size from which a request body is parsed in one of the
+// server's few preparation slots. Parsing costs time linear in the body,
+// but 32 clients sending megabytes each at once would otherwise keep every
+// CPU scanning JSON, and an ordinary request, whose generation hops
+// between goroutines many times, would wait behind them at every hop.
+const largeBody = 64 << 10
+
+// prepSlots bounds how many large bodies are parsed at once.
+type prepSlots chan struct{}
+
+func newPrepSlots() prepSlots { return make(prepSlots, max(1, runtime.GOMAXPROCS(0)/2)) }
+
+// take waits for a slot for a body of size bytes (small ones need none)
+// and returns its release; it gives up when done closes or ctx ends.
+func (p prepSlots) take(ctx context.Context, done <-chan struct{}, size int) (func(), error) {
+	if size < largeBody {
+		return func() {}, nil
+	}
+	select {
+	case p <- struct{}{}:
+		return func() { <-p }, nil
+	case <-done:
+		return nil, errors.New("the request ended while waiting to be read")
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
 // maxTokensCeiling bounds max_tokens before the model is known; the
 // model's context length bounds it further once it is.
 const maxTokensCeiling = 1 << 30
@@ -26,7 +54,9 @@ const maxTokensCeiling = 1 << 30
 // fields is a JSON object, one raw value per key.
 type fields map[string]json.RawMessage
 
-// parseObject checks that body is one JSON object, in UTF-8, and nothing else.
+// parseObject checks that body is one JSON object, in UTF-8, and nothing
+// else. It reads the body in two linear passes (json.Unmarshal's check,
+// then its decoding into one raw value per key).
 func parseObject(body []byte) (fields, *apiError) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, invalidf("request body is empty; expected a JSON object")
@@ -34,22 +64,18 @@ func parseObject(body []byte) (fields, *apiError) {
 	if !utf8.Valid(body) {
 		return nil, invalidf("request body is not valid UTF-8")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, invalidf("malformed JSON: %s", jsonErrText(err))
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, invalidf("malformed JSON: unexpected data after the top-level value")
-	} else if !errors.Is(err, io.EOF) {
-		return nil, invalidf("malformed JSON after the top-level value: %s", jsonErrText(err))
-	}
-	if kind(raw) != "object" {
-		return nil, invalidf("request body must be a JSON object, got %s", kind(raw))
+	if k := kind(body); k != "object" {
+		if !json.Valid(body) {
+			return nil, invalidf("malformed JSON: %s", jsonErrText(json.Unmarshal(body, new(any))))
+		}
+		return nil, invalidf("request body must be a JSON object, got %s", k)
 	}
 	var f fields
-	if err := json.Unmarshal(raw, &f); err != nil {
+	if err := json.Unmarshal(body, &f); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) && strings.Contains(se.Error(), "after top-level value") {
+			return nil, invalidf("malformed JSON: unexpected data after the top-level value (at byte %d)", se.Offset)
+		}
 		return nil, invalidf("malformed JSON: %s", jsonErrText(err))
 	}
 	return f, nil
@@ -120,8 +146,15 @@ func (f fields) boolean(key string) (bool, bool, *apiError) {
 	return bytes.Equal(bytes.TrimSpace(raw), []byte("true")), true, nil
 }
 
-// integer reads a JSON integer; 512.0 counts as an integer, 512.5 and
-// "512" do not.
+// maxIntegerText bounds the text of an integer field: no count a client
+// means is longer, and refusing longer ones keeps the cost of a number
+// independent of what a hostile client sends.
+const maxIntegerText = 64
+
+// integer reads a JSON integer; 512.0 and 5.12e2 count as integers, 512.5
+// and "512" do not. Values beyond int64 saturate. A literal longer than
+// maxIntegerText characters is refused; the rest costs time linear in
+// its length, without arbitrary-precision arithmetic.
 func (f fields) integer(key string) (int64, bool, *apiError) {
 	if !f.present(key) {
 		return 0, false, nil
@@ -130,25 +163,80 @@ func (f fields) integer(key string) (int64, bool, *apiError) {
 	if kind(raw) != "number" {
 		return 0, false, invalidf("%s must be an integer, got %s", key, kind(raw))
 	}
-	text := string(bytes.TrimSpace(raw))
-	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-		return n, true, nil
+	text := bytes.TrimSpace(raw)
+	if len(text) > maxIntegerText {
+		return 0, false, invalidf("%s must be an integer of at most %d characters, got a number of %d characters", key, maxIntegerText, len(text))
 	}
-	bf, _, err := big.ParseFloat(text, 10, 256, big.ToNearestEven)
-	if err != nil {
+	n, ok := jsonInteger(text)
+	if !ok {
 		return 0, false, invalidf("%s must be an integer, got %s", key, text)
 	}
-	if !bf.IsInt() {
-		return 0, false, invalidf("%s must be an integer, got %s", key, text)
-	}
-	if bf.Sign() < 0 {
-		return math.MinInt64, true, nil
-	}
-	if bf.Cmp(big.NewFloat(math.MaxInt64)) >= 0 {
-		return math.MaxInt64, true, nil
-	}
-	n, _ := bf.Int64()
 	return n, true, nil
+}
+
+// jsonInteger reads a JSON number literal (already checked by the JSON
+// decoder) exactly: the value is digits × 10^exp once the fraction's
+// digits are moved into the exponent; it is an integer when, without its
+// trailing zeros, exp is not negative. Magnitudes beyond int64 saturate.
+func jsonInteger(text []byte) (int64, bool) {
+	neg := len(text) > 0 && text[0] == '-'
+	if neg {
+		text = text[1:]
+	}
+	mant, exp := text, 0
+	if i := bytes.IndexAny(text, "eE"); i >= 0 {
+		mant = text[:i]
+		e, err := strconv.Atoi(string(text[i+1:]))
+		if err != nil {
+			// An exponent too large for an int: the number is 0 or huge.
+			if text[i+1] == '-' {
+				e = math.MinInt32
+			} else {
+				e = math.MaxInt32
+			}
+		}
+		exp = max(min(e, math.MaxInt32), math.MinInt32)
+	}
+	digits := mant
+	if i := bytes.IndexByte(mant, '.'); i >= 0 {
+		digits = append(append([]byte(nil), mant[:i]...), mant[i+1:]...)
+		exp -= len(mant) - i - 1
+	}
+	digits = bytes.TrimLeft(digits, "0")
+	if len(digits) == 0 {
+		return 0, true
+	}
+	for digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		exp++
+	}
+	if exp < 0 {
+		return 0, false
+	}
+	saturated := int64(math.MaxInt64)
+	if neg {
+		saturated = math.MinInt64
+	}
+	if len(digits)+exp > 19 {
+		return saturated, true
+	}
+	var u uint64
+	for _, d := range digits {
+		u = u*10 + uint64(d-'0')
+	}
+	for range exp {
+		u *= 10
+	}
+	if neg {
+		if u > 1<<63 {
+			return saturated, true
+		}
+		return int64(-u), true
+	}
+	if u > math.MaxInt64 {
+		return saturated, true
+	}
+	return int64(u), true
 }
 
 // maxTokens reads max_completion_tokens (the current OpenAI name) or
@@ -257,7 +345,9 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 			return unsupportedf("logprobs", "logprobs is not supported by this server: it does not compute token log-probabilities")
 		}
 	}
-	if n, ok, _ := f.integer("top_logprobs"); ok && n != 0 {
+	if n, ok, aerr := f.integer("top_logprobs"); aerr != nil {
+		return aerr
+	} else if ok && n != 0 {
 		return unsupportedf("top_logprobs", "top_logprobs is not supported by this server")
 	}
 	for _, key := range []string{"tools", "functions"} {

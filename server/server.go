@@ -71,6 +71,7 @@ type Server struct {
 	mg      *managedState // nil: local variant
 	metrics fasthttp.RequestHandler
 	http    *fasthttp.Server
+	prep    prepSlots // large bodies are parsed a few at a time
 
 	// life is the parent of every generation's context; Serve cancels it
 	// when the grace period after shutdown is over.
@@ -121,6 +122,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:     cfg,
 		log:     cfg.Logger,
 		kits:    newKitCache(),
+		prep:    newPrepSlots(),
 		m:       m,
 		metrics: fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(gath, promhttp.HandlerOpts{})),
 	}

@@ -166,6 +166,15 @@ func streamChat(ctx context.Context, c openai.Client, q openai.ChatCompletionNew
 	if a.finish == "" || !sawUsage {
 		return a, fmt.Errorf("stream ended after %d chunks without a finish reason or usage (text so far %q)", chunks, a.text)
 	}
+	// SPEC §4: the final chunk says stop, also when max_tokens ended the
+	// stream; a client tells the two apart by the usage, as done here to
+	// compare with svc generate.
+	if a.finish != "stop" {
+		return a, fmt.Errorf("final chunk's finish_reason is %q, SPEC §4 says stop", a.finish)
+	}
+	if q.MaxTokens.Valid() && int64(a.tokens) == q.MaxTokens.Value {
+		a.finish = "length"
+	}
 	return a, nil
 }
 

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"svc/internal/testenv"
+	"svc/router"
+)
+
+// TestHostileNumbers sends 32 parallel requests, each with a 2 MB integer
+// literal in max_tokens, max_completion_tokens or top_logprobs, again and
+// again while an ordinary request is timed. Every hostile request gets 400
+// invalid_request naming its field, and the ordinary request's latency
+// stays within a small factor of the quiet case (the bound is generous:
+// this is a shared 2-core machine; the literal used to cost seconds of
+// CPU each).
+func TestHostileNumbers(t *testing.T) {
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	sw := startSwarm(t, path, [][2]int{{0, 5}})
+	sw.waitState(t, storiesName, router.StateServed)
+	ts := startServer(t, Config{Backend: sw.backend, DefaultModel: storiesName})
+
+	ordinary := func() time.Duration {
+		t0 := time.Now()
+		decodeOK(t, postJSON(t, ts.URL+"/v1/completions", `{"prompt":"Once upon a time","max_tokens":4}`))
+		return time.Since(t0)
+	}
+	median := func(n int) time.Duration {
+		var d []time.Duration
+		for range n {
+			d = append(d, ordinary())
+		}
+		slices.Sort(d)
+		return d[n/2]
+	}
+	ordinary() // warm the kit cache
+	quiet := median(7)
+
+	digits := strings.Repeat("9", 2<<20)
+	fieldsOf := []string{"max_tokens", "max_completion_tokens", "top_logprobs"}
+	var stop atomic.Bool
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for i := range 32 {
+		field := fieldsOf[i%len(fieldsOf)]
+		body := []byte(fmt.Sprintf(`{"prompt":"Once upon a time","%s":1%s}`, field, digits))
+		wg.Go(func() {
+			for !stop.Load() {
+				resp, err := httpClient.Post(ts.URL+"/v1/completions", "application/json", bytes.NewReader(body))
+				if err != nil {
+					errs <- err
+					return
+				}
+				var b bytes.Buffer
+				_, _ = b.ReadFrom(resp.Body)
+				resp.Body.Close()
+				r := response{Status: resp.StatusCode, Header: resp.Header, Body: b.Bytes()}
+				if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"code":"invalid_request"`) || !strings.Contains(string(r.Body), field) {
+					errs <- fmt.Errorf("%s: %d %.300s", field, r.Status, r.Body)
+					return
+				}
+				sent.Add(1)
+			}
+		})
+	}
+	// Time the ordinary request once the flood is under way.
+	for sent.Load() < 32 && len(errs) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Keep timing until 64 more hostile requests were refused meanwhile,
+	// so that the measurements overlap the flood.
+	var loadedTimes []time.Duration
+	for from := sent.Load(); (sent.Load() < from+64 || len(loadedTimes) < 7) && len(errs) == 0 && len(loadedTimes) < 2000; {
+		loadedTimes = append(loadedTimes, ordinary())
+	}
+	slices.Sort(loadedTimes)
+	loaded := loadedTimes[len(loadedTimes)/2]
+	stop.Store(true)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	t.Logf("ordinary request: median %s quiet, %s (max %s, %d requests) under 32 parallel 2 MB literals (%d refused)",
+		quiet.Round(100*time.Microsecond), loaded.Round(100*time.Microsecond), loadedTimes[len(loadedTimes)-1].Round(time.Millisecond), len(loadedTimes), sent.Load())
+	if loaded > 10*quiet+500*time.Millisecond {
+		t.Errorf("an ordinary request took %s under the flood, %s quiet", loaded, quiet)
+	}
+}

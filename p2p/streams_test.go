@@ -3,6 +3,7 @@ package p2p
 import (
 	"context"
 	"encoding/binary"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -125,6 +126,86 @@ func TestStreamMemoryScope(t *testing.T) {
 			t.Fatalf("forward service still holds %d bytes after every stream ended", serviceMemory(t, n))
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	generateThrough(t, ctx, c, n, n.dim)
+}
+
+// TestHeaderOnlyStreams opens 500 forward streams that each send only a
+// frame header declaring a 4 MiB control message: the node holds memory
+// for what arrived (a first chunk each), not for what was declared, resets
+// every such stream at the first-frame deadline, and still serves a
+// generation.
+func TestHeaderOnlyStreams(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	n, err := NewNode(ctx, NodeConfig{ModelPath: path, First: 0, Last: 5, Threads: 1, IdleTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	c := client(t, ctx, n.Addrs())
+	generateThrough(t, ctx, c, n, n.dim)
+
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	const streams = 500
+	var hdr [8]byte
+	binary.BigEndian.PutUint32(hdr[:], wire.MaxControl)
+	ends := make(chan time.Duration, streams)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range streams {
+		wg.Go(func() {
+			s, err := c.Host.NewStream(ctx, n.ID(), ForwardProtocol)
+			if err != nil {
+				t.Errorf("open stream: %v", err)
+				return
+			}
+			defer s.Reset()
+			sent := time.Now()
+			_ = s.SetDeadline(time.Now().Add(60 * time.Second))
+			if _, err := s.Write(hdr[:]); err != nil {
+				t.Errorf("write header: %v", err)
+				return
+			}
+			var b [1]byte
+			if _, err := s.Read(b[:]); err == nil {
+				t.Errorf("the node answered half a frame")
+				return
+			}
+			ends <- time.Since(sent)
+		})
+	}
+	// Wait until the node has read every header and holds their first
+	// chunks, then weigh the heap.
+	for serviceMemory(t, n) < streams*16<<10 && time.Since(t0) < 8*time.Second {
+		time.Sleep(20 * time.Millisecond)
+	}
+	held, grown := serviceMemory(t, n), int64(heap())-int64(before)
+	wg.Wait()
+	close(ends)
+	var longest time.Duration
+	count := 0
+	for d := range ends {
+		count++
+		longest = max(longest, d)
+	}
+	t.Logf("500 header-only streams: forward service held %.1f MiB, heap grew %.1f MiB (declared: %d MiB); all reset within %s",
+		float64(held)/(1<<20), float64(grown)/(1<<20), streams*4, longest.Round(time.Millisecond))
+	if count != streams {
+		t.Fatalf("%d of %d streams were ended by the node", count, streams)
+	}
+	if grown > 64<<20 {
+		t.Errorf("heap grew by %d bytes for %d header-only streams", grown, streams)
+	}
+	if longest > firstFrameTimeout+20*time.Second {
+		t.Errorf("a header-only stream lived %s, its deadline is %s", longest, firstFrameTimeout)
 	}
 	generateThrough(t, ctx, c, n, n.dim)
 }

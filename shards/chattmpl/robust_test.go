@@ -72,3 +72,22 @@ func TestRunawayTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestTestWithoutName: a test with no name after "is" made gonja's parser
+// walk past the end of the template (found by FuzzTemplate); it is a parse
+// error naming the line and column, not a recovered panic.
+func TestTestWithoutName(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"{%if 0 is %}0", "(Line: 1 Col: 11"},
+		{"{{ x }}\n{% if x is not %}y{% endif %}", "(Line: 2 Col: 16"},
+	} {
+		_, err := Parse(c.src)
+		if err == nil || strings.Contains(err.Error(), engineFailure) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want a parse error at %s", c.src, err, c.want)
+		}
+	}
+	// Tests with names still parse.
+	if _, err := Parse("{{ x is none }}{{ x is not in [1] }}{% if x is not defined %}{% endif %}"); err != nil {
+		t.Errorf("valid tests refused: %v", err)
+	}
+}

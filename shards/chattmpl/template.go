@@ -10,6 +10,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/loaders"
+	"github.com/nikolalohinski/gonja/v2/tokens"
 )
 
 // Message is one chat message. Extra holds the other keys of an OpenAI
@@ -179,6 +180,9 @@ func parseNamed(name, src string) (t *Template, err error) {
 	cfg.LeftStripBlocks = false // done by lstripBlocks, see lstrip.go
 	cfg.KeepTrailingNewline = false
 	cfg.AutoEscape = false
+	if err := checkTokens(src, cfg); err != nil {
+		return nil, fmt.Errorf("chat template: parse: %w", err)
+	}
 	env := newEnvironment()
 	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: rewriteExpressions(lstripBlocks(src))}, env)
 	if err != nil {
@@ -192,6 +196,40 @@ func parseNamed(name, src string) (t *Template, err error) {
 		return nil, fmt.Errorf("chat template: %w", err)
 	}
 	return &Template{tpl: tpl}, nil
+}
+
+// checkTokens refuses token sequences that gonja's parser does not check
+// and walks past the end of the template on (a nil dereference): a test
+// ("is", "is not") without a test name after it. It lexes the source as
+// the author wrote it, so the position is theirs.
+func checkTokens(src string, cfg *config.Config) error {
+	var toks []*tokens.Token
+	st := tokens.LexAll(src, cfg)
+	for t := st.Current(); t != nil; t = st.Current() {
+		toks = append(toks, t)
+		if st.End() {
+			break
+		}
+		st.Next()
+	}
+	for i, t := range toks {
+		if t.Type != tokens.Is {
+			continue
+		}
+		j := i + 1
+		if j < len(toks) && toks[j].Type == tokens.Not {
+			j++
+		}
+		if j < len(toks) && (toks[j].Type == tokens.Name || toks[j].Type == tokens.In) {
+			continue
+		}
+		at := t
+		if j < len(toks) {
+			at = toks[j]
+		}
+		return fmt.Errorf("expected a test name after %q (Line: %d Col: %d, near %q)", "is", at.Line, at.Col, at.Val)
+	}
+	return nil
 }
 
 // Render renders the conversation. A template that calls raise_exception

@@ -238,7 +238,7 @@ func TestAPI(t *testing.T) {
 		// stream is asked for in raw HTTP/1.0, which has no chunked
 		// encoding: it must arrive unchunked, ended by the server closing
 		// the connection.
-		_, ids := sw.chatPrompt(t, []map[string]string{{"role": "system", "content": "Be kind."}, {"role": "user", "content": "Tell me a story."}})
+		_, ids := swarmChatPrompt(t, sw, []map[string]string{{"role": "system", "content": "Be kind."}, {"role": "user", "content": "Tell me a story."}})
 		want, reason := reference(t, path, ids, 5)
 		if reason != "length" {
 			t.Fatalf("reference ended with %s in 5 tokens; the test needs a longer answer", reason)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"svc/internal/testenv"
-	"svc/router"
 )
 
 // TestHostileNumbers sends 32 parallel requests, each with a 2 MB integer
@@ -25,8 +24,8 @@ import (
 func TestHostileNumbers(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	sw := startSwarm(t, path, [][2]int{{0, 5}})
-	sw.waitState(t, storiesName, router.StateServed)
-	ts := startServer(t, Config{Backend: sw.backend, DefaultModel: storiesName})
+	sw.WaitServed(t, storiesName)
+	ts := startServer(t, Config{Backend: sw.Router, DefaultModel: storiesName})
 
 	ordinary := func() time.Duration {
 		t0 := time.Now()

@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
 	ma "github.com/multiformats/go-multiaddr"
 
 	"svc/coordinator/ca"
@@ -388,16 +391,23 @@ func Run(ctx context.Context, o RunOptions) error {
 	if err := context.Cause(ctx); err != nil && ctx.Err() != nil && errors.Is(err, ErrRemoved) {
 		return err
 	}
+	t.SetCredential(me.Raw)
+	adm := &admission{t: t}
+	adm.closed.Store(ReadFirewall(f).Closed)
 	t.OnChange(func(v *trust.View) {
 		if err := writeFile(f.Roster(), v.Raw); err != nil {
 			log.Warn("roster not cached", "err", err)
 		}
 		check(v)
+		// The coordinator may have moved (certificate rotate): dial it
+		// where the roster says.
+		if h := adm.host.Load(); h != nil {
+			learnAddrs(*h, v.CoordinatorAddrs)
+		}
 	})
-	t.SetCredential(me.Raw)
-	adm := &admission{t: t}
-	adm.closed.Store(ReadFirewall(f).Closed)
-	boot := t.View().CoordinatorAddrs
+	// Bootstrap from the coordinator, and from the members last seen, so
+	// that a restart during a coordinator outage still joins the swarm.
+	boot := append(append([]string{}, t.View().CoordinatorAddrs...), readPeers(f)...)
 	if o.Config.Coordinator != "" {
 		boot = append([]string{o.Config.Coordinator}, boot...)
 	}
@@ -429,6 +439,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	defer expiry.Stop()
 	fwTick := time.NewTicker(time.Second)
 	defer fwTick.Stop()
+	ticks := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -441,6 +452,9 @@ func Run(ctx context.Context, o RunOptions) error {
 			cancel(nil)
 			return fmt.Errorf("%w (expired at %s)", ErrExpired, me.NotAfter.UTC().Format(time.RFC3339))
 		case <-fwTick.C:
+			if ticks++; ticks%10 == 1 {
+				writePeers(f, ep.Host, t)
+			}
 			closed := ReadFirewall(f).Closed
 			if adm.closed.Swap(closed) != closed {
 				log.Info("swarm port", "closed", closed)
@@ -466,4 +480,51 @@ func NFTables(cfg Config, fw Firewall) string {
 		verdict = "drop"
 	}
 	return fmt.Sprintf("table inet svc_node_agent {\n\tchain input {\n\t\ttype filter hook input priority 0; policy accept;\n\t\tct state established,related accept\n\t\ttcp dport %s %s comment \"svc swarm port\"\n\t}\n}\n", port, verdict)
+}
+
+// Peers returns the file of members last seen connected.
+func (f Files) Peers() string { return filepath.Join(f.Dir, "peers") }
+
+// writePeers remembers the connected members' addresses.
+func writePeers(f Files, h host.Host, t *trust.Trust) {
+	var out []string
+	for _, p := range h.Network().Peers() {
+		if t.Admit(p) != nil {
+			continue
+		}
+		for _, c := range h.Network().ConnsToPeer(p) {
+			if c.Stat().Direction == network.DirOutbound {
+				out = append(out, c.RemoteMultiaddr().String()+"/p2p/"+p.String())
+			}
+		}
+		for _, a := range h.Peerstore().Addrs(p) {
+			out = append(out, a.String()+"/p2p/"+p.String())
+		}
+	}
+	sort.Strings(out)
+	out = slices.Compact(out)
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	b, _ := json.Marshal(out)
+	_ = writeFile(f.Peers(), b)
+}
+
+func readPeers(f Files) []string {
+	var out []string
+	if b, err := os.ReadFile(f.Peers()); err == nil {
+		_ = json.Unmarshal(b, &out)
+	}
+	return out
+}
+
+// learnAddrs adds multiaddrs (with /p2p/) to h's peerstore.
+func learnAddrs(h host.Host, addrs []string) {
+	for _, s := range addrs {
+		ai, err := peer.AddrInfoFromString(s)
+		if err != nil || ai.ID == h.ID() {
+			continue
+		}
+		h.Peerstore().AddAddrs(ai.ID, ai.Addrs, peerstore.PermanentAddrTTL)
+	}
 }

@@ -23,6 +23,7 @@ import (
 	"svc/coordinator/audit"
 	"svc/coordinator/ca"
 	"svc/coordinator/store"
+	"svc/coordinator/trust"
 	"svc/internal/proctest"
 	"svc/p2p"
 )
@@ -391,6 +392,48 @@ func TestManaged(t *testing.T) {
 		}
 	})
 
+	t.Run("coordinator outage and move", func(t *testing.T) {
+		if err := d.coord.Terminate(15 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		// A machine restarted while the coordinator is away joins through
+		// the members it saw last, with the roster it holds.
+		if err := procs["m2"].Terminate(15 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		procs["m2"], addrs["m2"] = d.startAgent("m2")
+		mk, err := p2p.LoadOrCreateKey(filepath.Join(d.path("m1"), "node.key"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dialAs(t, mk, addrs["m2"]); err != nil {
+			t.Fatalf("m2 restarted during the outage does not serve the roster to m1: %v", err)
+		}
+		// The coordinator moves to another port: its certificate first,
+		// then the restart there. The machines follow without enrolling.
+		d.startCoordinator()
+		newPort := freePort(t)
+		d.mustCo("certificate", "rotate", "--endpoint", fmt.Sprintf("127.0.0.1:%d", newPort))
+		for _, m := range []string{"m1", "m2"} {
+			waitFor(t, m+" holds the roster naming the new address", func() bool {
+				return rosterNames(t, d.path(m), fmt.Sprintf("/tcp/%d/", newPort))
+			})
+		}
+		if err := d.coord.Terminate(15 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		d.swarmPort = newPort
+		d.write("coordinator.toml", fmt.Sprintf("listen = \"127.0.0.1\"\nendpoint = \"127.0.0.1:%d\"\nswarm_port = %d\nenrol_port = %d\nvendor_keys = [%q]\n",
+			newPort, newPort, d.enrolPort, d.path("vendor.pub")))
+		d.startCoordinator()
+		waitFor(t, "m1 and m2 online at the moved coordinator", func() bool {
+			return strings.Count(d.mustCo("node", "list"), " online ") == 2
+		})
+		if out := d.mustCo("status"); !strings.Contains(out, fmt.Sprintf("127.0.0.1:%d", newPort)) {
+			t.Fatalf("status after the move:\n%s", out)
+		}
+	})
+
 	t.Run("edited audit record named", func(t *testing.T) {
 		if err := d.coord.Terminate(15 * time.Second); err != nil {
 			t.Fatal(err)
@@ -495,4 +538,24 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// rosterNames says whether the roster a machine holds lists a coordinator
+// address containing part.
+func rosterNames(t *testing.T, dir, part string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "roster"))
+	if err != nil {
+		return false
+	}
+	var s trust.Signed
+	var r trust.Roster
+	if json.Unmarshal(b, &s) != nil || json.Unmarshal(s.Roster, &r) != nil {
+		return false
+	}
+	for _, a := range r.CoordinatorAddrs {
+		if strings.Contains(a, part) {
+			return true
+		}
+	}
+	return false
 }

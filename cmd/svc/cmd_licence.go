@@ -15,6 +15,12 @@ import (
 // newLicenceCmd is the vendor's side of managed licences: a signing key
 // pair and signed licences that svc-coordinator licence install verifies.
 func newLicenceCmd() *cobra.Command {
+	c := &cobra.Command{Use: "licence", Short: "Vendor side of managed licences: keygen, issue"}
+	c.AddCommand(newLicenceKeygenCmd(), newLicenceIssueCmd())
+	return c
+}
+
+func newLicenceKeygenCmd() *cobra.Command {
 	var priv, pub string
 	keygen := &cobra.Command{
 		Use:   "keygen --private FILE --public FILE",
@@ -29,22 +35,11 @@ trust them (vendor_keys in coordinator.toml). Refuses to overwrite a file.`,
 			if err != nil {
 				return err
 			}
-			for _, w := range []struct {
-				path string
-				data []byte
-				mode os.FileMode
-			}{{priv, privPEM, 0o600}, {pub, pubPEM, 0o644}} {
-				f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, w.mode)
-				if err != nil {
-					return fmt.Errorf("licence keygen: %w", err)
-				}
-				_, err = f.Write(w.data)
-				if cerr := f.Close(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return fmt.Errorf("licence keygen: %w", err)
-				}
+			if err := writeNewFile(priv, privPEM, 0o600); err != nil {
+				return fmt.Errorf("licence keygen: %w", err)
+			}
+			if err := writeNewFile(pub, pubPEM, 0o644); err != nil {
+				return fmt.Errorf("licence keygen: %w", err)
 			}
 			k, _ := licence.ParsePublicKey(pubPEM)
 			fmt.Fprintf(cmd.OutOrStdout(), "vendor key %s: private %s, public %s\n", licence.KeyID(k), priv, pub)
@@ -55,7 +50,10 @@ trust them (vendor_keys in coordinator.toml). Refuses to overwrite a file.`,
 	keygen.Flags().StringVar(&pub, "public", "", "file for the public key (created)")
 	_ = keygen.MarkFlagRequired("private")
 	_ = keygen.MarkFlagRequired("public")
+	return keygen
+}
 
+func newLicenceIssueCmd() *cobra.Command {
 	var l licence.Licence
 	var key, out, expires, features string
 	issue := &cobra.Command{
@@ -106,9 +104,20 @@ licence's compact JSON.`,
 	for _, n := range []string{"key", "licensee", "expires", "out"} {
 		_ = issue.MarkFlagRequired(n)
 	}
-	c := &cobra.Command{Use: "licence", Short: "Vendor side of managed licences: keygen, issue"}
-	c.AddCommand(keygen, issue)
-	return c
+	return issue
+}
+
+// writeNewFile writes data to path, refusing to overwrite a file.
+func writeNewFile(path string, data []byte, mode os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func parseExpiry(s string, now time.Time) (time.Time, error) {

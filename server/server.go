@@ -61,8 +61,7 @@ type Config struct {
 	Managed *Managed
 }
 
-// Server is the /v1 API. Create it with New, run it with Serve or
-// ListenAndServe (once).
+// Server is the /v1 API. Create it with New, run it with Serve (once).
 type Server struct {
 	cfg     Config
 	log     *slog.Logger
@@ -178,16 +177,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("server: %w", err)
 	}
 	return nil
-}
-
-// ListenAndServe listens on addr (host:port) and calls Serve.
-func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
-	if err != nil {
-		return fmt.Errorf("server: listen on %s: %w", addr, err)
-	}
-	return s.Serve(ctx, ln)
 }
 
 // route is the metrics label of a path: a fixed set keeps cardinality low.

@@ -126,6 +126,8 @@ type Daemon struct {
 	// events are machine events recorded by the swarm part's goroutine
 	// (libp2p's notifications must not wait for an fsync).
 	events chan audit.Record
+	// models is the model library (modelcmds.go).
+	models modelState
 }
 
 // Open loads an initialised coordinator's state (the database, the CA and
@@ -153,6 +155,7 @@ func Open(cfg Config, log *slog.Logger) (*Daemon, error) {
 	d.refreshRoster()
 	d.registerBuiltins()
 	d.registerAPIKeys()
+	d.registerModels()
 	return d, nil
 }
 

@@ -171,6 +171,13 @@ func (d *Daemon) startSwarm(ctx context.Context) (stop func(), err error) {
 		_ = ep.Close()
 		return nil, err
 	}
+	stopModels, err := d.startModels(ctx, ep)
+	if err != nil {
+		stopAPI()
+		_ = enrol.Close()
+		_ = ep.Close()
+		return nil, err
+	}
 	d.live.mu.Lock()
 	d.live.swarm, d.live.enrolPort = ep, enrol.Port()
 	d.live.mu.Unlock()
@@ -210,6 +217,7 @@ func (d *Daemon) startSwarm(ctx context.Context) (stop func(), err error) {
 		cancel()
 		<-done
 		stopAPI()
+		stopModels()
 		_ = enrol.Close()
 		_ = ep.Close()
 		d.live.mu.Lock()

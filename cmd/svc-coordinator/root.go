@@ -16,6 +16,7 @@ import (
 // configuration file, then the default).
 type paths struct {
 	config, stateDir, caCert, socket string
+	modelsDir                        string
 }
 
 func newRootCmd() *cobra.Command {
@@ -39,6 +40,7 @@ Exit codes: 0 done, 1 refused (the reason on stderr), 2 wrong command line
 	f.StringVar(&p.stateDir, "state-dir", "", "state directory (env SVC_COORDINATOR_STATE_DIR; default: state_dir of the configuration, "+coordinator.DefaultStateDir+")")
 	f.StringVar(&p.caCert, "ca-cert", "", "where init writes the CA certificate (env SVC_CA_CERT; default: ca_cert of the configuration, "+coordinator.DefaultCACertPath+")")
 	f.StringVar(&p.socket, "socket", "", "admin socket (env SVC_COORDINATOR_SOCKET; default STATE_DIR/admin.sock)")
+	f.StringVar(&p.modelsDir, "models-dir", "", "models directory: a model file placed there is imported (env SVC_MODELS_DIR; default: models_dir of the configuration, "+coordinator.DefaultModelsDir+")")
 	root.AddCommand(
 		newInitCmd(p),
 		newRunCmd(p),
@@ -51,6 +53,7 @@ Exit codes: 0 done, 1 refused (the reason on stderr), 2 wrong command line
 		newBackupCmd(p),
 		newStatusCmd(p),
 		newAPIKeyCmd(p),
+		newModelCmd(p),
 	)
 	return root
 }
@@ -71,6 +74,9 @@ func (p *paths) load(cmd *cobra.Command) (coordinator.Config, error) {
 	if p.caCert != "" {
 		cfg.CACert = p.caCert
 	}
+	if p.modelsDir != "" {
+		cfg.ModelsDir = p.modelsDir
+	}
 	if cfg.StateDir, err = filepath.Abs(cfg.StateDir); err != nil {
 		return cfg, err
 	}
@@ -87,6 +93,7 @@ func (p *paths) resolve(cmd *cobra.Command) {
 		{"state-dir", "SVC_COORDINATOR_STATE_DIR", &p.stateDir},
 		{"ca-cert", "SVC_CA_CERT", &p.caCert},
 		{"socket", "SVC_COORDINATOR_SOCKET", &p.socket},
+		{"models-dir", "SVC_MODELS_DIR", &p.modelsDir},
 	} {
 		if v := os.Getenv(e.env); v != "" && !cmd.Flags().Changed(e.flag) {
 			*e.v = v

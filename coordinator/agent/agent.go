@@ -428,6 +428,15 @@ func Run(ctx context.Context, o RunOptions) error {
 		t.Refresh(ctx, interval)
 	}()
 	defer func() { <-done }()
+	// The slices placed on this machine, served on its host; their nodes
+	// close before the host does.
+	kp := newKeeper(ep, t, me.Peer, f.SlicesDir(), log)
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		kp.run(ctx)
+	}()
+	defer func() { <-kept }()
 	if o.Ready != nil {
 		var addrs []string
 		for _, a := range ep.Host.Addrs() {

@@ -64,6 +64,7 @@ func newDeployment(t *testing.T) *deployment {
 		"SVC_COORDINATOR_CONFIG=" + filepath.Join(d.dir, "coordinator.toml"),
 		"SVC_CA_CERT=" + filepath.Join(d.dir, "ca.crt"),
 		"SVC_NODE_AGENT_CONFIG=" + filepath.Join(d.dir, "agent.toml"),
+		"SVC_MODELS_DIR=" + filepath.Join(d.dir, "models"),
 	}
 	d.svc("licence", "keygen", "--private", d.path("vendor.key"), "--public", d.path("vendor.pub"))
 	d.write("coordinator.toml", fmt.Sprintf("listen = \"127.0.0.1\"\nswarm_port = %d\nenrol_port = %d\nvendor_keys = [%q]\n",

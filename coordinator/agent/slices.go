@@ -1,0 +1,285 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"svc/coordinator/trust"
+	"svc/p2p"
+	"svc/shards/slice"
+)
+
+// Slices. The roster's placements name, for each model served, the block
+// ranges placed on each machine and the sha256 of the model's manifest. The
+// agent serves every slice placed on it: it fetches the manifest from the
+// coordinator (checked against the roster's hash), then only the tensors
+// of its blocks, into a sparse copy of the model file in STATE_DIR/slices
+// (package slice: each tensor checked against the manifest, the file
+// renamed into place once complete), and serves it with a p2p.Node on the
+// agent's own host and peer id (every model on one host, p2p's shared
+// endpoint), under the whole model's digest. It reports each slice's state
+// to the coordinator (loading, served, or unavailable with the reason)
+// whenever the roster says otherwise, and drops the slices (node and file)
+// of placements that are gone or moved elsewhere. A slice that failed is
+// tried again only once the operator serves the model again (the roster
+// shows it unavailable, then loading).
+
+// SlicesDir is where the agent keeps its slice files.
+func (f Files) SlicesDir() string { return filepath.Join(f.Dir, "slices") }
+
+// reconcileInterval is how often the agent compares its slices with the
+// roster when no new roster arrives (reports lost to a coordinator outage
+// are sent again).
+const reconcileInterval = 2 * time.Second
+
+// sliceKey identifies a slice placed on this machine.
+type sliceKey struct {
+	model, manifest string
+	first, last     int
+}
+
+func (k sliceKey) String() string { return fmt.Sprintf("%s[%d:%d]", k.model, k.first, k.last) }
+
+// held is a slice this agent is loading or serving.
+type held struct {
+	state, reason string
+	node          *p2p.Node
+	path          string
+	cancel        context.CancelFunc
+	done          chan struct{}
+	// sawUnavailable: the roster has shown this slice unavailable since it
+	// failed here, so a later "loading" is the operator serving it again.
+	sawUnavailable bool
+}
+
+// keeper serves the slices the roster places on this machine.
+type keeper struct {
+	ep   *p2p.Endpoint
+	t    *trust.Trust
+	me   peer.ID
+	dir  string
+	log  *slog.Logger
+	kick chan struct{}
+
+	mu    sync.Mutex
+	held  map[sliceKey]*held
+	loads sync.WaitGroup
+}
+
+func newKeeper(ep *p2p.Endpoint, t *trust.Trust, me peer.ID, dir string, log *slog.Logger) *keeper {
+	k := &keeper{ep: ep, t: t, me: me, dir: dir, log: log, kick: make(chan struct{}, 1), held: map[sliceKey]*held{}}
+	t.OnChange(func(*trust.View) { k.poke() })
+	return k
+}
+
+func (k *keeper) poke() {
+	select {
+	case k.kick <- struct{}{}:
+	default:
+	}
+}
+
+// run keeps the slices in line with the roster until ctx ends, then stops
+// every node.
+func (k *keeper) run(ctx context.Context) {
+	if err := os.MkdirAll(k.dir, 0o700); err != nil {
+		k.log.Error("slices directory", "err", err)
+	}
+	t := time.NewTicker(reconcileInterval)
+	defer t.Stop()
+	for {
+		k.reconcile(ctx)
+		select {
+		case <-ctx.Done():
+			k.stopAll()
+			return
+		case <-k.kick:
+		case <-t.C:
+		}
+	}
+}
+
+// mine lists the slices the roster places on this machine, with the
+// roster's word on each.
+func (k *keeper) mine(v *trust.View) map[sliceKey]trust.Slice {
+	out := map[sliceKey]trust.Slice{}
+	if v == nil {
+		return out
+	}
+	for _, p := range v.Placements {
+		if p.Manifest == "" {
+			continue
+		}
+		for _, s := range p.Slices {
+			if s.Peer == k.me.String() {
+				out[sliceKey{model: p.Name, manifest: p.Manifest, first: s.First, last: s.Last}] = s
+			}
+		}
+	}
+	return out
+}
+
+func (k *keeper) reconcile(ctx context.Context) {
+	v := k.t.View()
+	want := k.mine(v)
+	var rep p2p.Report
+	k.mu.Lock()
+	for key, h := range k.held {
+		if _, ok := want[key]; !ok {
+			delete(k.held, key)
+			go k.drop(key, h)
+		}
+	}
+	for key, s := range want {
+		h, ok := k.held[key]
+		if ok && h.state == trust.StateUnavailable {
+			if s.State == trust.StateUnavailable {
+				h.sawUnavailable = true
+			} else if s.State == trust.StateLoading && h.sawUnavailable {
+				// Served again by the operator: try again.
+				delete(k.held, key)
+				go k.drop(key, h)
+				ok = false
+			}
+		}
+		if !ok && ctx.Err() == nil {
+			h = k.start(ctx, key)
+		}
+		if h.state != s.State || (h.state == trust.StateUnavailable && h.reason != s.Reason) {
+			rep.Slices = append(rep.Slices, p2p.SliceReport{Model: key.model, Manifest: key.manifest,
+				First: key.first, Last: key.last, State: h.state, Reason: h.reason})
+		}
+	}
+	k.mu.Unlock()
+	if len(rep.Slices) == 0 || v == nil || v.Coord == nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := p2p.SendReport(rctx, k.ep.Host, v.Coord.Peer, rep); err != nil && ctx.Err() == nil {
+		k.log.Warn("slice states not reported; trying again", "err", err)
+	}
+}
+
+// start begins loading a slice (k.mu held).
+func (k *keeper) start(ctx context.Context, key sliceKey) *held {
+	lctx, cancel := context.WithCancel(ctx)
+	h := &held{state: trust.StateLoading, cancel: cancel, done: make(chan struct{}),
+		path: filepath.Join(k.dir, fmt.Sprintf("%s-%s-%d-%d.gguf", key.model, shortHash(key.manifest), key.first, key.last))}
+	k.held[key] = h
+	k.loads.Add(1)
+	go func() {
+		defer k.loads.Done()
+		defer close(h.done)
+		t0 := time.Now()
+		n, err := k.load(lctx, key, h.path)
+		k.mu.Lock()
+		cur := k.held[key] == h
+		switch {
+		case err != nil && lctx.Err() != nil:
+			// Dropped or stopping: nothing to report.
+		case err != nil:
+			h.state, h.reason = trust.StateUnavailable, err.Error()
+			k.log.Error("slice not served", "slice", key, "err", err)
+		case !cur:
+			// Dropped while it loaded.
+			_ = n.Close()
+		default:
+			h.node, h.state = n, trust.StateServed
+			k.log.Info("slice served", "slice", key, "took", time.Since(t0).Round(time.Millisecond))
+		}
+		k.mu.Unlock()
+		k.poke()
+	}()
+	return h
+}
+
+// load fetches what is missing of a slice's file and starts its node.
+func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node, error) {
+	v := k.t.View()
+	if v == nil || v.Coord == nil {
+		return nil, errors.New("no roster names the coordinator")
+	}
+	coord := v.Coord.Peer
+	m, err := p2p.FetchManifest(ctx, k.ep.Host, coord, key.manifest)
+	if err != nil {
+		return nil, fmt.Errorf("fetch the model's manifest: %w", err)
+	}
+	need, err := m.Need(key.first, key.last)
+	if err != nil {
+		return nil, err
+	}
+	st, err := slice.Write(ctx, path, m, need, slice.DefaultParallel, p2p.SliceFetch(k.ep.Host, coord, key.manifest))
+	if err != nil {
+		return nil, fmt.Errorf("fetch blocks %d:%d: %w", key.first, key.last, err)
+	}
+	k.log.Info("slice file ready", "slice", key, "fetched_tensors", st.Fetched, "fetched_bytes", st.Bytes, "kept_tensors", st.Reused)
+	n, err := p2p.NewNode(ctx, p2p.NodeConfig{
+		ModelPath: path, Name: key.model, First: key.first, Last: key.last,
+		Endpoint: k.ep, Identity: &p2p.ModelIdentity{Header: m.Header, Samples: m.Samples},
+		Logger: k.log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)
+	}
+	return n, nil
+}
+
+// drop stops a slice's load or node and removes its file: the machine
+// holds only the slices placed on it.
+func (k *keeper) drop(key sliceKey, h *held) {
+	h.cancel()
+	<-h.done
+	k.mu.Lock()
+	n := h.node
+	h.node = nil
+	k.mu.Unlock()
+	if n != nil {
+		if err := n.Close(); err != nil {
+			k.log.Warn("close slice", "slice", key, "err", err)
+		}
+	}
+	for _, p := range []string{h.path, h.path + ".partial"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			k.log.Warn("remove slice file", "path", p, "err", err)
+		}
+	}
+	k.log.Info("slice dropped", "slice", key)
+}
+
+// stopAll closes every node (the files stay for the next start).
+func (k *keeper) stopAll() {
+	k.mu.Lock()
+	hs := k.held
+	k.held = map[sliceKey]*held{}
+	k.mu.Unlock()
+	for _, h := range hs {
+		h.cancel()
+	}
+	k.loads.Wait()
+	for key, h := range hs {
+		if h.node != nil {
+			if err := h.node.Close(); err != nil {
+				k.log.Warn("close slice", "slice", key, "err", err)
+			}
+		}
+	}
+}
+
+// shortHash is the first 12 hex digits of a "sha256:…" hash.
+func shortHash(h string) string {
+	h = strings.TrimPrefix(h, "sha256:")
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return h
+}

@@ -37,13 +37,14 @@
 // files check every SIMD kernel bit for bit against the Go ones.
 //
 // Pack copies a weight matrix, once at load, into the layout the CPU's
-// kernels read fastest. For Q4_0 and Q8_0 on AVX-512 VNNI that is the x
-// layout (xlayout.go, packq4x.go, packq8x.go): 16-row tiles whose quants
-// are interleaved four bytes per row, so one VPDPBUSD against a broadcast
+// kernels read fastest. For Q4_0 (AVX2 or AVX-512 VNNI) and Q8_0 (AVX-512
+// VNNI) that is the x layout (xlayout.go, packq4x.go, packq8x.go): 16-row
+// tiles whose quants are interleaved four bytes per row, so one VPDPBUSD
+// (on AVX2: VPMADDUBSW, then one VPMADDWD per block) against a broadcast
 // activation dword accumulates the dot products of all sixteen rows with
 // no horizontal sums, and a tile is one sequential stream; its kernels
-// serve one position (decode) and up to 8 or 9 positions per call (batched
-// decode, prefill). The strided tiles also read a block-interleaved layout
+// serve one position (decode) and up to 4 (AVX2), 8 or 9 positions per
+// call (batched decode, prefill). The strided tiles also read a block-interleaved layout
 // (pack.go), which Pack chooses for no type (those tiles were no faster on
 // it than on row-major rows with their prefetching), so Q4_K, Q6_K and the
 // rest stay row-major. Every function

@@ -329,6 +329,7 @@ func avx2Kernels() *kernelSet {
 		pw, py, pd, nb := blockArgs(w, a, i, 18)
 		dotQ4_0x8rowsAVX2(pw, l.rs, py, pd, nb, (*[8]float32)(out))
 	}}
+	addQ40xAVX2(ks)
 	ks.dot[Q5_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ5_0AVX2(blockArgs(w, a, i, 22))
 	}

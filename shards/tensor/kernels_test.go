@@ -117,7 +117,9 @@ func fixScales(r *rand.Rand, w Matrix) {
 // BenchmarkKernels measures each kernel set on one thread with the weights
 // in cache (512x2048, about 1 MB for Q8_0): the compute ceiling of a kernel,
 // free of memory effects. n=1 uses the one-position kernels, n=4 the
-// four-position ones. Run it on an otherwise idle machine.
+// four-position ones; a type the set has x kernels for (xlayout.go) is
+// measured packed too ("Q4_0x"). GB/cpu-s divides by the process's CPU
+// time, which a shared machine disturbs less than the wall clock.
 //
 //	go test -run x -bench Kernels ./shards/tensor/
 func BenchmarkKernels(b *testing.B) {
@@ -133,17 +135,36 @@ func BenchmarkKernels(b *testing.B) {
 				if ks == genericKernels && n > 1 {
 					continue
 				}
-				ws := NewWorkspace()
-				b.Run(fmt.Sprintf("n=%d/%v/%s", n, typ, ks.name), func(b *testing.B) {
-					matMul(ks, p, ws, w, x, n, out)
-					b.ResetTimer()
-					for i := 0; i < b.N; i++ {
-						matMul(ks, p, ws, w, x, n, out)
+				layouts := []Matrix{w}
+				if xPackable(ks, w) {
+					xw, err := packX(w)
+					if err != nil {
+						b.Fatal(err)
 					}
-					b.StopTimer()
-					bytes := float64(b.N) * float64(len(w.Data))
-					b.ReportMetric(bytes/b.Elapsed().Seconds()/1e9, "GB/s")
-				})
+					layouts = append(layouts, xw)
+				}
+				for _, m := range layouts {
+					name := typ.String()
+					if m.x {
+						name += "x"
+					}
+					ws := NewWorkspace()
+					b.Run(fmt.Sprintf("n=%d/%s/%s", n, name, ks.name), func(b *testing.B) {
+						matMul(ks, p, ws, m, x, n, out)
+						b.ResetTimer()
+						c0 := cpuTime()
+						for i := 0; i < b.N; i++ {
+							matMul(ks, p, ws, m, x, n, out)
+						}
+						cpu := cpuTime() - c0
+						b.StopTimer()
+						bytes := float64(b.N) * float64(len(m.Data))
+						b.ReportMetric(bytes/b.Elapsed().Seconds()/1e9, "GB/s")
+						if cpu > 0 {
+							b.ReportMetric(bytes/cpu.Seconds()/1e9, "GB/cpu-s")
+						}
+					})
+				}
 			}
 		}
 	}

@@ -66,11 +66,27 @@ func q40xPrefetch(p int) int {
 func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32, pf int) error {
 	switch {
 	case !hasQ40xTiles():
-		return fmt.Errorf("tensor: Q4_0x tile: CPU lacks AVX-512 VNNI/VBMI/GFNI")
+		return fmt.Errorf("tensor: Q4_0x tile: %s", q40xTilesGap())
 	case pf < 0:
 		return fmt.Errorf("tensor: Q4_0x tile: negative prefetch distance %d", pf)
-	case nb <= 0 || p < 1 || p > q40xMaxPos:
-		return fmt.Errorf("tensor: Q4_0x tile: %d blocks, %d positions (want nb > 0, 1..%d positions)", nb, p, q40xMaxPos)
+	}
+	if err := q40xTileArgs(tile, nb, qs, ystride, d, bias, dstride, p, q40xMaxPos, out); err != nil {
+		return err
+	}
+	if p == 1 {
+		q40xVec16(&tile[0], nb, &qs[0], &d[0], &bias[0], &out[0], pf)
+		return nil
+	}
+	q40xBatch16(&tile[0], nb, &qs[0], ystride, &d[0], &bias[0], dstride, p, &out[0], pf)
+	return nil
+}
+
+// q40xTileArgs checks the arguments of a Q4_0 x tile kernel call for p
+// positions (at most maxPos) as q40xTile describes them.
+func q40xTileArgs(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p, maxPos int, out []float32) error {
+	switch {
+	case nb <= 0 || p < 1 || p > maxPos:
+		return fmt.Errorf("tensor: Q4_0x tile: %d blocks, %d positions (want nb > 0, 1..%d positions)", nb, p, maxPos)
 	case len(tile) < nb*q40xTileBytes:
 		return fmt.Errorf("tensor: Q4_0x tile: %d bytes, want %d", len(tile), nb*q40xTileBytes)
 	case len(out) < 16*p:
@@ -80,10 +96,5 @@ func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []i
 	case len(qs) < (p-1)*ystride+32*nb || len(d) < (p-1)*dstride+nb || len(bias) < (p-1)*dstride+nb:
 		return fmt.Errorf("tensor: Q4_0x tile: activations too short for %d positions", p)
 	}
-	if p == 1 {
-		q40xVec16(&tile[0], nb, &qs[0], &d[0], &bias[0], &out[0], pf)
-		return nil
-	}
-	q40xBatch16(&tile[0], nb, &qs[0], ystride, &d[0], &bias[0], dstride, p, &out[0], pf)
 	return nil
 }

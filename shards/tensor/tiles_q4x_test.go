@@ -271,3 +271,45 @@ func TestQ4xTileErrors(t *testing.T) {
 		t.Errorf("valid call: %v", err)
 	}
 }
+
+// TestQ4xKernelsAVX2 compares the AVX2 x kernels on the packed layout with
+// dotQ4_0 on the row-major rows, bit for bit.
+func TestQ4xKernelsAVX2(t *testing.T) {
+	skipUnless(t, kernelGap("avx2"))
+	r := rand.New(rand.NewPCG(47, 48))
+	for _, nb := range []int{1, 2, 3, 4, 5, 64, 176} {
+		for edge := 0; edge < 3; edge++ {
+			for p := 1; p <= q40xAVX2Pos; p++ {
+				pad := (p + nb) % 3
+				c := q4xMakeCase(t, r, "", 32, nb, p, pad, edge)
+				out := make([]float32, 16*p)
+				for tile := 0; tile < c.rows/16; tile++ {
+					tw := c.packedTile[tile*nb*q40xTileBytes : (tile+1)*nb*q40xTileBytes]
+					if err := q40xTileAVX2(tw, nb, c.qs, c.ys, c.d, c.bias, c.ds, p, out); err != nil {
+						t.Fatal(err)
+					}
+					for k := 0; k < p; k++ {
+						for row := 0; row < 16; row++ {
+							want := c.want(16*tile+row, k)
+							if got := out[16*k+row]; !sameBits(got, want) {
+								t.Fatalf("nb=%d edge=%d p=%d row %d position %d: %g (%#08x), dotQ4_0 %g (%#08x)",
+									nb, edge, p, 16*tile+row, k, got, math.Float32bits(got), want, math.Float32bits(want))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	tile := make([]byte, 2*q40xTileBytes)
+	qs := make([]int8, 4*64)
+	d := make([]float32, 8)
+	bias := make([]int32, 8)
+	out := make([]float32, 64)
+	if err := q40xTileAVX2(tile, 2, qs, 64, d, bias, 2, 5, out); err == nil {
+		t.Error("five positions: no error")
+	}
+	if err := q40xTileAVX2(tile, 2, qs[:200], 64, d, bias, 2, 4, out); err == nil {
+		t.Error("short activations: no error")
+	}
+}

@@ -1,0 +1,56 @@
+//go:build amd64 && !purego
+
+package tensor
+
+import "fmt"
+
+// AVX2 kernels (tiles_q4x_avx2_amd64.s) for Q4_0 weights in the x layout of
+// packq4x.go, so that Pack packs Q4_0 on CPUs without AVX-512 too: sixteen
+// rows for one position (decode), eight rows for four positions (prefill,
+// batched decode). Both read a tile as one sequential stream.
+
+// q40xVec16AVX2 is q40xVec16 (sixteen rows, one position) without
+// prefetches.
+//
+//go:noescape
+func q40xVec16AVX2(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32)
+
+// q40xHalf4AVX2 computes rows 8*half..8*half+7 of a tile for four
+// positions, laid out as for q40xBatch16: out[k*16+8*half+r].
+//
+//go:noescape
+func q40xHalf4AVX2(w *byte, half int, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, out *float32)
+
+// q40xAVX2Pos is the most positions q40xTileAVX2 takes in one call.
+const q40xAVX2Pos = 4
+
+// q40xTileAVX2 is q40xTile for the AVX2 kernels (no prefetch distance):
+// four positions go to the eight-row kernel twice, fewer to the sixteen-row
+// one once each (the tile is in cache after the first).
+func q40xTileAVX2(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32) error {
+	if gap := kernelGap("avx2"); gap != "" {
+		return fmt.Errorf("tensor: Q4_0x AVX2 tile: %s", gap)
+	}
+	if err := q40xTileArgs(tile, nb, qs, ystride, d, bias, dstride, p, q40xAVX2Pos, out); err != nil {
+		return err
+	}
+	if p == q40xAVX2Pos {
+		q40xHalf4AVX2(&tile[0], 0, nb, &qs[0], ystride, &d[0], &bias[0], dstride, &out[0])
+		q40xHalf4AVX2(&tile[0], 1, nb, &qs[0], ystride, &d[0], &bias[0], dstride, &out[0])
+		return nil
+	}
+	for k := 0; k < p; k++ {
+		q40xVec16AVX2(&tile[0], nb, &qs[k*ystride], &d[k*dstride], &bias[k*dstride], &out[16*k])
+	}
+	return nil
+}
+
+// addQ40xAVX2 registers the kernels above for x-packed Q4_0.
+func addQ40xAVX2(ks *kernelSet) {
+	ks.x[Q4_0] = xTile{pos: q40xAVX2Pos, fn: func(tile []byte, a *acts, i, p int, out []float32) {
+		nb := a.nb
+		if err := q40xTileAVX2(tile, nb, a.qs[i*a.cols:], a.cols, a.d[i*nb:], a.xs[i*a.xstride:], nb, p, out); err != nil {
+			panic(err)
+		}
+	}}
+}

@@ -224,6 +224,10 @@ func (o *Options) lookup(ctx context.Context, r Ref) (source, error) {
 			u = loc.String()
 		case resp.StatusCode == http.StatusOK:
 			return newSource(u, resp.Header, r.URL == nil), nil
+		case r.URL != nil && (resp.StatusCode == http.StatusMethodNotAllowed || resp.StatusCode == http.StatusNotImplemented):
+			// A server that only answers GET: size and digest unknown, the
+			// GGUF check still applies.
+			return source{url: u, size: -1}, nil
 		default:
 			return source{}, statusError(r, req.URL, resp.StatusCode, o.Token != "")
 		}

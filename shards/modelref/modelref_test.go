@@ -97,6 +97,10 @@ func (h *fakeHub) serveHub(w http.ResponseWriter, r *http.Request) {
 
 func (h *fakeHub) serveCDN(w http.ResponseWriter, r *http.Request) {
 	key := strings.TrimPrefix(r.URL.Path, "/blob/")
+	if strings.HasPrefix(key, "nohead/") && r.Method == http.MethodHead {
+		http.Error(w, "GET only", http.StatusMethodNotAllowed) // as some presigned-URL stores do
+		return
+	}
 	h.mu.Lock()
 	if a := r.Header.Get("Authorization"); a != "" {
 		h.cdnAuth = append(h.cdnAuth, a)
@@ -373,6 +377,7 @@ func TestGetURLAndSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.add("web/stories260K.gguf", model)
+	h.add("nohead/stories260K.gguf", model)
 	h.add("o/r/main/big-00001-of-00002.gguf", model)
 	h.add("o/r/main/big-00002-of-00002.gguf", other)
 	o := h.options(t)
@@ -383,6 +388,11 @@ func TestGetURLAndSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFile(t, path, model)
+	nohead, err := Get(t.Context(), h.cdn.URL+"/blob/nohead/stories260K.gguf", o)
+	if err != nil {
+		t.Fatalf("a server that refuses HEAD: %v", err)
+	}
+	checkFile(t, nohead, model)
 
 	first, err := Get(t.Context(), "hf:o/r/big-00001-of-00002.gguf", o)
 	if err != nil {
@@ -391,8 +401,8 @@ func TestGetURLAndSplit(t *testing.T) {
 	checkFile(t, first, model)
 	checkFile(t, strings.Replace(first, "00001-of", "00002-of", 1), other)
 	entries, err := List(o.Dir)
-	if err != nil || len(entries) != 3 {
-		t.Fatalf("List: %+v, %v; want three models", entries, err)
+	if err != nil || len(entries) != 4 {
+		t.Fatalf("List: %+v, %v; want four models", entries, err)
 	}
 	// Refresh asks again, and finds the cached file current.
 	o.Refresh = true
@@ -406,6 +416,35 @@ func TestGetURLAndSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFile(t, first, other)
+}
+
+// TestGetConcurrent: two fetches of one model at once transfer it once;
+// the second waits for the first and uses its file.
+func TestGetConcurrent(t *testing.T) {
+	h := newFakeHub(t)
+	model := stories(t)
+	h.add("o/r/main/m.gguf", model)
+	o := h.options(t)
+	paths := make([]string, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			paths[i], errs[i] = Get(t.Context(), "hf:o/r/m.gguf", o)
+		}()
+	}
+	wg.Wait()
+	for i := range 2 {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		checkFile(t, paths[i], model)
+	}
+	if len(h.cdnRanges) != 1 {
+		t.Errorf("%d transfers, want one", len(h.cdnRanges))
+	}
 }
 
 func TestParse(t *testing.T) {

@@ -9,5 +9,7 @@
 // State directory (/var/lib/svc-node-agent): node.key (the libp2p key,
 // 0600), member.crt (its certificate), ca.crt (the deployment CA, checked
 // against the pin at enrolment), roster (the newest verified roster),
-// firewall.json (the swarm port's state, which the running agent follows).
+// firewall.json (the swarm port's state, which the running agent follows),
+// slices/ (sparse copies of the models placed on this machine, holding only
+// the tensors of its blocks; see slices.go).
 package agent

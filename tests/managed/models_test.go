@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,6 +125,18 @@ func TestManagedModels(t *testing.T) {
 			t.Fatalf("%s: the managed swarm generates %v, svc generate %v", name, got, want.Completion)
 		}
 		t.Logf("%s: %v through the managed swarm equals svc generate", name, want.Completion)
+	}
+
+	// An API member is no machine of any placement: the coordinator gives
+	// it neither a manifest nor a tensor.
+	coord := member.t.View().Coord.Peer
+	pl, _ := member.t.View().Placement("stories260K")
+	if _, err := p2p.FetchManifest(d.ctx(), member.ep.Host, coord, pl.Manifest); err == nil || !strings.Contains(err.Error(), "no slice") {
+		t.Fatalf("an API member got the manifest: %v", err)
+	}
+	emb, _ := manifests["stories260K"].Tensor("token_embd.weight")
+	if err := p2p.FetchTensor(d.ctx(), member.ep.Host, coord, pl.Manifest, emb, io.Discard); err == nil || !strings.Contains(err.Error(), "not in the slices") {
+		t.Fatalf("an API member got a tensor: %v", err)
 	}
 
 	// A machine removed: its models lose coverage and become unavailable

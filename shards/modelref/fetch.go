@@ -539,11 +539,12 @@ func install(partial, final string, rec record) error {
 	if err := writeAtomic(final+".json", b); err != nil {
 		return fmt.Errorf("models directory: %w", err)
 	}
-	if err := syncFile(partial); err != nil {
-		return fmt.Errorf("models directory: %w", diskFull(err))
+	err = syncFile(partial)
+	if err == nil {
+		err = os.Rename(partial, final)
 	}
-	if err := os.Rename(partial, final); err != nil {
-		return fmt.Errorf("models directory: %w", err)
+	if err != nil {
+		return errors.Join(fmt.Errorf("models directory: %w", diskFull(err)), os.Remove(final+".json"))
 	}
 	return syncFile(filepath.Dir(final))
 }

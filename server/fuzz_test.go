@@ -18,6 +18,7 @@ func FuzzParseRequest(f *testing.F) {
 		`{"messages":[{"role":"user","content":"x"}],"max_tokens":1e309}`,
 		`{"messages":[{"role":"user","content":"x"}],"stop":["a","b"],"stream_options":{"include_usage":true}}`,
 		`{"prompt":"hello","max_tokens":3}`, `{"prompt":[1,2,3]}`, `{"prompt":["a"]}`,
+		`{"prompt":"x","max_tokens":5120e-1,"top_logprobs":0.0}`, `{"prompt":[1.0,2e0],"max_completion_tokens":-0}`,
 		"{\"prompt\":\"\xff\xfe\"}", `{"messages":[{"role":"user","content":"x"}],"temperature":"hot"}`,
 	} {
 		f.Add([]byte(seed))

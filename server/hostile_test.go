@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -93,5 +94,29 @@ func TestHostileNumbers(t *testing.T) {
 		quiet.Round(100*time.Microsecond), loaded.Round(100*time.Microsecond), loadedTimes[len(loadedTimes)-1].Round(time.Millisecond), len(loadedTimes), sent.Load())
 	if loaded > 10*quiet+500*time.Millisecond {
 		t.Errorf("an ordinary request took %s under the flood, %s quiet", loaded, quiet)
+	}
+}
+
+// TestJSONInteger: integer fields are read exactly, without floating point
+// or arbitrary precision.
+func TestJSONInteger(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int64
+		ok   bool
+	}{
+		{"512", 512, true}, {"512.0", 512, true}, {"5.12e2", 512, true}, {"5120E-1", 512, true},
+		{"1E+2", 100, true}, {"0", 0, true}, {"-0", 0, true}, {"0.000", 0, true}, {"0e999999999999999999999", 0, true},
+		{"120e-1", 12, true}, {"12e-1", 0, false}, {"512.5", 0, false}, {"1.0000000000000001", 0, false},
+		{"1e-99999999999999999999", 0, false},
+		{"9223372036854775807", math.MaxInt64, true}, {"9223372036854775808", math.MaxInt64, true},
+		{"-9223372036854775808", math.MinInt64, true}, {"-9223372036854775809", math.MinInt64, true},
+		{"1e19", math.MaxInt64, true}, {"1e99999999999999999999", math.MaxInt64, true}, {"-1e30", math.MinInt64, true},
+		{"18446744073709551615", math.MaxInt64, true},
+	} {
+		got, ok := jsonInteger([]byte(c.text))
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: %d %v, want %d %v", c.text, got, ok, c.want, c.ok)
+		}
 	}
 }

@@ -36,6 +36,7 @@ type fakeHub struct {
 	cutOnce  map[string]int64  // CDN: first full GET sends this many bytes, then drops the connection
 	holdOnce map[string]int64  // CDN: first full GET sends this many bytes, signals held, then waits for the client to leave
 	truncate map[string]int64  // CDN: serves only this many bytes, cleanly
+	cutEvery map[string]int64  // CDN: every response sends at most this many bytes, then drops the connection
 	held     chan struct{}
 
 	hubRequests int
@@ -46,7 +47,7 @@ type fakeHub struct {
 
 func newFakeHub(t *testing.T) *fakeHub {
 	h := &fakeHub{files: map[string][]byte{}, digest: map[string]string{}, gated: map[string]string{},
-		cutOnce: map[string]int64{}, holdOnce: map[string]int64{}, truncate: map[string]int64{}, held: make(chan struct{}, 1)}
+		cutOnce: map[string]int64{}, cutEvery: map[string]int64{}, holdOnce: map[string]int64{}, truncate: map[string]int64{}, held: make(chan struct{}, 1)}
 	h.cdn = httptest.NewTLSServer(http.HandlerFunc(h.serveCDN))
 	h.hub = httptest.NewTLSServer(http.HandlerFunc(h.serveHub))
 	t.Cleanup(h.cdn.Close)
@@ -121,6 +122,7 @@ func (h *fakeHub) serveCDN(w http.ResponseWriter, r *http.Request) {
 	if n, ok := h.truncate[key]; ok {
 		content = content[:n]
 	}
+	every := h.cutEvery[key]
 	h.mu.Unlock()
 	if !ok {
 		http.NotFound(w, r)
@@ -142,7 +144,27 @@ func (h *fakeHub) serveCDN(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler) // drop the connection mid-body
 	}
 	w.Header().Set("ETag", `"plain-etag"`)
+	if every > 0 {
+		http.ServeContent(&cutWriter{ResponseWriter: w, left: every}, r, "", time.Time{}, bytes.NewReader(content))
+		return
+	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(content))
+}
+
+// cutWriter drops the connection once it has passed on its share of bytes.
+type cutWriter struct {
+	http.ResponseWriter
+	left int64
+}
+
+func (c *cutWriter) Write(b []byte) (int, error) {
+	if int64(len(b)) > c.left {
+		_, _ = c.ResponseWriter.Write(b[:c.left])
+		c.ResponseWriter.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}
+	c.left -= int64(len(b))
+	return c.ResponseWriter.Write(b)
 }
 
 func (h *fakeHub) options(t *testing.T) Options {
@@ -223,6 +245,24 @@ func TestGetResumes(t *testing.T) {
 	entries, err := List(o.Dir)
 	if err != nil || len(entries) != 1 || entries[0].Ref != ref || entries[0].SHA256 != sha(model) || entries[0].Path != path {
 		t.Errorf("List: %+v, %v", entries, err)
+	}
+}
+
+// TestGetFlakyCDN: a CDN that drops every connection after 128 KiB still
+// delivers the model, one range after another.
+func TestGetFlakyCDN(t *testing.T) {
+	h := newFakeHub(t)
+	model := stories(t)
+	h.add("o/r/main/m.gguf", model)
+	h.cutEvery["o/r/main/m.gguf"] = 128 << 10
+	o := h.options(t)
+	path, err := Get(t.Context(), "hf:o/r/m.gguf", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFile(t, path, model)
+	if want := (len(model) + 128<<10 - 1) / (128 << 10); len(h.cdnRanges) != want {
+		t.Errorf("%d transfers, want %d", len(h.cdnRanges), want)
 	}
 }
 

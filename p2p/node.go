@@ -390,10 +390,22 @@ func (n *Node) announceLoop() {
 	t := time.NewTicker(n.cfg.RefreshInterval)
 	defer t.Stop()
 	var provided time.Time
+	failures := 0 // failed pushes in a row
 	for {
 		ctx, cancel := context.WithTimeout(n.ctx, n.cfg.RefreshInterval)
-		if err := n.ep.Publish(ctx, n.record(false)); err != nil && n.ctx.Err() == nil {
-			n.log.Warn("publish announcement", "err", err)
+		// The record is renewed locally (and served directly) even when
+		// the DHT push fails; a stuck peer among the closest makes every
+		// push time out, so the warning is given at failures 1, 2, 4, 8…
+		// and on recovery rather than every round.
+		switch err := n.ep.Publish(ctx, n.record(false)); {
+		case err != nil && n.ctx.Err() == nil:
+			failures++
+			if failures&(failures-1) == 0 {
+				n.log.Warn("publish announcement", "err", err, "failures_in_a_row", failures)
+			}
+		case err == nil && failures > 0:
+			n.log.Info("publish announcement recovered", "after_failures", failures)
+			failures = 0
 		}
 		// Provider records last long; renew them every minute, and retry
 		// quickly while the routing table was empty.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 
 // Generate runs a greedy generation through a chain of nodes (Backend).
 func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id int32) error) (GenerateResult, error) {
-	st, hs, err := r.resolve(req.Model)
+	st, hs, err := r.resolveWait(ctx, req.Model)
 	if err != nil {
 		return GenerateResult{}, err
 	}
@@ -40,7 +41,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		}
 		maxTokens = room
 	}
-	ch := &chain{r: r, digest: st.Digest, adapter: st.Adapter, adapterDigest: st.AdapterDigest, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
+	ch := &chain{r: r, name: st.Name, digest: st.Digest, adapter: st.Adapter, adapterDigest: st.AdapterDigest, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
 	defer ch.close()
 	if err := ch.build(ctx); err != nil {
 		return GenerateResult{}, err
@@ -78,6 +79,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 // fails, it can open a new route and replay them.
 type chain struct {
 	r      *Router
+	name   string // the model's name, for messages
 	digest string
 	total  int
 	dim    int
@@ -97,10 +99,14 @@ type chain struct {
 	hops      []*p2p.Session
 	history   []model.Input
 	failovers int
-	// excluded are peers that refused or failed this generation; they are
-	// not tried again for it.
-	excluded map[peer.ID]bool
-	mu       sync.Mutex // guards excluded while hops open in parallel
+	// excluded are peers that refused or failed this generation, with
+	// their record at the time: they are not tried again for it unless
+	// they announce again (restarted, or back from a freeze).
+	excluded map[peer.ID]*exclusion
+	// opened is when the current hops were opened: a failure of a session
+	// opened before the peer's last failure was seen is the same event.
+	opened time.Time
+	mu     sync.Mutex // guards excluded while hops open in parallel
 }
 
 // Forward runs one step through every hop, failing over on hop failures.
@@ -150,18 +156,27 @@ func (e *hopError) Error() string { return e.err.Error() }
 func (e *hopError) Unwrap() error { return e.err }
 
 func (c *chain) exclude(p peer.ID) {
+	e := &exclusion{failedAt: time.Now()}
+	c.r.mu.Lock()
+	if m, ok := c.r.nodes[p]; ok {
+		e.seq, e.addrs = m.Record.Seq, addrsKey(m.Record)
+	}
+	c.r.mu.Unlock()
 	c.mu.Lock()
 	if c.excluded == nil {
-		c.excluded = map[peer.ID]bool{}
+		c.excluded = map[peer.ID]*exclusion{}
 	}
-	c.excluded[p] = true
+	c.excluded[p] = e
 	c.mu.Unlock()
 }
 
-func (c *chain) isExcluded(p peer.ID) bool {
+// isExcluded reports whether p failed this generation and has not
+// announced again since (a is its record in the view, if any).
+func (c *chain) isExcluded(p peer.ID, a *wire.Announcement) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.excluded[p]
+	e := c.excluded[p]
+	return e != nil && (a == nil || !e.lifts(a))
 }
 
 func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) {
@@ -172,7 +187,7 @@ func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) 
 		out, err = h.Forward(ctx, in)
 		c.r.met.hopStep.Observe(time.Since(t0).Seconds())
 		if err != nil {
-			c.r.blame(ctx, h.Peer(), err)
+			c.r.blame(ctx, h.Peer(), err, c.opened)
 			c.exclude(h.Peer())
 			return nil, &hopError{peer: h.Peer(), err: fmt.Errorf("router: hop %d of %d: %w", i+1, len(c.hops), err)}
 		}
@@ -207,28 +222,14 @@ func retryable(err error) bool {
 	return errors.As(err, &he)
 }
 
-// blame leaves a peer out of new chains for the backoff period when err
-// says the peer is at fault (unreachable, reset, timed out, broken). A
-// refusal for lack of room, or a request the caller got wrong, or the
-// caller's own cancellation, is no reason to shun the peer.
-func (r *Router) blame(ctx context.Context, p peer.ID, err error) {
-	if ctx.Err() != nil {
-		return
-	}
-	var re *p2p.RemoteError
-	if errors.As(err, &re) {
-		switch re.Code {
-		case wire.Code_NO_CAPACITY, wire.Code_NOT_READY, wire.Code_BAD_REQUEST, wire.Code_TOO_LONG, wire.Code_SESSION_EXISTS:
-			return
-		}
-	}
-	r.mu.Lock()
-	r.backoff[p] = time.Now().Add(r.cfg.Backoff)
-	r.mu.Unlock()
-}
+// probeCost is added to the cost of a hop through an excluded peer: such a
+// chain is built only when no other exists.
+const probeCost = 1e9
 
-// candidates lists the online ranges of the chain's model, leaving out
-// peers in backoff, with their estimated cost.
+// candidates lists the online ranges of the chain's model with their
+// estimated cost, leaving out the peers that failed this generation and
+// those announced full while this router keeps them busy. Peers excluded
+// after failures are listed as probes, at a prohibitive cost.
 func (c *chain) candidates() []candidate {
 	r := c.r
 	hs := r.snapshot()[c.digest]
@@ -244,10 +245,7 @@ func (c *chain) candidates() []candidate {
 		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
 			continue
 		}
-		if until, ok := r.backoff[h.peer]; ok && until.After(now) {
-			continue
-		}
-		if c.isExcluded(h.peer) {
+		if c.isExcluded(h.peer, r.nodes[h.peer].Record) {
 			continue
 		}
 		if s.FreeCacheTokens < uint64(c.maxLen) && r.inflight[h.peer] > 0 {
@@ -258,26 +256,51 @@ func (c *chain) candidates() []candidate {
 		// Busy nodes serve each session more slowly; spread the load.
 		load := float64(s.Sessions) + float64(r.inflight[h.peer])
 		cost := s.MsPerToken*(1+0.5*load) + float64(r.cfg.HopPenalty.Microseconds())/1000
-		out = append(out, candidate{peer: h.peer, first: int(s.First), last: int(s.Last), cost: cost, ms: s.MsPerToken})
+		probe := false
+		if e := r.excl[h.peer]; e != nil && e.until.After(now) {
+			cost, probe = cost+probeCost, true
+		}
+		out = append(out, candidate{peer: h.peer, first: int(s.First), last: int(s.Last), cost: cost, ms: s.MsPerToken, probe: probe})
 	}
 	return out
 }
 
 // build picks the best chain and opens a session on every hop. A hop that
-// refuses is left out and another chain tried, a few times.
+// refuses is left out and another chain tried, a few times. When no chain
+// exists while some node vanished lately or is excluded after a failure,
+// it waits up to RouteWait for the view to change (asking for a discovery
+// and a renewal round at once): a holder of the missing blocks may be
+// announcing again at this moment.
 func (c *chain) build(ctx context.Context) error {
 	var lastErr error
+	waited := false
 	for attempt := 0; attempt < 4; attempt++ {
-		route := bestChain(c.total, c.candidates())
-		if route == nil {
-			if lastErr != nil {
-				return fmt.Errorf("router: %w: last failure: %w", ErrRouteUnavailable, lastErr)
-			}
-			return fmt.Errorf("router: %w: no chain of online nodes covers blocks 0..%d", ErrRouteUnavailable, c.total)
+		cands := c.candidates()
+		route := bestChain(c.total, slices.Clone(cands))
+		if route == nil && !waited && c.r.mayReturn() {
+			waited = true
+			c.r.waitFor(ctx, c.r.cfg.RouteWait, func() bool {
+				cands = c.candidates()
+				route = bestChain(c.total, slices.Clone(cands))
+				return route != nil
+			})
 		}
+		if route == nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("router: waiting for a route: %w", ctx.Err())
+			}
+			return c.routeError(cands, lastErr)
+		}
+		for _, h := range route {
+			if h.probe {
+				c.r.met.probes.Inc()
+				c.r.log.Info("probing an excluded peer: no chain without it", "peer", h.peer, "blocks", fmt.Sprintf("%d:%d", h.first, h.last))
+			}
+		}
+		opened := time.Now()
 		hops, err := c.open(ctx, route)
 		if err == nil {
-			c.hops = hops
+			c.hops, c.opened = hops, opened
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -288,8 +311,116 @@ func (c *chain) build(ctx context.Context) error {
 	return fmt.Errorf("router: %w: %w", ErrRouteUnavailable, lastErr)
 }
 
+// RouteError is a refusal for want of a chain: which blocks no usable node
+// holds, and what their holders are doing. Its message names no peer.
+type RouteError struct {
+	Model string
+	// First and Last bound the blocks [First, Last) left uncovered (the
+	// first such span); equal when the holders' ranges cover every block
+	// but do not chain.
+	First, Last int
+	// Excluded holders of those blocks were left out after failures (of
+	// this request or recent ones); Busy ones are full; when both are zero
+	// no online node holds the blocks.
+	Excluded, Busy int
+	// Last is the last failure opening a chain, if any.
+	Err error
+}
+
+func (e *RouteError) Error() string {
+	msg := fmt.Sprintf("router: %s: model %q: %s", ErrRouteUnavailable, e.Model, e.Reason())
+	if e.Err != nil {
+		msg += ": last failure: " + e.Err.Error()
+	}
+	return msg
+}
+
+// Reason describes what is missing (of the model, which it does not name)
+// without naming any peer or address, so that it can be shown to clients.
+func (e *RouteError) Reason() string {
+	var what string
+	switch {
+	case e.First == e.Last:
+		return "the ranges of the nodes holding it do not chain from the first block to the last"
+	case e.Last-e.First == 1:
+		what = fmt.Sprintf("block %d has", e.First)
+	default:
+		what = fmt.Sprintf("blocks %d..%d have", e.First, e.Last-1)
+	}
+	var why []string
+	if e.Excluded > 0 {
+		why = append(why, fmt.Sprintf("%d %s left out after failures", e.Excluded, plural(e.Excluded, "holder is", "holders are")))
+	}
+	if e.Busy > 0 {
+		why = append(why, fmt.Sprintf("%d %s full", e.Busy, plural(e.Busy, "holder is", "holders are")))
+	}
+	if len(why) == 0 {
+		return what + " no online holder"
+	}
+	return what + " no usable holder: " + strings.Join(why, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func (e *RouteError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrRouteUnavailable}
+	}
+	return []error{ErrRouteUnavailable, e.Err}
+}
+
+// routeError explains why no chain covers the model: the first span of
+// blocks the usable candidates leave uncovered, and how many of its
+// online holders are excluded or busy.
+func (c *chain) routeError(usable []candidate, last error) error {
+	covered := make([]bool, c.total)
+	for _, cd := range usable {
+		if cd.probe {
+			continue // a probe that failed this request is excluded for it
+		}
+		for b := max(cd.first, 0); b < min(cd.last, c.total); b++ {
+			covered[b] = true
+		}
+	}
+	e := &RouteError{Model: c.name, Err: last}
+	e.First = slices.Index(covered, false)
+	if e.First < 0 {
+		e.First, e.Last = 0, 0
+		return e
+	}
+	e.Last = e.First
+	for e.Last < c.total && !covered[e.Last] {
+		e.Last++
+	}
+	now := time.Now()
+	hs := c.r.snapshot()[c.digest]
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	for _, h := range hs {
+		s := h.s
+		if s.State != wire.ServeState_STATE_ONLINE || int(s.TotalBlocks) != c.total || int(s.First) > e.First || int(s.Last) <= e.First {
+			continue
+		}
+		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
+			continue
+		}
+		switch ex := c.r.excl[h.peer]; {
+		case c.isExcluded(h.peer, c.r.nodes[h.peer].Record) || (ex != nil && ex.until.After(now)):
+			e.Excluded++
+		default:
+			e.Busy++
+		}
+	}
+	return e
+}
+
 // open opens the route's sessions in parallel; on any failure it closes
-// those that opened and backs off the peers that failed.
+// those that opened and excludes the peers that failed.
 func (c *chain) open(ctx context.Context, route []candidate) ([]*p2p.Session, error) {
 	id := newSessionID()
 	hops := make([]*p2p.Session, len(route))
@@ -297,15 +428,9 @@ func (c *chain) open(ctx context.Context, route []candidate) ([]*p2p.Session, er
 	var wg sync.WaitGroup
 	for i, cand := range route {
 		wg.Go(func() {
-			s, err := p2p.OpenSession(ctx, c.r.ep.Host, cand.peer, p2p.SessionOptions{
-				ID: id, Digest: c.digest, First: cand.first, Last: cand.last,
-				MaxLength: c.maxLen, Dim: c.dim, StepTimeout: c.r.cfg.StepTimeout,
-				Adapter: c.adapter, AdapterDigest: c.adapterDigest,
-				PerPosition: max(time.Duration(10*cand.ms*float64(time.Millisecond)), time.Millisecond),
-			})
+			s, err := c.openHop(ctx, id, cand)
 			if err != nil {
 				errs[i] = err
-				c.r.blame(ctx, cand.peer, err)
 				c.exclude(cand.peer)
 				return
 			}
@@ -319,6 +444,34 @@ func (c *chain) open(ctx context.Context, route []candidate) ([]*p2p.Session, er
 		return nil, err
 	}
 	return hops, nil
+}
+
+// openHop opens one hop's session. A peer that cannot be reached where the
+// host knows it may have restarted elsewhere: the router looks for a newer
+// record, re-addresses the peer (forgetting the host's dial back-off for
+// it) and dials again once. A dial refused by the local dial back-off is
+// never the peer's fault.
+func (c *chain) openHop(ctx context.Context, id string, cand candidate) (*p2p.Session, error) {
+	opts := p2p.SessionOptions{
+		ID: id, Digest: c.digest, First: cand.first, Last: cand.last,
+		MaxLength: c.maxLen, Dim: c.dim, StepTimeout: c.r.cfg.StepTimeout,
+		Adapter: c.adapter, AdapterDigest: c.adapterDigest,
+		PerPosition: max(time.Duration(10*cand.ms*float64(time.Millisecond)), time.Millisecond),
+	}
+	began := time.Now()
+	s, err := p2p.OpenSession(ctx, c.r.ep.Host, cand.peer, opts)
+	if err != nil && p2p.IsDialError(err) && ctx.Err() == nil {
+		if c.r.readdress(ctx, cand.peer) || p2p.IsDialBackoff(err) {
+			began = time.Now()
+			s, err = p2p.OpenSession(ctx, c.r.ep.Host, cand.peer, opts)
+		}
+	}
+	if err != nil {
+		c.r.blame(ctx, cand.peer, err, began)
+		return nil, err
+	}
+	c.r.succeeded(cand.peer)
+	return s, nil
 }
 
 func (r *Router) track(p peer.ID, d int) {

@@ -11,6 +11,8 @@ type metrics struct {
 	generations *prometheus.CounterVec
 	tokens      prometheus.Counter
 	failovers   prometheus.Counter
+	exclusions  prometheus.Counter
+	probes      prometheus.Counter
 	hopStep     prometheus.Histogram
 }
 
@@ -22,6 +24,10 @@ func newMetrics(r *Router, reg *prometheus.Registry) (*metrics, error) {
 			Name: "svc_router_tokens_total", Help: "Tokens generated."}),
 		failovers: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "svc_router_failovers_total", Help: "Chains rebuilt after a hop failed mid-generation."}),
+		exclusions: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_router_exclusions_total", Help: "Peers left out of new chains after a failure (one per failure event)."}),
+		probes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_router_probes_total", Help: "Chains built through an excluded peer because no other chain existed."}),
 		hopStep: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "svc_router_hop_step_seconds", Help: "Wall time of one step on one hop, network included.",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18)}),
@@ -44,7 +50,7 @@ func newMetrics(r *Router, reg *prometheus.Registry) (*metrics, error) {
 			defer r.mu.Unlock()
 			return float64(len(r.nodes))
 		})
-	for _, c := range []prometheus.Collector{m.generations, m.tokens, m.failovers, m.hopStep, sessions, nodes} {
+	for _, c := range []prometheus.Collector{m.generations, m.tokens, m.failovers, m.exclusions, m.probes, m.hopStep, sessions, nodes} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("router: register metrics: %w", err)
 		}

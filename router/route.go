@@ -13,6 +13,7 @@ type candidate struct {
 	first, last int
 	cost        float64 // estimated ms per token through this hop
 	ms          float64 // announced ms per token
+	probe       bool    // the peer is excluded after failures: used only when needed
 }
 
 // bestChain returns the cheapest sequence of candidates leading from block

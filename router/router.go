@@ -40,9 +40,18 @@ type Config struct {
 	// HopPenalty is added to every hop's estimated cost, so that chains
 	// with fewer hops win when speeds are close (default 0.2 ms).
 	HopPenalty time.Duration
-	// Backoff is how long a peer that failed is left out of new chains
-	// (default 30 s).
-	Backoff time.Duration
+	// Backoff is how long a peer whose hop failed is first left out of
+	// new chains (default 1 s). Each further failure in a row doubles it,
+	// up to MaxBackoff (default 1 min); each success halves it; a newer
+	// announcement from the peer (signed after the failure, or with new
+	// addresses) ends it at once. A chain that cannot be built without an
+	// excluded peer tries it anyway (a probe).
+	Backoff, MaxBackoff time.Duration
+	// RouteWait is how long a request waits for the view to change when
+	// no chain can be built for a model the swarm knows: a holder of the
+	// missing blocks may be announcing again any moment (default 2 s;
+	// negative: never wait).
+	RouteWait time.Duration
 	// MaxFailovers bounds how many times one generation rebuilds its chain
 	// (default 3; negative: never).
 	MaxFailovers int
@@ -63,7 +72,13 @@ func (c *Config) defaults() {
 		c.HopPenalty = 200 * time.Microsecond
 	}
 	if c.Backoff <= 0 {
-		c.Backoff = 30 * time.Second
+		c.Backoff = time.Second
+	}
+	if c.MaxBackoff <= 0 {
+		c.MaxBackoff = time.Minute
+	}
+	if c.RouteWait == 0 {
+		c.RouteWait = 2 * time.Second
 	}
 	if c.MaxFailovers == 0 {
 		c.MaxFailovers = 3
@@ -85,14 +100,20 @@ type Router struct {
 
 	mu       sync.Mutex
 	nodes    map[peer.ID]p2p.Member
-	created  map[string]time.Time // digest → when first seen
-	backoff  map[peer.ID]time.Time
-	inflight map[peer.ID]int // sessions this router holds per peer
+	created  map[string]time.Time   // digest → when first seen
+	excl     map[peer.ID]*exclusion // peers whose hops failed
+	inflight map[peer.ID]int        // sessions this router holds per peer
 	headers  map[string]*header
 	barriers map[string]*stepBarrier // digest → its generations' barrier
 	// changed is closed (and replaced) whenever the view changes, so that
 	// WaitState waits for events instead of polling.
 	changed chan struct{}
+	// kick and renewKick ask the discovery and renewal loops for a round
+	// now (capacity 1 each).
+	kick, renewKick chan struct{}
+	// vanished are nodes whose records expired (not withdrawn) lately:
+	// they may come back any moment, and renewals keep asking for them.
+	vanished map[peer.ID]time.Time
 
 	fetchMu sync.Mutex // one header fetch at a time
 
@@ -118,8 +139,9 @@ func New(ctx context.Context, cfg Config) (*Router, error) {
 	r := &Router{
 		cfg: cfg, log: cfg.Logger, ep: ep,
 		nodes: map[peer.ID]p2p.Member{}, created: map[string]time.Time{},
-		backoff: map[peer.ID]time.Time{}, inflight: map[peer.ID]int{}, headers: map[string]*header{}, barriers: map[string]*stepBarrier{},
-		changed: make(chan struct{}),
+		excl: map[peer.ID]*exclusion{}, inflight: map[peer.ID]int{}, headers: map[string]*header{}, barriers: map[string]*stepBarrier{},
+		changed: make(chan struct{}), kick: make(chan struct{}, 1),
+		renewKick: make(chan struct{}, 1), vanished: map[peer.ID]time.Time{},
 	}
 	r.reg = prometheus.NewRegistry()
 	if r.met, err = newMetrics(r, r.reg); err != nil {
@@ -173,6 +195,8 @@ func (r *Router) refreshLoop() {
 		case <-r.ctx.Done():
 			return
 		case <-t.C:
+		case <-r.renewKick:
+			t.Stop()
 		}
 		ctx, cancel := context.WithTimeout(r.ctx, renewTimeout)
 		r.renew(ctx)
@@ -194,6 +218,7 @@ func (r *Router) discoverLoop() {
 		case <-r.ctx.Done():
 			return
 		case <-t.C:
+		case <-r.kick:
 		}
 		ctx, cancel := context.WithTimeout(r.ctx, 2*r.cfg.RefreshInterval)
 		if err := r.discover(ctx); err != nil && r.ctx.Err() == nil {
@@ -201,6 +226,65 @@ func (r *Router) discoverLoop() {
 		}
 		cancel()
 		r.sweep(time.Now())
+	}
+}
+
+// lookNow asks the discovery and renewal loops for a round at once
+// (rounds do not pile up: a kick while one runs starts one more after it).
+func (r *Router) lookNow() {
+	for _, k := range []chan struct{}{r.kick, r.renewKick} {
+		select {
+		case k <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// vanishedMemory is how long a node whose record expired is still asked
+// for: a node restarted within it (same key) is found by renewals, without
+// waiting for a DHT search.
+const vanishedMemory = 2 * time.Minute
+
+// mayReturn reports whether some node vanished lately or is excluded after
+// a failure: a model missing blocks may then be whole again any moment.
+func (r *Router) mayReturn() bool {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.vanished) > 0 {
+		return true
+	}
+	for _, e := range r.excl {
+		if e.until.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitFor waits up to d for cond to hold, re-checking it whenever the view
+// changes and asking for a discovery and a renewal round at once.
+func (r *Router) waitFor(ctx context.Context, d time.Duration, cond func() bool) bool {
+	if d <= 0 {
+		return cond()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		r.mu.Lock()
+		changed := r.changed
+		r.mu.Unlock()
+		if cond() {
+			return true
+		}
+		r.lookNow()
+		select {
+		case <-changed:
+		case <-t.C:
+			return cond()
+		case <-ctx.Done():
+			return false
+		}
 	}
 }
 
@@ -246,15 +330,24 @@ func (r *Router) Refresh(ctx context.Context) error {
 // nobody else's renewal.
 func (r *Router) renew(ctx context.Context) {
 	r.mu.Lock()
-	known := make([]peer.ID, 0, len(r.nodes))
+	known := make([]peer.ID, 0, len(r.nodes)+len(r.vanished))
 	for id := range r.nodes {
+		known = append(known, id)
+	}
+	for id := range r.vanished {
 		known = append(known, id)
 	}
 	r.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, id := range known {
 		wg.Go(func() {
-			if m, err := r.ep.LookupDirect(ctx, id); err == nil {
+			m, err := r.ep.LookupDirect(ctx, id)
+			if err != nil {
+				// The node does not answer where we knew it: it may have
+				// come back elsewhere, and the DHT has its newest record.
+				m, err = r.ep.Lookup(ctx, id)
+			}
+			if err == nil {
 				r.apply([]p2p.Member{*m}, time.Now())
 			}
 		})
@@ -306,15 +399,23 @@ func (r *Router) sweep(now time.Time) {
 	for id, m := range r.nodes {
 		if !m.Expires.After(now) {
 			delete(r.nodes, id)
+			r.vanished[id] = now
 			dropped = true
+		}
+	}
+	for id, at := range r.vanished {
+		if now.Sub(at) > vanishedMemory {
+			delete(r.vanished, id)
 		}
 	}
 	if dropped {
 		r.notifyLocked()
 	}
-	for id, until := range r.backoff {
-		if !until.After(now) {
-			delete(r.backoff, id)
+	for id, e := range r.excl {
+		// The count of failures in a row is kept while it can still
+		// matter: as long as the longest back-off it could lead to.
+		if !e.until.After(now) && now.Sub(e.failedAt) > r.cfg.MaxBackoff {
+			delete(r.excl, id)
 		}
 	}
 }
@@ -322,6 +423,13 @@ func (r *Router) sweep(now time.Time) {
 // apply merges members into the view: newer records replace older ones,
 // withdrawn nodes leave.
 func (r *Router) apply(ms []p2p.Member, now time.Time) {
+	var readdress []p2p.Member
+	defer func() {
+		// Outside the lock: it touches the host's peerstore and swarm.
+		for _, m := range readdress {
+			r.ep.Readdress(m.ID, m.Record.Addrs)
+		}
+	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(ms) > 0 {
@@ -330,10 +438,28 @@ func (r *Router) apply(ms []p2p.Member, now time.Time) {
 	for _, m := range ms {
 		if m.Withdrawn {
 			delete(r.nodes, m.ID)
+			delete(r.vanished, m.ID)
 			continue
 		}
-		if old, ok := r.nodes[m.ID]; ok && old.Record.Seq > m.Record.Seq {
+		if !m.Expires.After(now) {
 			continue
+		}
+		delete(r.vanished, m.ID)
+		old, known := r.nodes[m.ID]
+		if known && old.Record.Seq > m.Record.Seq {
+			continue
+		}
+		if known && m.Record.Seq > old.Record.Seq && addrsKey(old.Record) != addrsKey(m.Record) {
+			// Restarted elsewhere: dial the new addresses, without the
+			// dial back-off the old ones earned.
+			readdress = append(readdress, m)
+		}
+		if e := r.excl[m.ID]; e != nil && e.until.After(now) && e.lifts(m.Record) {
+			r.log.Info("peer announced again; its exclusion ends", "peer", m.ID, "failures", e.failures)
+			e.until = time.Time{}
+			if !known || addrsKey(old.Record) == addrsKey(m.Record) {
+				readdress = append(readdress, m)
+			}
 		}
 		r.nodes[m.ID] = m
 		for _, s := range m.Record.Models {
@@ -520,10 +646,23 @@ func (r *Router) resolve(name string) (ModelStatus, []holding, error) {
 	return best, bestHs, nil
 }
 
+// resolveWait is resolve, waiting up to RouteWait for a model that is
+// missing blocks or still loading when a holder may be back any moment.
+func (r *Router) resolveWait(ctx context.Context, name string) (ModelStatus, []holding, error) {
+	st, hs, err := r.resolve(name)
+	if (errors.Is(err, ErrModelIncomplete) || errors.Is(err, ErrModelLoading)) && r.mayReturn() {
+		r.waitFor(ctx, r.cfg.RouteWait, func() bool {
+			st, hs, err = r.resolve(name)
+			return err == nil
+		})
+	}
+	return st, hs, err
+}
+
 // Model resolves a served model and returns its header, fetched from one
 // of its nodes and checked against the digest.
 func (r *Router) Model(ctx context.Context, name string) (*ModelInfo, error) {
-	st, hs, err := r.resolve(name)
+	st, hs, err := r.resolveWait(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -393,3 +393,50 @@ func TestShortTTLViewIsSteady(t *testing.T) {
 		}
 	}
 }
+
+// TestExcludedPeerIsProbed: a peer excluded after a failure is still used
+// when no chain exists without it (a probe), and its success ends the
+// exclusion; with a replica available, the excluded peer is left out.
+func TestExcludedPeerIsProbed(t *testing.T) {
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	a := startNode(t, path, 0, 2, nil)
+	b := startNode(t, path, 2, 5, a.Addrs())
+	r := startRouter(t, a.Addrs())
+	waitState(t, r, "stories260K", router.StateServed, 10*time.Second)
+	want, _ := swarmtest.Local(t, path, prompt, 12)
+	generate := func() []int32 {
+		t.Helper()
+		var got []int32
+		if _, err := r.Generate(t.Context(), router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 12, Stop: swarmtest.StopTokens(t, path)}, func(id int32) error {
+			got = append(got, id)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+
+	router.Exclude(r, b.ID())
+	if got := generate(); !slices.Equal(got, want) {
+		t.Fatalf("through the probed peer: %v, want %v", got, want)
+	}
+	if router.Excluded(r, b.ID()) || gauge(t, r, "svc_router_probes_total") != 1 {
+		t.Fatalf("after a successful probe: excluded %v, probes %v", router.Excluded(r, b.ID()), gauge(t, r, "svc_router_probes_total"))
+	}
+
+	// With a replica, the excluded peer is not probed.
+	b2 := startNode(t, path, 2, 5, a.Addrs())
+	deadline := time.Now().Add(10 * time.Second)
+	for router.HoldersOf(r, a.Digest()) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatal("router never saw the replica")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	router.Exclude(r, b.ID())
+	generate()
+	if !router.Excluded(r, b.ID()) || gauge(t, r, "svc_router_probes_total") != 1 || b.Sessions() != 0 {
+		t.Fatalf("with a replica: excluded %v, probes %v", router.Excluded(r, b.ID()), gauge(t, r, "svc_router_probes_total"))
+	}
+	swarmtest.WaitSessions(t, 0, a, b, b2)
+}

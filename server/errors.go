@@ -262,6 +262,7 @@ func serverError(cause error) *apiError {
 func backendError(model string, err error) *apiError {
 	var ae *apiError
 	var e *apiError
+	var routeErr *router.RouteError
 	switch {
 	case errors.As(err, &ae):
 		return ae
@@ -274,6 +275,9 @@ func backendError(model string, err error) *apiError {
 	case errors.Is(err, router.ErrModelIncomplete):
 		e = &apiError{Status: 503, Code: codeModelIncomplete,
 			Message: fmt.Sprintf("model %q is present on the swarm but some of its blocks are held by no online node", model)}
+	case errors.As(err, &routeErr):
+		e = &apiError{Status: 503, Code: codeRouteUnavailable,
+			Message: fmt.Sprintf("no route through the swarm could be built for model %q: %s", model, routeErr.Reason())}
 	case errors.Is(err, router.ErrRouteUnavailable):
 		e = &apiError{Status: 503, Code: codeRouteUnavailable,
 			Message: fmt.Sprintf("no route through the swarm could be built for model %q; the server log has the reason under the request's reference", model)}

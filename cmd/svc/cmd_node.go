@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
@@ -146,7 +148,11 @@ func runNode(ctx context.Context, log *slog.Logger, cfg p2p.NodeConfig, metricsA
 			return fmt.Errorf("node: --metrics %s: %w", metricsAddr, err)
 		}
 		mux := http.NewServeMux()
-		mux.Handle("/metrics", promhttp.HandlerFor(n.Registry(), promhttp.HandlerOpts{}))
+		// The node's own metrics, and the Go runtime's and the process's
+		// (goroutines, memory, open files), so that a leak shows.
+		procReg := prometheus.NewRegistry()
+		procReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		mux.Handle("/metrics", promhttp.HandlerFor(prometheus.Gatherers{procReg, n.Registry()}, promhttp.HandlerOpts{}))
 		srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() { errc <- srv.Serve(ln) }()
 		log.Info("metrics listening", "url", "http://"+ln.Addr().String()+"/metrics")

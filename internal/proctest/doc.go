@@ -29,6 +29,9 @@
 // process is really stopped (signals are asynchronous), so a test that
 // freezes a process to hold a step still does not race its last instructions.
 //
+// Setting SVC_TEST_LOGDIR to a directory keeps the whole output of every
+// process there (one file each), failed test or not.
+//
 // Build compiles with -race when the test binary itself was built with it.
 // Scrape and MetricSum read a Prometheus text page (a process's /metrics).
 //

@@ -108,8 +108,25 @@ func Spawn(tb testing.TB, c Cmd) (*Proc, error) {
 		if tb.Failed() {
 			tb.Logf("---- last output of %s (pid %d, %s):\n%s", p.name, p.Pid(), p.state(), p.Tail(40))
 		}
+		if dir := os.Getenv(LogDirEnv); dir != "" {
+			if err := p.saveLog(dir, tb.Name()); err != nil {
+				tb.Errorf("save the output of %s: %v", p.name, err)
+			}
+		}
 	})
 	return p, nil
+}
+
+// LogDirEnv names an environment variable: when it is set to a directory,
+// the whole kept output of every process is written there at cleanup, one
+// file per process (test name, process name and pid).
+const LogDirEnv = "SVC_TEST_LOGDIR"
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func (p *Proc) saveLog(dir, test string) error {
+	name := unsafeName.ReplaceAllString(fmt.Sprintf("%s-%s-%d.log", test, p.name, p.Pid()), "_")
+	return os.WriteFile(filepath.Join(dir, name), []byte(p.Output()+"\n"), 0o644)
 }
 
 func start(c Cmd) (*Proc, error) {

@@ -34,4 +34,5 @@ func TestSwarm(t *testing.T) {
 	run("capacity", testCapacity)
 	run("steady view with short record TTL", testSteadyView)
 	run("soak", testSoak)
+	run("churn", testChurn)
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"svc/internal/swarmtest"
 	"svc/internal/testenv"
@@ -117,6 +118,15 @@ func TestAdapterChains(t *testing.T) {
 		}
 	}
 
+	// The base-only node is in the router's view before the adapter hop
+	// leaves (the base was served without it).
+	deadline := time.Now().Add(swarmtest.DefaultWaitTime)
+	for router.HoldersOf(sw.Router, sw.Nodes[0].Digest()) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatal("the router never saw the base-only node")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	// The last adapter hop leaves: the adapter is no longer servable, the
 	// base still is.
 	if err := sw.Nodes[1].Close(); err != nil {

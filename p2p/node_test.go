@@ -5,12 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
-	"github.com/libp2p/go-libp2p/core/peer"
 
 	"svc/internal/testenv"
 	"svc/p2p/wire"
@@ -56,68 +54,6 @@ func waitSessions(t *testing.T, n *Node, want int) {
 			t.Fatalf("node has %d sessions open, want %d", n.Sessions(), want)
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func TestNodeForwardMatchesLocalShard(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	path := testenv.Path(t, "models", "stories260K.gguf")
-	n := startNode(t, ctx, path, 0, 5, nil)
-	c := client(t, ctx, n.Addrs())
-
-	m, err := model.Open(path, model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sh.Close()
-	if err := sh.OpenSession("local", 64); err != nil {
-		t.Fatal(err)
-	}
-	prompt := []int32{1, 403, 407, 261, 378}
-	want, err := model.Generate(ctx, []model.Hop{model.SessionHop{Shard: sh, ID: "local"}}, prompt, model.GenOptions{MaxTokens: 20, TopK: 3}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	s, err := OpenSession(ctx, c.Host, n.ID(), SessionOptions{ID: "remote", Digest: n.Digest(), First: 0, Last: 5, MaxLength: 64, Dim: m.Config().Dim})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitSessions(t, n, 1)
-	got, err := model.Generate(ctx, []model.Hop{s}, prompt, model.GenOptions{MaxTokens: 20, TopK: 3}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(got.Completion, want.Completion) {
-		t.Fatalf("remote completion %v, local %v", got.Completion, want.Completion)
-	}
-	t.Logf("completion %v", got.Completion)
-	for i := range want.Top {
-		if !slices.Equal(got.Top[i], want.Top[i]) {
-			t.Fatalf("step %d: remote top %v, local %v", i, got.Top[i], want.Top[i])
-		}
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	waitSessions(t, n, 0)
-
-	// The meta protocol gives the header, checked against the digest.
-	f, err := FetchHeader(ctx, c.Host, n.ID(), n.Digest())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a, _ := f.Architecture(); a != "llama" {
-		t.Fatalf("fetched header has architecture %q", a)
-	}
-	if _, err := FetchHeader(ctx, c.Host, n.ID(), "00"+n.Digest()[2:]); err == nil {
-		t.Fatal("meta request for an unknown digest succeeded")
 	}
 }
 
@@ -292,82 +228,3 @@ type sliceWriter []byte
 func (w *sliceWriter) Write(b []byte) (int, error) { *w = append(*w, b...); return len(b), nil }
 
 func nanValue() float64 { var z float64; return z / z }
-
-// crash stops the node as a killed process would: no withdrawal, the
-// records it pushed stay in the DHT until they expire.
-func (n *Node) crash() {
-	n.closeOnce.Do(func() {
-		n.mu.Lock()
-		n.closing = true
-		for s := range n.streams {
-			_ = s.Reset()
-		}
-		n.mu.Unlock()
-		n.cancel()
-		n.loop.Wait()
-		_ = n.ep.Close()
-		n.handlers.Wait()
-		if n.shard != nil {
-			n.shard.Close()
-		}
-		if n.ownModel {
-			_ = n.m.Close()
-		}
-	})
-}
-
-func TestDeadNodeVanishesWithinTTL(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	path := testenv.Path(t, "models", "stories260K.gguf")
-	a := startNode(t, ctx, path, 0, 2, nil)
-	// b chooses its blocks: the range nobody holds.
-	b, err := NewNode(ctx, NodeConfig{ModelPath: path, Bootstrap: a.Addrs(), Threads: 1, RecordTTL: 3 * time.Second, RefreshInterval: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	if f, l := b.Range(); f != 2 || l != 5 {
-		t.Fatalf("automatic blocks [%d,%d), want [2,5)", f, l)
-	}
-	c := client(t, ctx, a.Addrs())
-	has := func(id peer.ID) bool {
-		ms, err := c.Members(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ms {
-			if m.ID == id && !m.Withdrawn {
-				return true
-			}
-		}
-		return false
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !has(b.ID()) {
-		if time.Now().After(deadline) {
-			t.Fatal("b never appeared in the swarm view")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	m, err := c.Lookup(ctx, b.ID())
-	if err != nil || m.Record.Models[0].State != wire.ServeState_STATE_ONLINE {
-		t.Fatalf("lookup of b: %v %v", m, err)
-	}
-	b.crash()
-	t0 := time.Now()
-	for {
-		_, lerr := c.Lookup(ctx, b.ID())
-		if lerr != nil && !has(b.ID()) {
-			break
-		}
-		if time.Since(t0) > 5*time.Second {
-			t.Fatalf("crashed node still visible after %s", time.Since(t0))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Logf("crashed node gone from the view after %s (record TTL 3s)", time.Since(t0))
-	if !has(a.ID()) {
-		t.Fatal("the live node vanished too")
-	}
-}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,101 +250,6 @@ func TestSchedulerLimit(t *testing.T) {
 		if !errors.Is(r.err, errSchedulerStopped) {
 			t.Fatalf("step queued at stop: %v", r.err)
 		}
-	}
-}
-
-// TestNodeBatchesConcurrentStreams runs several sessions through a node at
-// once over libp2p streams: every completion equals the same prompt
-// generated alone on a local shard, the node reports its batch sizes on its
-// registry, and a stream that is reset midway breaks nothing for the others.
-func TestNodeBatchesConcurrentStreams(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	path := testenv.Path(t, "models", "stories260K.gguf")
-	n := startNode(t, ctx, path, 0, 5, nil)
-	c := client(t, ctx, n.Addrs())
-	m, err := model.Open(path, model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sh.Close()
-
-	const sessions, tokens = 6, 24
-	prompts := make([][]int32, sessions)
-	want := make([]*model.Result, sessions)
-	for i := range prompts {
-		for j := range 2 + 3*i {
-			prompts[i] = append(prompts[i], int32(1+(j*37+i*11)%400))
-		}
-		id := fmt.Sprint("local", i)
-		if err := sh.OpenSession(id, 64); err != nil {
-			t.Fatal(err)
-		}
-		if want[i], err = model.Generate(ctx, []model.Hop{model.SessionHop{Shard: sh, ID: id}}, prompts[i], model.GenOptions{MaxTokens: tokens, TopK: 2}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	open := func(id string) *Session {
-		s, err := OpenSession(ctx, c.Host, n.ID(), SessionOptions{ID: id, Digest: n.Digest(), First: 0, Last: 5, MaxLength: 64, Dim: m.Config().Dim})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	// A stream that is reset while others run.
-	victim := open("victim")
-	var wg sync.WaitGroup
-	errs := make([]error, sessions)
-	for i := range sessions {
-		s := open(fmt.Sprint("remote", i))
-		wg.Go(func() {
-			defer func() { _ = s.Close() }()
-			got, err := model.Generate(ctx, []model.Hop{s}, prompts[i], model.GenOptions{MaxTokens: tokens, TopK: 2}, nil)
-			switch {
-			case err != nil:
-				errs[i] = err
-			case !slices.Equal(got.Completion, want[i].Completion) || fmt.Sprint(got.Top) != fmt.Sprint(want[i].Top):
-				errs[i] = fmt.Errorf("session %d: remote completion %v, alone %v", i, got.Completion, want[i].Completion)
-			}
-		})
-	}
-	var victimErr error
-	wg.Go(func() {
-		if _, err := victim.Forward(ctx, model.Input{Tokens: []int32{1, 2, 3}, Logits: model.LogitsLast}); err != nil {
-			victimErr = fmt.Errorf("victim's first step: %w", err)
-		}
-		victim.Reset()
-	})
-	wg.Wait()
-	if err := errors.Join(append(errs, victimErr)...); err != nil {
-		t.Fatal(err)
-	}
-	waitSessions(t, n, 0)
-
-	mfs, err := n.Registry().Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var batches, steps float64
-	for _, mf := range mfs {
-		if mf.GetName() == "svc_node_batch_sessions" {
-			h := mf.GetMetric()[0].GetHistogram()
-			batches, steps = float64(h.GetSampleCount()), h.GetSampleSum()
-		}
-	}
-	// Every step of every session went through a batch: a prompt and
-	// tokens-1 decode steps each, the victim's one, and measure's none.
-	if total := float64(sessions*tokens + 1); steps != total || batches == 0 || batches > total {
-		t.Fatalf("svc_node_batch_sessions: %v batches of %v steps in all, want %v steps", batches, steps, total)
-	}
-	t.Logf("%v steps in %v batches (%.2f per batch)", steps, batches, steps/batches)
-	if !strings.Contains(fmt.Sprint(mfs), "svc_node_queue_seconds") {
-		t.Fatal("no svc_node_queue_seconds metric")
 	}
 }
 

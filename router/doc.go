@@ -12,11 +12,27 @@
 // session per hop with a fresh id, runs model.Generate over the chain, and
 // closes every session when the request ends.
 //
-// When a hop fails mid-generation (stream reset, timeout, refusal), the
-// failing peer is avoided for a while, a new chain is opened and the
-// request's past steps are replayed through it, batch for batch, so that its
-// caches hold exactly what the old chain's held; the generation then goes
-// on and yields the tokens it would have yielded without the failure.
+// When a hop fails mid-generation (stream reset, timeout, refusal), a new
+// chain is opened and the request's past steps are replayed through it,
+// batch for batch, so that its caches hold exactly what the old chain's held;
+// the generation then goes on and yields the tokens it would have yielded
+// without the failure.
+//
+// A peer whose hop failed is excluded from new chains for Config.Backoff
+// (1 s), doubled per failure event in a row up to MaxBackoff (1 min) and
+// halved by each success; the exclusion ends at once when the peer
+// announces again (a record signed after the failure, or with new
+// addresses: a restart), and a chain that cannot be built without an
+// excluded peer tries it anyway (a probe). A peer the host cannot reach
+// where it knew it is looked up again (from the node, else the DHT),
+// re-addressed with the host's dial back-off cleared, and dialled once more;
+// a dial refused by that local back-off is never blamed on the peer. Nodes
+// whose records expired are still asked for a while, so that one restarted
+// with its key is found by renewals. A request for a model that lacks a
+// chain while some holder may be back any moment waits up to RouteWait
+// (2 s) for the view to change; a refusal is a RouteError naming the blocks
+// without a usable holder and whether their holders are excluded, full or
+// absent.
 //
 //	r, err := router.New(ctx, router.Config{Bootstrap: addrs})
 //	defer r.Close()

@@ -25,6 +25,9 @@ type exclusion struct {
 	// is evidence the peer is back, and ends the exclusion.
 	seq   uint64
 	addrs string
+	// full: a generation's exclusion of a peer that refused for want of
+	// cache room (not a failure).
+	full bool
 }
 
 // lifts reports whether a record is evidence that the peer is back.

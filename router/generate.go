@@ -155,8 +155,9 @@ type hopError struct {
 func (e *hopError) Error() string { return e.err.Error() }
 func (e *hopError) Unwrap() error { return e.err }
 
-func (c *chain) exclude(p peer.ID) {
-	e := &exclusion{failedAt: time.Now()}
+func (c *chain) exclude(p peer.ID, err error) {
+	var re *p2p.RemoteError
+	e := &exclusion{failedAt: time.Now(), full: errors.As(err, &re) && re.Code == wire.Code_NO_CAPACITY}
 	c.r.mu.Lock()
 	if m, ok := c.r.nodes[p]; ok {
 		e.seq, e.addrs = m.Record.Seq, addrsKey(m.Record)
@@ -188,7 +189,7 @@ func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) 
 		c.r.met.hopStep.Observe(time.Since(t0).Seconds())
 		if err != nil {
 			c.r.blame(ctx, h.Peer(), err, c.opened)
-			c.exclude(h.Peer())
+			c.exclude(h.Peer(), err)
 			return nil, &hopError{peer: h.Peer(), err: fmt.Errorf("router: hop %d of %d: %w", i+1, len(c.hops), err)}
 		}
 		if i < len(c.hops)-1 {
@@ -409,7 +410,13 @@ func (c *chain) routeError(usable []candidate, last error) error {
 		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
 			continue
 		}
-		switch ex := c.r.excl[h.peer]; {
+		ex := c.r.excl[h.peer]
+		c.mu.Lock()
+		mine := c.excluded[h.peer]
+		c.mu.Unlock()
+		switch {
+		case mine != nil && mine.full:
+			e.Busy++
 		case c.isExcluded(h.peer, c.r.nodes[h.peer].Record) || (ex != nil && ex.until.After(now)):
 			e.Excluded++
 		default:
@@ -431,7 +438,7 @@ func (c *chain) open(ctx context.Context, route []candidate) ([]*p2p.Session, er
 			s, err := c.openHop(ctx, id, cand)
 			if err != nil {
 				errs[i] = err
-				c.exclude(cand.peer)
+				c.exclude(cand.peer, err)
 				return
 			}
 			c.r.track(cand.peer, 1)

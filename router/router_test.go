@@ -353,8 +353,9 @@ func TestCapacityRefusal(t *testing.T) {
 	<-holding
 	t0 := time.Now()
 	_, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 60}, nil)
-	if !errors.Is(err, router.ErrRouteUnavailable) {
-		t.Fatalf("second generation on a full node: %v", err)
+	var re *router.RouteError
+	if !errors.Is(err, router.ErrRouteUnavailable) || !errors.As(err, &re) || re.Busy != 1 || re.Excluded != 0 || re.First != 3 || re.Last != 5 {
+		t.Fatalf("second generation on a full node: %v, want a RouteError: blocks 3..4, one holder full", err)
 	}
 	t.Logf("refused in %s: %v", time.Since(t0), err)
 	close(release)

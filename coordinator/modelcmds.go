@@ -53,6 +53,9 @@ type ModelNameArgs struct {
 type modelState struct {
 	mu  sync.Mutex
 	lib *models.Library
+	// available is the free memory each machine last reported, by peer
+	// id: the capacity of a machine that enrolled without --memory.
+	available map[string]uint64
 }
 
 // defaultMachineMemory is what a machine that reported no memory is
@@ -188,7 +191,7 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 			}
 		}
 	}
-	reserve, err := parseBytes(d.Cfg.Pool.MemoryReserve)
+	reserve, err := placement.ParseBytes(d.Cfg.Pool.MemoryReserve)
 	if err != nil {
 		return nil, nil, fmt.Errorf("pool.memory_reserve: %w", err)
 	}
@@ -200,6 +203,11 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 			continue
 		}
 		mem := uint64(defaultMachineMemory)
+		d.models.mu.Lock()
+		if a := d.models.available[m.Peer]; a > 0 {
+			mem = a
+		}
+		d.models.mu.Unlock()
 		if m.Memory > 0 {
 			mem = uint64(m.Memory)
 		}
@@ -218,30 +226,6 @@ func sub(a, b uint64) uint64 {
 		return 0
 	}
 	return a - b
-}
-
-// parseBytes reads "512MiB", "8GiB", "1GB" or a byte count ("" is 0).
-func parseBytes(s string) (uint64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
-	}
-	units := []struct {
-		suffix string
-		mult   uint64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
-	mult := uint64(1)
-	for _, u := range units {
-		if v, ok := strings.CutSuffix(s, u.suffix); ok {
-			s, mult = strings.TrimSpace(v), u.mult
-			break
-		}
-	}
-	var n uint64
-	if _, err := fmt.Sscanf(s, "%d", &n); err != nil || fmt.Sprint(n) != s {
-		return 0, fmt.Errorf("%q is not a size such as 512MiB or 8GiB", s)
-	}
-	return n * mult, nil
 }
 
 func (d *Daemon) cmdModelList(_ context.Context, c *Call) error {
@@ -409,6 +393,26 @@ func (d *Daemon) handleReport(_ context.Context, from peer.ID, r *p2p.Report) er
 		}
 		if label == "" {
 			return &p2p.Refusal{Code: "not_permitted", Message: "reports come from enrolled machines"}
+		}
+		if r.Memory > 0 {
+			// The machine's configuration says what it gives to slices.
+			var m MemberRecord
+			if ok, err := store.Get(tx, store.Members, label, &m); err != nil {
+				return err
+			} else if ok && m.Memory != r.Memory {
+				m.Memory = r.Memory
+				if err := store.Put(tx, store.Members, label, m); err != nil {
+					return err
+				}
+			}
+		}
+		if r.Available > 0 {
+			d.models.mu.Lock()
+			if d.models.available == nil {
+				d.models.available = map[string]uint64{}
+			}
+			d.models.available[from.String()] = uint64(r.Available)
+			d.models.mu.Unlock()
 		}
 		recs = recs[:0]
 		for _, sr := range r.Slices {

@@ -1,7 +1,6 @@
 package coordinator
 
 import (
-	"strings"
 	"testing"
 
 	"svc/coordinator/trust"
@@ -36,18 +35,5 @@ func TestFoldState(t *testing.T) {
 	foldState(&p)
 	if p.State != trust.StateUnavailable {
 		t.Fatalf("unavailable cleared to %s", p.State)
-	}
-}
-
-func TestParseBytes(t *testing.T) {
-	for in, want := range map[string]uint64{"": 0, "512MiB": 512 << 20, "8GiB": 8 << 30, "1GB": 1e9, "4096": 4096, " 2 GiB ": 2 << 30} {
-		if got, err := parseBytes(in); err != nil || got != want {
-			t.Errorf("%q: %d, %v (want %d)", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"lots", "-1GiB", "1.5GiB", "GiB"} {
-		if _, err := parseBytes(bad); err == nil || !strings.Contains(err.Error(), "not a size") {
-			t.Errorf("%q accepted: %v", bad, err)
-		}
 	}
 }

@@ -33,6 +33,10 @@ type SliceReport struct {
 // Report is what a machine sends.
 type Report struct {
 	Slices []SliceReport `json:"slices"`
+	// Memory is what the machine's configuration gives to slices (bytes;
+	// 0: not configured), Available what it has free now.
+	Memory    int64 `json:"memory,omitempty"`
+	Available int64 `json:"available,omitempty"`
 }
 
 // ServeReports answers ReportProtocol on h: handle receives each report

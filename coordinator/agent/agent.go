@@ -25,6 +25,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"svc/coordinator/ca"
+	"svc/coordinator/placement"
 	"svc/coordinator/trust"
 	"svc/p2p"
 )
@@ -372,6 +373,11 @@ func Run(ctx context.Context, o RunOptions) error {
 	if id, _ := peer.IDFromPrivateKey(key); id != me.Peer {
 		return fmt.Errorf("%s does not belong to %s's certificate; enrol again", f.Key(), me.Label)
 	}
+	mem, err := placement.ParseBytes(o.Config.Memory)
+	if err != nil {
+		return fmt.Errorf("configuration: memory: %w", err)
+	}
+	memory := int64(mem)
 	t := trust.New(caCert, log)
 	raw, err := os.ReadFile(f.Roster())
 	if err != nil {
@@ -430,7 +436,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	defer func() { <-done }()
 	// The slices placed on this machine, served on its host; their nodes
 	// close before the host does.
-	kp := newKeeper(ep, t, me.Peer, f.SlicesDir(), log)
+	kp := newKeeper(ep, t, me.Peer, f.SlicesDir(), memory, log)
 	kept := make(chan struct{})
 	go func() {
 		defer close(kept)

@@ -69,14 +69,18 @@ type keeper struct {
 	dir  string
 	log  *slog.Logger
 	kick chan struct{}
+	// memory is what agent.toml gives to slices (0: not set); the
+	// coordinator learns it, and the memory free, from the reports.
+	memory    int64
+	announced bool // a report with the memory reached the coordinator
 
 	mu    sync.Mutex
 	held  map[sliceKey]*held
 	loads sync.WaitGroup
 }
 
-func newKeeper(ep *p2p.Endpoint, t *trust.Trust, me peer.ID, dir string, log *slog.Logger) *keeper {
-	k := &keeper{ep: ep, t: t, me: me, dir: dir, log: log, kick: make(chan struct{}, 1), held: map[sliceKey]*held{}}
+func newKeeper(ep *p2p.Endpoint, t *trust.Trust, me peer.ID, dir string, memory int64, log *slog.Logger) *keeper {
+	k := &keeper{ep: ep, t: t, me: me, dir: dir, memory: memory, log: log, kick: make(chan struct{}, 1), held: map[sliceKey]*held{}}
 	t.OnChange(func(*trust.View) { k.poke() })
 	return k
 }
@@ -160,14 +164,36 @@ func (k *keeper) reconcile(ctx context.Context) {
 		}
 	}
 	k.mu.Unlock()
-	if len(rep.Slices) == 0 || v == nil || v.Coord == nil {
+	if (len(rep.Slices) == 0 && k.announced) || v == nil || v.Coord == nil {
 		return
 	}
+	rep.Memory, rep.Available = k.memory, memAvailable()
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := p2p.SendReport(rctx, k.ep.Host, v.Coord.Peer, rep); err != nil && ctx.Err() == nil {
-		k.log.Warn("slice states not reported; trying again", "err", err)
+	if err := p2p.SendReport(rctx, k.ep.Host, v.Coord.Peer, rep); err != nil {
+		if ctx.Err() == nil {
+			k.log.Warn("slice states not reported; trying again", "err", err)
+		}
+		return
 	}
+	k.announced = true
+}
+
+// memAvailable is MemAvailable of /proc/meminfo in bytes (0 when unknown).
+func memAvailable() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
 // start begins loading a slice (k.mu held).
@@ -203,8 +229,44 @@ func (k *keeper) start(ctx context.Context, key sliceKey) *held {
 	return h
 }
 
-// load fetches what is missing of a slice's file and starts its node.
+// fetchAttempts bounds how often a slice's fetch is tried before the
+// slice is reported unavailable; each attempt keeps what the previous ones
+// checked (slice.Write), and they are spaced 1, 2, 4, 8 s apart.
+const fetchAttempts = 5
+
+// load fetches what is missing of a slice's file and starts its node. A
+// fetch that fails (the coordinator restarting, a connection lost) is tried
+// again; a slice that cannot be loaded is not.
 func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node, error) {
+	var m *slice.Manifest
+	var err error
+	for attempt := 1; ; attempt++ {
+		if m, err = k.fetch(ctx, key, path); err == nil || attempt == fetchAttempts || ctx.Err() != nil {
+			break
+		}
+		wait := time.Duration(1<<(attempt-1)) * time.Second
+		k.log.Warn("slice fetch failed; trying again", "slice", key, "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	n, err := p2p.NewNode(ctx, p2p.NodeConfig{
+		ModelPath: path, Name: key.model, First: key.first, Last: key.last,
+		Endpoint: k.ep, Identity: &p2p.ModelIdentity{Header: m.Header, Samples: m.Samples},
+		Logger: k.log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)
+	}
+	return n, nil
+}
+
+// fetch makes the slice's file complete and returns the model's manifest.
+func (k *keeper) fetch(ctx context.Context, key sliceKey, path string) (*slice.Manifest, error) {
 	v := k.t.View()
 	if v == nil || v.Coord == nil {
 		return nil, errors.New("no roster names the coordinator")
@@ -223,15 +285,7 @@ func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node
 		return nil, fmt.Errorf("fetch blocks %d:%d: %w", key.first, key.last, err)
 	}
 	k.log.Info("slice file ready", "slice", key, "fetched_tensors", st.Fetched, "fetched_bytes", st.Bytes, "kept_tensors", st.Reused)
-	n, err := p2p.NewNode(ctx, p2p.NodeConfig{
-		ModelPath: path, Name: key.model, First: key.first, Last: key.last,
-		Endpoint: k.ep, Identity: &p2p.ModelIdentity{Header: m.Header, Samples: m.Samples},
-		Logger: k.log,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)
-	}
-	return n, nil
+	return m, nil
 }
 
 // drop stops a slice's load or node and removes its file: the machine

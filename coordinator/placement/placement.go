@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // ErrInsufficient says the machines' memory cannot hold one copy of the
@@ -181,4 +182,28 @@ func Coverage(blocks int, rs []Range) []int {
 		}
 	}
 	return cov
+}
+
+// ParseBytes reads "512MiB", "8GiB", "1GB" or a byte count ("" is 0).
+func ParseBytes(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	mult := uint64(1)
+	for _, u := range units {
+		if v, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = strings.TrimSpace(v), u.mult
+			break
+		}
+	}
+	var n uint64
+	if _, err := fmt.Sscanf(s, "%d", &n); err != nil || fmt.Sprint(n) != s {
+		return 0, fmt.Errorf("%q is not a size such as 512MiB or 8GiB", s)
+	}
+	return n * mult, nil
 }

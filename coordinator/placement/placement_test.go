@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -169,6 +170,19 @@ func TestProperties(t *testing.T) {
 			if c < 1 || c > copies {
 				t.Fatalf("block %d held %d times (copies %d): %+v", b, c, copies, rs)
 			}
+		}
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]uint64{"": 0, "512MiB": 512 << 20, "8GiB": 8 << 30, "1GB": 1e9, "4096": 4096, " 2 GiB ": 2 << 30} {
+		if got, err := ParseBytes(in); err != nil || got != want {
+			t.Errorf("%q: %d, %v (want %d)", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"lots", "-1GiB", "1.5GiB", "GiB"} {
+		if _, err := ParseBytes(bad); err == nil || !strings.Contains(err.Error(), "not a size") {
+			t.Errorf("%q accepted: %v", bad, err)
 		}
 	}
 }

@@ -30,6 +30,8 @@ import (
 // DefaultEndpoint is the Hugging Face hub; HF_ENDPOINT overrides it.
 const DefaultEndpoint = "https://huggingface.co"
 
+const userAgent = "svc-modelref/1"
+
 // Options tune Get. The zero value takes everything from the environment.
 type Options struct {
 	// Dir is the models directory (default: DefaultDir()).
@@ -144,7 +146,7 @@ type record struct {
 	Fetched time.Time `json:"fetched"`
 }
 
-func fetchOne(ctx context.Context, r Ref, o *Options) (string, error) {
+func fetchOne(ctx context.Context, r Ref, o *Options) (_ string, err error) {
 	final := r.cachePath(o.Dir)
 	if !o.Refresh && exists(final) {
 		return final, nil
@@ -152,6 +154,11 @@ func fetchOne(ctx context.Context, r Ref, o *Options) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return "", fmt.Errorf("models directory: %w", err)
 	}
+	defer func() {
+		if err != nil {
+			pruneEmpty(filepath.Dir(final), o.Dir)
+		}
+	}()
 	unlock, err := lockDir(ctx, filepath.Dir(final), o.Logger)
 	if err != nil {
 		return "", err
@@ -207,6 +214,7 @@ func (o *Options) lookup(ctx context.Context, r Ref) (source, error) {
 		}
 		o.authorize(req)
 		req.Header.Set("Accept-Encoding", "identity")
+		req.Header.Set("User-Agent", userAgent)
 		resp, err := client.Do(req)
 		if err != nil {
 			return source{}, unreachable(req.URL, err)
@@ -361,6 +369,7 @@ func (o *Options) transfer(ctx context.Context, r Ref, src source, partial strin
 	}
 	o.authorize(req)
 	req.Header.Set("Accept-Encoding", "identity")
+	req.Header.Set("User-Agent", userAgent)
 	if have > 0 {
 		req.Header.Set("Range", fmt.Sprintf("bytes=%d-", have))
 	}
@@ -620,6 +629,17 @@ func lockDir(ctx context.Context, dir string, log *slog.Logger) (func(), error) 
 			return nil, ctx.Err()
 		case <-t.C:
 		}
+	}
+}
+
+// pruneEmpty removes dir and its parents up to root while they are empty,
+// so that a failed fetch leaves no trace.
+func pruneEmpty(dir, root string) {
+	for dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)) {
+		if os.Remove(dir) != nil {
+			return // not empty, or gone
+		}
+		dir = filepath.Dir(dir)
 	}
 }
 

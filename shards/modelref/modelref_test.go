@@ -181,10 +181,17 @@ func stories(t *testing.T) []byte {
 
 func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
 
-// files lists the regular files under dir, relative to it.
+// files lists what is under dir (regular files, and empty directories
+// with a trailing slash), relative to it.
 func files(t *testing.T, dir string) []string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p != dir {
+			if ents, _ := os.ReadDir(p); len(ents) == 0 {
+				rel, _ := filepath.Rel(dir, p)
+				out = append(out, rel+"/")
+			}
+		}
 		if err == nil && d.Type().IsRegular() {
 			rel, _ := filepath.Rel(dir, p)
 			out = append(out, rel)

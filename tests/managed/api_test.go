@@ -42,8 +42,9 @@ type apiProc struct {
 	messages []string
 }
 
-// startAPI enrols an API member and runs it.
-func (d *deployment) startAPI(label string) *apiProc {
+// startAPI enrols an API member and runs it; extra is more of its
+// environment (SVC_API_…=…).
+func (d *deployment) startAPI(label string, extra ...string) *apiProc {
 	d.t.Helper()
 	a := &apiProc{d: d, bin: proctest.Build(d.t, "./cmd/svc-api"), label: label}
 	dir := d.path(label)
@@ -58,6 +59,7 @@ func (d *deployment) startAPI(label string) *apiProc {
 		"SVC_API_METRICS_LISTEN=127.0.0.1:0",
 		"SVC_API_JOURNAL="+a.journal,
 	)
+	a.env = append(a.env, extra...)
 	tk := d.token("--role", "api", "--label", label)
 	r, err := proctest.Run(d.ctx(), proctest.Cmd{Path: a.bin, Env: a.env,
 		Args: []string{"enroll", "--coordinator", tk.addr, "--token", tk.token, "--ca-pin", tk.pin}})

@@ -10,9 +10,9 @@ import (
 )
 
 // TestMalformedTemplates cuts every fixture template at many points and
-// mangles it; parsing and rendering must give a result or an error, and
-// the engine must never panic (a recovered panic would show as
-// engineFailure).
+// mangles it; parsing and rendering must give a result or an error, the
+// engine must never panic (a recovered panic would show as
+// engineFailure), and every parse error names a line.
 func TestMalformedTemplates(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(testenv.SharedDir(t), "templates", "*.jinja"))
 	if err != nil || len(files) == 0 {
@@ -27,6 +27,9 @@ func TestMalformedTemplates(t *testing.T) {
 			failures++
 			if strings.Contains(err.Error(), engineFailure) {
 				t.Errorf("%s: parser panicked: %v", name, err)
+			}
+			if strings.HasPrefix(err.Error(), "chat template: parse:") && !strings.Contains(err.Error(), "(Line: ") {
+				t.Errorf("%s: parse error names no line: %v", name, err)
 			}
 			return
 		}
@@ -89,5 +92,22 @@ func TestTestWithoutName(t *testing.T) {
 	// Tests with names still parse.
 	if _, err := Parse("{{ x is none }}{{ x is not in [1] }}{% if x is not defined %}{% endif %}"); err != nil {
 		t.Errorf("valid tests refused: %v", err)
+	}
+}
+
+// TestParseErrorPositions: where gonja's parser names no position, the
+// error names the tag that does not parse alone.
+func TestParseErrorPositions(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"a\n {% if x is\n %}", `(Line: 2 Col: 2, in the "if" tag)`},
+		{"x\n\n  {% if a %}{% for in y %}{% endfor %}{% endif %}", `(Line: 3 Col: 13, in the "for" tag)`},
+		{"{% for m in messages %}\n{% if m %}{{ m + }}{% endif %}{% endfor %}", "(Line: 2 Col: 18"},
+		{"{% for m in messages %}{% endfor x %}", `in the "endfor" tag`},
+		{"{% if a %}\n{% for m in b %}", "(Line: 2 Col: 1"},
+	} {
+		_, err := Parse(c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %s", c.src, err, c.want)
+		}
 	}
 }

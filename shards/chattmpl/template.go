@@ -161,8 +161,9 @@ func (s *renderState) fail(e *RenderError) error {
 	return e
 }
 
-// Parse compiles a chat template. The error names the problem and, when
-// the engine reports one, its line and column.
+// Parse compiles a chat template. The error names the problem and its line
+// and column (gonja's, or, where gonja's parser gives none, those of the
+// first tag that does not parse alone).
 func Parse(src string) (*Template, error) {
 	return parseNamed("chat_template", src)
 }
@@ -183,12 +184,12 @@ func parseNamed(name, src string) (t *Template, err error) {
 	if err := checkTokens(src, cfg); err != nil {
 		return nil, fmt.Errorf("chat template: parse: %w", err)
 	}
-	env := newEnvironment()
-	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: rewriteExpressions(lstripBlocks(src))}, env)
+	tpl, err := compile(name, src, cfg)
 	if err != nil {
-		// gonja's message quotes the whole source; keep only the cause.
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner
+		if !strings.Contains(err.Error(), "Line:") {
+			if at := locateBadTag(src, cfg); at != "" {
+				err = fmt.Errorf("%w %s", err, at)
+			}
 		}
 		return nil, fmt.Errorf("chat template: parse: %w", err)
 	}
@@ -196,6 +197,49 @@ func parseNamed(name, src string) (t *Template, err error) {
 		return nil, fmt.Errorf("chat template: %w", err)
 	}
 	return &Template{tpl: tpl}, nil
+}
+
+// badVariable checks the expression tag {{ ... }} that toks begins with,
+// alone; it returns its position when that does not parse.
+func badVariable(src string, toks []*tokens.Token, cfg *config.Config) string {
+	t := toks[0]
+	for _, u := range toks[1:] {
+		switch u.Type {
+		case tokens.VariableEnd:
+			end := u.Pos + len(u.Val)
+			if end <= len(src) && t.Pos <= end && !compiles(src[t.Pos:end], cfg) {
+				return fmt.Sprintf("(Line: %d Col: %d, in this expression)", t.Line, t.Col)
+			}
+			return ""
+		case tokens.VariableBegin, tokens.BlockBegin, tokens.EOF, tokens.Error:
+			return fmt.Sprintf("(Line: %d Col: %d, the expression is not closed by %q)", t.Line, t.Col, cfg.VariableEndString)
+		}
+	}
+	return ""
+}
+
+// compile runs gonja's parser over the rewritten source.
+func compile(name, src string, cfg *config.Config) (*exec.Template, error) {
+	tpl, err := exec.NewTemplate(name, cfg, &sourceLoader{name: name, src: rewriteExpressions(lstripBlocks(src))}, newEnvironment())
+	if err != nil {
+		// gonja's message quotes the whole source; keep only the cause.
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return nil, err
+	}
+	return tpl, nil
+}
+
+// compiles tells whether src parses; a panic of the parser counts as no.
+func compiles(src string, cfg *config.Config) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	_, err := compile("tag", src, cfg)
+	return err == nil
 }
 
 // checkTokens refuses token sequences that gonja's parser does not check
@@ -230,6 +274,78 @@ func checkTokens(src string, cfg *config.Config) error {
 		return fmt.Errorf("expected a test name after %q (Line: %d Col: %d, near %q)", "is", at.Line, at.Col, at.Val)
 	}
 	return nil
+}
+
+// locateBadTag names the position of the first block tag that does not
+// parse even alone (with its end tag), for the errors of gonja's parser
+// that carry no position (a malformed "if" or "for" condition, mostly).
+// It returns "" when no tag fails alone.
+func locateBadTag(src string, cfg *config.Config) string {
+	var toks []*tokens.Token
+	st := tokens.LexAll(src, cfg)
+	for t := st.Current(); t != nil; t = st.Current() {
+		toks = append(toks, t)
+		if st.End() {
+			break
+		}
+		st.Next()
+	}
+	for i, t := range toks {
+		if t.Type == tokens.VariableBegin {
+			if at := badVariable(src, toks[i:], cfg); at != "" {
+				return at
+			}
+			continue
+		}
+		if t.Type != tokens.BlockBegin || i+1 >= len(toks) || toks[i+1].Type != tokens.Name {
+			continue
+		}
+		name := toks[i+1].Val
+		end, args := -1, 0
+		for j := i + 2; j < len(toks) && end < 0; j++ {
+			switch toks[j].Type {
+			case tokens.BlockEnd:
+				end = toks[j].Pos + len(toks[j].Val)
+			case tokens.BlockBegin, tokens.EOF, tokens.Error:
+				j = len(toks)
+			default:
+				args++
+			}
+		}
+		if end < 0 || end > len(src) || t.Pos > end {
+			return fmt.Sprintf("(Line: %d Col: %d, the %q tag is not closed by %q)", t.Line, t.Col, name, cfg.BlockEndString)
+		}
+		tag := src[t.Pos:end]
+		var tries []string
+		switch name {
+		case "if", "for", "macro", "call", "filter", "with", "block":
+			tries = []string{tag + "{% end" + name + " %}"}
+		case "elif", "else", "break", "continue":
+			tries = []string{"{% if true %}" + tag + "{% endif %}", "{% for x in [] %}" + tag + "{% endfor %}"}
+		case "set":
+			tries = []string{tag, tag + "{% endset %}"}
+		case "endif", "endfor", "endmacro", "endcall", "endfilter", "endwith", "endblock", "endset", "endraw", "raw":
+			// Closers only make sense with their opener; they take no
+			// arguments.
+			if args > 0 && name != "raw" {
+				return fmt.Sprintf("(Line: %d Col: %d, in the %q tag)", t.Line, t.Col, name)
+			}
+			continue
+		default:
+			tries = []string{tag}
+		}
+		ok := false
+		for _, try := range tries {
+			if compiles(try, cfg) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return fmt.Sprintf("(Line: %d Col: %d, in the %q tag)", t.Line, t.Col, name)
+		}
+	}
+	return ""
 }
 
 // Render renders the conversation. A template that calls raise_exception

@@ -5,8 +5,9 @@
 // Import takes what `model serve` names, FILE, NAME, hf:OWNER/REPO/FILE
 // (optionally @REVISION) or https://…, and makes it an entry of the
 // library: a file already in the directory is used where it is, another
-// local file is hard-linked (copied across file systems) in, a URL is
-// downloaded once into a partial file and renamed into place. Scan imports
+// local file is hard-linked (copied across file systems) in, a reference is
+// fetched once by package modelref (resumed, checked) into the directory's
+// .fetch cache and linked in. Scan imports
 // every *.gguf dropped into the directory. Each entry's manifest is built
 // once (every tensor hashed) and cached beside the file as
 // NAME.manifest.json together with the size and modification time it

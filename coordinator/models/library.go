@@ -8,8 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -17,11 +17,9 @@ import (
 	"sync"
 	"time"
 
+	"svc/shards/modelref"
 	"svc/shards/slice"
 )
-
-// DefaultHFBase is where hf: references are downloaded from.
-const DefaultHFBase = "https://huggingface.co"
 
 // ErrNotFound says a model name is not in the library.
 var ErrNotFound = errors.New("no such model")
@@ -55,9 +53,11 @@ type Library struct {
 
 // Options configure a library.
 type Options struct {
-	// Client downloads https references (http.DefaultClient when nil).
+	// Client downloads hf: and https references (modelref's default when
+	// nil).
 	Client *http.Client
-	// HFBase replaces DefaultHFBase (tests).
+	// HFBase replaces the Hugging Face endpoint (modelref's default:
+	// $HF_ENDPOINT, else huggingface.co).
 	HFBase string
 	Logger *slog.Logger
 }
@@ -69,12 +69,6 @@ func Open(dir string, o Options) (*Library, error) {
 	}
 	l := &Library{dir: dir, client: o.Client, hfBase: o.HFBase, log: o.Logger,
 		entries: map[string]*Entry{}, building: map[string]*sync.Mutex{}, files: map[string]openFile{}}
-	if l.client == nil {
-		l.client = http.DefaultClient
-	}
-	if l.hfBase == "" {
-		l.hfBase = DefaultHFBase
-	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
@@ -99,22 +93,8 @@ func CheckName(name string) error {
 // when not empty, is the entry's name (default: the file's base name
 // without .gguf).
 func (l *Library) Import(ctx context.Context, src, name string) (*Entry, error) {
-	switch {
-	case strings.HasPrefix(src, "hf:"):
-		u, base, err := l.hfURL(strings.TrimPrefix(src, "hf:"))
-		if err != nil {
-			return nil, err
-		}
-		return l.download(ctx, u, pick(name, base))
-	case strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://"):
-		u, err := url.Parse(src)
-		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("models: %q is not a URL", src)
-		}
-		if u.Scheme != "https" {
-			return nil, fmt.Errorf("models: %s: only https:// references are fetched", src)
-		}
-		return l.download(ctx, u, pick(name, baseName(u.Path)))
+	if modelref.IsRef(src) {
+		return l.fetch(ctx, src, name)
 	}
 	if !strings.ContainsRune(src, '/') && !strings.HasSuffix(src, ".gguf") {
 		// A bare name: a model of the library.
@@ -239,72 +219,37 @@ func writeAtomic(path string, fill func(io.Writer) error) error {
 	return nil
 }
 
-// hfURL turns OWNER/REPO/FILE[@REVISION] into its download URL.
-func (l *Library) hfURL(ref string) (*url.URL, string, error) {
-	ref, rev, hasRev := strings.Cut(ref, "@")
-	if !hasRev {
-		rev = "main"
-	}
-	parts := strings.Split(ref, "/")
-	if len(parts) < 3 || parts[0] == "" || parts[1] == "" || rev == "" || !strings.HasSuffix(ref, ".gguf") {
-		return nil, "", fmt.Errorf("models: hf:%s: want hf:OWNER/REPO/FILE.gguf[@REVISION]", ref)
-	}
-	for _, p := range parts {
-		if p == "" || p == "." || p == ".." {
-			return nil, "", fmt.Errorf("models: hf:%s: bad path element %q", ref, p)
-		}
-	}
-	u, err := url.Parse(l.hfBase)
+// fetch gets an hf: or https:// reference once, through package modelref
+// (resumed, checked against the digest the hub publishes), into the
+// library's .fetch directory, and links it into the library as name
+// (default: the file's name without .gguf).
+func (l *Library) fetch(ctx context.Context, ref, name string) (*Entry, error) {
+	r, err := modelref.Parse(ref)
 	if err != nil {
-		return nil, "", fmt.Errorf("models: hugging face base %q: %w", l.hfBase, err)
+		return nil, fmt.Errorf("models: %w", err)
 	}
-	u = u.JoinPath(parts[0], parts[1], "resolve", rev, strings.Join(parts[2:], "/"))
-	return u, baseName(parts[len(parts)-1]), nil
-}
-
-// download fetches u once into the library as name.
-func (l *Library) download(ctx context.Context, u *url.URL, name string) (*Entry, error) {
+	file := r.File
+	if r.URL != nil {
+		file = path.Base(r.URL.Path)
+	}
+	name = pick(name, baseName(file))
 	if err := CheckName(name); err != nil {
 		return nil, fmt.Errorf("models: %w", err)
 	}
-	dst := filepath.Join(l.dir, name+".gguf")
-	if _, err := os.Stat(dst); err == nil {
-		// Fetched before: a URL names fixed content (a revision).
-		return l.entry(name, dst)
-	}
-	// One download per file; entry takes the file's own lock.
-	lock := l.lockFor(dst + ".download")
-	lock.Lock()
-	defer lock.Unlock()
-	if _, err := os.Stat(dst); err == nil {
-		return l.entry(name, dst)
-	}
-	l.log.Info("downloading model", "name", name, "url", u.Redacted())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	l.log.Info("fetching model", "name", name, "ref", ref)
+	got, err := modelref.Get(ctx, ref, modelref.Options{Dir: filepath.Join(l.dir, ".fetch"), Endpoint: l.hfBase, Client: l.client, Logger: l.log})
 	if err != nil {
 		return nil, fmt.Errorf("models: %w", err)
 	}
-	resp, err := l.client.Do(req)
+	st, err := os.Stat(got)
 	if err != nil {
-		return nil, fmt.Errorf("models: download %s: %w", u.Redacted(), err)
+		return nil, fmt.Errorf("models: %w", err)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("models: download %s: %s", u.Redacted(), resp.Status)
-	}
-	if err := writeAtomic(dst, func(w io.Writer) error {
-		_, err := io.Copy(w, resp.Body)
-		return err
-	}); err != nil {
+	dst := filepath.Join(l.dir, name+".gguf")
+	if err := l.place(got, dst, st); err != nil {
 		return nil, err
 	}
-	e, err := l.entry(name, dst)
-	if err != nil {
-		// Not a model we can serve: do not keep it as one.
-		_ = os.Remove(dst)
-		return nil, err
-	}
-	return e, nil
+	return l.entry(name, dst)
 }
 
 func (l *Library) lockFor(path string) *sync.Mutex {

@@ -273,6 +273,32 @@ func TestGetFlakyCDN(t *testing.T) {
 	}
 }
 
+// TestGetStalledTransfer: a CDN that stops sending without closing the
+// connection is left after StallTimeout, and the rest is asked for.
+func TestGetStalledTransfer(t *testing.T) {
+	h := newFakeHub(t)
+	model := stories(t)
+	h.add("o/r/main/m.gguf", model)
+	half := int64(len(model)) / 2
+	h.holdOnce["o/r/main/m.gguf"] = half
+	o := h.options(t)
+	o.StallTimeout = 300 * time.Millisecond
+	path, err := Get(t.Context(), "hf:o/r/m.gguf", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFile(t, path, model)
+	// The second request resumes where the first left off: at half, or
+	// earlier if the stall timer fired before every byte sent was read.
+	var from int64
+	if len(h.cdnRanges) != 2 || h.cdnRanges[0] != "" {
+		t.Fatalf("CDN ranges %q, want a full request then a range", h.cdnRanges)
+	}
+	if _, err := fmt.Sscanf(h.cdnRanges[1], "bytes=%d-", &from); err != nil || from <= 0 || from > half {
+		t.Errorf("second request %q, want a range from a byte in (0, %d]", h.cdnRanges[1], half)
+	}
+}
+
 // TestGetResumesNextRun: a fetch cancelled midway (the process stopped)
 // keeps what arrived; the next run asks only for the rest.
 func TestGetResumesNextRun(t *testing.T) {

@@ -275,11 +275,7 @@ func TestEveryFixtureModelThroughChain(t *testing.T) {
 				nodes = append(nodes, n)
 				boot = n.Addrs()
 			}
-			r, err := router.New(ctx, router.Config{Bootstrap: boot, RefreshInterval: 100 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
+			r := swarmtest.Router(t, router.Config{Bootstrap: boot, RefreshInterval: 100 * time.Millisecond})
 			waitState(t, r, name, router.StateServed, 10*time.Second)
 			p := []int32{3, 10, 20, 30, 40}
 			if bos >= 0 {
@@ -378,11 +374,7 @@ func TestShortTTLViewIsSteady(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	a := startNode(t, path, 0, 2, nil) // TTL 3 s, renewed every 0.5 s
 	_ = startNode(t, path, 2, 5, a.Addrs())
-	r, err := router.New(ctx, router.Config{Bootstrap: a.Addrs(), RefreshInterval: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := swarmtest.Router(t, router.Config{Bootstrap: a.Addrs(), RefreshInterval: 5 * time.Second})
 	waitState(t, r, "stories260K", router.StateServed, 15*time.Second)
 	for end := time.Now().Add(8 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		served := false

@@ -360,6 +360,16 @@ func TestAPI(t *testing.T) {
 		}
 		checkError(t, "route unavailable (stream)", postJSON(t, route.URL+"/v1/chat/completions", `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`), 503, codeRouteUnavailable)
 		checkError(t, "route unavailable (completions)", postJSON(t, route.URL+"/v1/completions", `{"prompt":"hi"}`), 503, codeRouteUnavailable)
+
+		// The router's refusal says which blocks lack a holder and why,
+		// and still names no peer.
+		re := &router.RouteError{Model: storiesName, First: 3, Last: 5, Excluded: 2, Err: errors.New(detail)}
+		why := startServer(t, Config{Backend: &failingBackend{Backend: sw.Router, after: 0, err: re}, DefaultModel: storiesName})
+		r = postJSON(t, why.URL+"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}]}`)
+		d := checkError(t, "route unavailable with its reason", r, 503, codeRouteUnavailable)
+		if !strings.Contains(d.Message, "blocks 3..4 have no usable holder: 2 holders are left out after failures") || bytes.Contains(r.Body, []byte("12D3KooW")) {
+			t.Errorf("route unavailable with its reason: %s", r.Body)
+		}
 	})
 
 	t.Run("failure mid-stream", func(t *testing.T) {

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -33,6 +34,64 @@ type loraPair struct {
 	// rows share the call (tensor.BatchInvariant), so sessions may share
 	// them.
 	invariant bool
+	// bt is B transposed to float32 (rank × out) when B is narrow: an F32
+	// or F16 B whose rank is below one 32-element step, whose dot products
+	// are then plain in-order float32 sums. narrowB computes them a column
+	// at a time with the same operations (see narrowB).
+	bt    []float32
+	btF16 bool // activations are rounded to f16 first, as MatMul does for F16
+}
+
+// narrowRank is the widest B computed through bt: below it, tensor's F32
+// and F16 dot products are one in-order tail (no 32-lane step).
+const narrowRank = 32
+
+// newLoRAPair copies a pair out of the adapter file and prepares it.
+func newLoRAPair(p *lora.Pair, scale float32) *loraPair {
+	lp := &loraPair{a: ownMatrix(p.A), b: ownMatrix(p.B), scale: scale,
+		invariant: tensor.BatchInvariant(p.ATyp) && tensor.BatchInvariant(p.BTyp)}
+	if p.Rank < narrowRank && (p.BTyp == tensor.F32 || p.BTyp == tensor.F16) {
+		lp.btF16 = p.BTyp == tensor.F16
+		lp.bt = make([]float32, p.Rank*p.Out)
+		row := make([]float32, p.Rank)
+		for o := 0; o < p.Out; o++ {
+			_ = tensor.Row(lp.b, o, row) // checked by finiteMatrix
+			for j, v := range row {
+				lp.bt[j*p.Out+o] = v
+			}
+		}
+	}
+	return lp
+}
+
+// narrowB computes d = B·t for rows of t (rank wide) from B's transpose:
+// d[o] starts at 0 and adds float32(B[o][j]·t[j]) for j in order, each
+// addition rounded, exactly as tensor's dot product tail does for a row
+// shorter than 32 (F16: with t rounded to f16, whose products with f16
+// weights are exact in float32), but a column at a time so that the loop
+// runs along contiguous memory.
+func (p *loraPair) narrowB(t []float32, rows int, d []float32) {
+	r, out := p.b.Cols, p.b.Rows
+	for i := 0; i < rows; i++ {
+		di := d[i*out : (i+1)*out]
+		clear(di)
+		for j := 0; j < r; j++ {
+			x := t[i*r+j]
+			if p.btF16 {
+				x = tensor.FP16ToFP32(tensor.FP32ToFP16(x))
+			}
+			axpyRounded(di, x, p.bt[j*out:(j+1)*out])
+		}
+	}
+}
+
+// axpyRounded adds float32(a·x[i]) to y[i]: the product rounded, then the
+// sum (the conversion keeps the compiler from fusing them).
+func axpyRounded(y []float32, a float32, x []float32) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += float32(a * x[i])
+	}
 }
 
 // blockLoRA is an adapter's pairs for one block, by slot (nil: not adapted).
@@ -120,13 +179,18 @@ func (s *Shard) AddAdapter(name string, a *lora.Adapter, userScale float32) erro
 			continue
 		}
 		p, _ := a.Pair(t)
+		if err := finiteMatrix(p.A, t+lora.SuffixA); err != nil {
+			return err
+		}
+		if err := finiteMatrix(p.B, t+lora.SuffixB); err != nil {
+			return err
+		}
 		bl := sa.blocks[bi-s.first]
 		if bl == nil {
 			bl = &blockLoRA{}
 			sa.blocks[bi-s.first] = bl
 		}
-		bl[slot] = &loraPair{a: ownMatrix(p.A), b: ownMatrix(p.B), scale: p.Scale(a.Alpha, userScale),
-			invariant: tensor.BatchInvariant(p.ATyp) && tensor.BatchInvariant(p.BTyp)}
+		bl[slot] = newLoRAPair(p, p.Scale(a.Alpha, userScale))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -140,6 +204,23 @@ func (s *Shard) AddAdapter(name string, a *lora.Adapter, userScale float32) erro
 		s.adapters = map[string]*shardAdapter{}
 	}
 	s.adapters[name] = sa
+	return nil
+}
+
+// finiteMatrix refuses a matrix holding a NaN or an infinity, which would
+// turn every adapted session's output into NaNs.
+func finiteMatrix(m tensor.Matrix, name string) error {
+	row := make([]float32, m.Cols)
+	for r := 0; r < m.Rows; r++ {
+		if err := tensor.Row(m, r, row); err != nil {
+			return fmt.Errorf("lora: %w: tensor %s: %w", lora.ErrBadAdapter, name, err)
+		}
+		for c, v := range row {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("lora: %w: tensor %s holds %v at row %d, column %d", lora.ErrBadAdapter, name, v, r, c)
+			}
+		}
+	}
 	return nil
 }
 
@@ -209,7 +290,11 @@ func (s *Shard) addLoRA(sc *scratch, spans []span, slot loraSlot, x []float32, i
 		sc.loraT = growTo(sc.loraT, rows*p.a.Rows)
 		sc.loraD = growTo(sc.loraD, rows*outW)
 		s.matmul(s.pool, sc.ws, p.a, in, rows, sc.loraT)
-		s.matmul(s.pool, sc.ws, p.b, sc.loraT, rows, sc.loraD)
+		if p.bt != nil {
+			p.narrowB(sc.loraT, rows, sc.loraD)
+		} else {
+			s.matmul(s.pool, sc.ws, p.b, sc.loraT, rows, sc.loraD)
+		}
 		r := 0
 		for _, j := range sc.loraSpans {
 			sc.loraDone[j] = true

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -233,7 +234,61 @@ func TestLoRARefused(t *testing.T) {
 			t.Errorf("adapter on %s: error %v, want one naming it", tc.want, err)
 		}
 	}
+	// A NaN in B (an adapter that diverged in training).
+	pairs := []lora.PairData{{Target: "blk.1.ffn_down.weight", In: c.FFN, Out: c.Dim, Rank: 2, A: make([]float32, 2*c.FFN), B: make([]float32, c.Dim*2)}}
+	pairs[0].B[7] = float32(math.NaN())
+	nanPath := filepath.Join(t.TempDir(), "nan.gguf")
+	if err := lora.WriteFile(nanPath, lora.WriteOptions{Arch: "llama", Type: tensor.F16, Pairs: pairs}); err != nil {
+		t.Fatal(err)
+	}
+	na, err := lora.Open(nanPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer na.Close()
+	if err := sh.AddAdapter("nan", na, 1); err == nil || !strings.Contains(err.Error(), "blk.1.ffn_down.weight.lora_b") {
+		t.Fatalf("NaN adapter: %v", err)
+	}
 	if err := sh.OpenSessionAdapter("s", 8, "nope"); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("unknown adapter: %v", err)
+	}
+}
+
+// TestLoRANarrowB: the transposed product of a narrow B equals MatMul's,
+// bit for bit, for F32 and F16, every narrow rank, one row and several.
+func TestLoRANarrowB(t *testing.T) {
+	for _, typ := range []tensor.Type{tensor.F32, tensor.F16} {
+		for _, r := range []int{1, 3, 16, 31} {
+			const in, out = 64, 40
+			pairs, err := lora.Synth(lora.SynthOptions{Targets: []lora.Target{{Name: "blk.0.attn_q.weight", In: in, Out: out}}, Rank: r, Seed: uint64(r), Std: 0.7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "n.gguf")
+			if err := lora.WriteFile(path, lora.WriteOptions{Arch: "llama", Type: typ, Pairs: pairs}); err != nil {
+				t.Fatal(err)
+			}
+			a, err := lora.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := a.Pair("blk.0.attn_q.weight")
+			lp := newLoRAPair(p, 1)
+			a.Close()
+			if lp.bt == nil {
+				t.Fatalf("%v rank %d: not narrow", typ, r)
+			}
+			for _, rows := range []int{1, 4, 7} {
+				x := make([]float32, rows*r)
+				for i := range x {
+					x[i] = float32(math.Sin(float64(i*r+1))) * 3
+				}
+				want := make([]float32, rows*out)
+				tensor.MatMul(nil, tensor.NewWorkspace(), lp.b, x, rows, want)
+				got := make([]float32, rows*out)
+				lp.narrowB(x, rows, got)
+				sameBits(t, fmt.Sprintf("%v rank %d rows %d", typ, r, rows), want, got)
+			}
+		}
 	}
 }

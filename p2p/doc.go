@@ -87,4 +87,9 @@
 // connections and checks the credential that every record's signer
 // attaches (wire.SignedRecord.credential); without it (the local variant)
 // every peer and every validly signed record is admitted.
+//
+// LoRA adapters (adapter.go): a node given NodeConfig.Adapters loads the
+// pairs of its own blocks, announces each adapter's name and file digest
+// with its blocks (wire.Served.adapters), and opens a session with an
+// adapter only for a requester naming the same file (wire.Open.adapter).
 package p2p

@@ -41,5 +41,9 @@
 // WaitModel (and WaitState, for any state or absence) waits for a model
 // without polling: the view wakes its waiters whenever it changes.
 //
+// A model's LoRA adapters are listed as "<model>-<adapter>", each with the
+// state of the chains through the nodes that announce it (same name and
+// file digest), and a request for one is routed through such a chain only.
+//
 // *Router implements Backend (api.go), the contract with the HTTP API.
 package router

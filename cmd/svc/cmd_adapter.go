@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -44,8 +45,8 @@ Types:   f32, f16, bf16, q8_0 (q8_0 needs the rank to be a multiple of 32)`, str
 				return cli.Usagef("model synth-adapter: --rank %d is not in [1, %d]", rank, lora.MaxRank)
 			}
 			t, err := tensor.ParseType(typ)
-			if err != nil {
-				return cli.Usagef("model synth-adapter: --type: %v", err)
+			if err != nil || !slices.Contains(lora.Types, t) {
+				return cli.Usagef("model synth-adapter: --type %s: adapters may hold f32, f16, bf16 or q8_0", typ)
 			}
 			var kinds []string
 			if targets != "" {

@@ -37,7 +37,7 @@ import (
 func TestManagedModels(t *testing.T) {
 	d := newDeployment(t)
 	d.svc("licence", "issue", "--key", d.path("vendor.key"), "--licensee", "ACME", "--expires", "8760h",
-		"--machines", "5", "--models", "2", "--out", d.path("acme.licence"))
+		"--machines", "5", "--models", "2", "--features", "api", "--out", d.path("acme.licence"))
 	d.mustCo("licence", "install", d.path("acme.licence"))
 	d.mustCo("firewall", "open", "--from", "127.0.0.0/8", "--for", "1h")
 	addrs := map[string]string{}
@@ -125,6 +125,38 @@ func TestManagedModels(t *testing.T) {
 			t.Fatalf("%s: the managed swarm generates %v, svc generate %v", name, got, want.Completion)
 		}
 		t.Logf("%s: %v through the managed swarm equals svc generate", name, want.Completion)
+	}
+
+	// And through the managed API (svc-api: TLS, a key, its router in the
+	// managed swarm), as a developer calls it.
+	api := d.startAPI("api-1")
+	key := api.key(t, "--models", "*", "--expires", "1d", "--rate", "1000/min", "--name", "web")
+	for name, path := range map[string]string{"stories260K": stories, "mini": mini} {
+		var want struct {
+			Text string `json:"text"`
+		}
+		out := d.svc("generate", "--model", path, "--prompt", "Once upon a time", "-n", "24", "--json")
+		if err := json.Unmarshal([]byte(out), &want); err != nil {
+			t.Fatalf("svc generate --json: %v\n%s", err, out)
+		}
+		var got struct {
+			Choices []struct {
+				Text string `json:"text"`
+			} `json:"choices"`
+		}
+		body := fmt.Sprintf(`{"model":%q,"prompt":"Once upon a time","max_tokens":24}`, name)
+		var r apiAnswer
+		waitFor(t, "the API serves "+name, func() bool {
+			r = api.call(t, "POST", "/v1/completions", key, body)
+			return r.status == 200
+		})
+		if err := json.Unmarshal(r.body, &got); err != nil || len(got.Choices) != 1 {
+			t.Fatalf("completion of %s: %v\n%s", name, err, r.body)
+		}
+		if got.Choices[0].Text != want.Text {
+			t.Fatalf("%s through the managed API: %q, svc generate %q", name, got.Choices[0].Text, want.Text)
+		}
+		t.Logf("%s through the managed API equals svc generate: %q", name, want.Text)
 	}
 
 	// An API member is no machine of any placement: the coordinator gives

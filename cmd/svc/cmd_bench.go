@@ -57,20 +57,12 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 				return cli.Usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads and --bandwidth-gbs not negative")
 			}
 			o.Bandwidth = bench.BandwidthOptions{Bytes: bwMiB << 20, Runs: bwPasses}
-			steps := 4 + o.Repeat*(1+o.Gen)
-			bar := progressbar.NewOptions(steps,
+			bar := progressbar.NewOptions(4+o.Repeat*(1+o.Gen),
 				progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 				progressbar.OptionSetDescription("load"),
 				progressbar.OptionClearOnFinish(),
 				progressbar.OptionSetWidth(30))
-			o.Progress = func(stage string, step, total int) {
-				if step == 0 {
-					bar.Describe(stage)
-				} else {
-					bar.Describe(fmt.Sprintf("%s %d/%d", stage, step, total))
-				}
-				_ = bar.Add(1)
-			}
+			o.Progress = engineProgress(bar)
 			if cpuProf != "" {
 				stop, err := startCPUProfile(cpuProf)
 				if err != nil {
@@ -104,6 +96,18 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVar(&cpuProf, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
 	return cmd
+}
+
+// engineProgress shows the engine benchmark's stages on bar.
+func engineProgress(bar *progressbar.ProgressBar) func(stage string, step, total int) {
+	return func(stage string, step, total int) {
+		if step == 0 {
+			bar.Describe(stage)
+		} else {
+			bar.Describe(fmt.Sprintf("%s %d/%d", stage, step, total))
+		}
+		_ = bar.Add(1)
+	}
 }
 
 // startCPUProfile profiles the process into path until stop is called.

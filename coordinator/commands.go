@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"sort"
 	"strings"
@@ -321,12 +322,19 @@ func (d *Daemon) cmdNodeList(_ context.Context, c *Call) error {
 	}
 	slices := d.slicesByPeer()
 	now := d.Now()
+	d.models.mu.Lock()
+	free := maps.Clone(d.models.available)
+	d.models.mu.Unlock()
 	w := tabwriter.NewWriter(&c.text, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "LABEL\tROLE\tSTATE\tSLICES\tCERTIFICATE EXPIRES\tPEER")
+	fmt.Fprintln(w, "LABEL\tROLE\tSTATE\tMEMORY FREE\tSLICES\tCERTIFICATE EXPIRES\tPEER")
 	for _, m := range ms {
 		state := d.memberState(m, now)
 		sl := strings.Join(slices[m.Peer], " ")
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", m.Label, m.Role, state, dash(sl), m.NotAfter.Format(time.RFC3339), m.Peer)
+		memory := "-"
+		if f, ok := free[m.Peer]; ok && state == "online" {
+			memory = fmt.Sprintf("%.1f GiB", float64(f)/(1<<30))
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Label, m.Role, state, memory, dash(sl), m.NotAfter.Format(time.RFC3339), m.Peer)
 	}
 	return w.Flush()
 }

@@ -158,7 +158,7 @@ func (d *Daemon) startSwarm(ctx context.Context) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	d.trust.Attach(ep.Host)
+	stopRoster := d.trust.Attach(ep.Host)
 	stopAPI, err := d.serveAPIMembers(ep.Host)
 	if err != nil {
 		_ = ep.Close()
@@ -175,6 +175,7 @@ func (d *Daemon) startSwarm(ctx context.Context) (stop func(), err error) {
 	if err != nil {
 		stopAPI()
 		_ = enrol.Close()
+		stopRoster()
 		_ = ep.Close()
 		return nil, err
 	}

@@ -2,114 +2,68 @@ package p2p
 
 import (
 	"context"
-	"encoding/binary"
-	"fmt"
-	"io"
-	"time"
+	"errors"
+	"log/slog"
 
 	"github.com/libp2p/go-libp2p/core/host"
-	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-libp2p/core/protocol"
 )
 
 // Roster protocols of a managed swarm. The roster is opaque here (signed
 // JSON that coordinator/trust verifies): RosterProtocol answers the newest
 // roster a member holds, so every member serves it to every other and the
 // roster outlives a coordinator outage; RosterPushProtocol delivers a new
-// one (the coordinator pushes each change to every connected member). One
-// stream, one uvarint-prefixed roster.
+// one (the coordinator pushes each change to every connected member). Both
+// are JSON request/answer exchanges (jsonmsg.go).
 const (
 	RosterProtocol     = "/svc/roster/1.0.0"
 	RosterPushProtocol = "/svc/roster-push/1.0.0"
 	maxRosterBytes     = 16 << 20
-	rosterTimeout      = 10 * time.Second
 )
 
-// ServeRoster answers both roster protocols on h: get returns the roster
-// to serve (nil: none yet), put receives a pushed one (its error is only
-// logged by the caller's side of things; the pusher sees a reset).
-func ServeRoster(h host.Host, get func() []byte, put func(from peer.ID, roster []byte) error) {
-	h.SetStreamHandler(protocol.ID(RosterProtocol), func(st network.Stream) {
-		defer st.Close()
-		_ = st.SetDeadline(time.Now().Add(rosterTimeout))
+type rosterRequest struct{}
+
+type rosterAnswer struct {
+	Roster []byte `json:"roster"`
+}
+
+type rosterPush struct {
+	Roster []byte `json:"roster"`
+}
+
+// ServeRoster answers both roster protocols on h until the returned stop:
+// get returns the roster to serve (nil: none yet), put receives a pushed
+// one (its error is the refusal the pusher sees).
+func ServeRoster(h host.Host, log *slog.Logger, get func() []byte, put func(from peer.ID, roster []byte) error) (stop func()) {
+	stopGet := serveJSON(h, RosterProtocol, 1<<10, log, func(_ context.Context, _ peer.ID, _ *rosterRequest) (any, error) {
 		r := get()
 		if r == nil {
-			_ = st.Reset()
-			return
+			return nil, &Refusal{Code: "no_roster", Message: "this member holds no roster yet"}
 		}
-		if err := writeBlob(st, r); err != nil {
-			_ = st.Reset()
-		}
+		return rosterAnswer{Roster: r}, nil
 	})
-	h.SetStreamHandler(protocol.ID(RosterPushProtocol), func(st network.Stream) {
-		defer st.Close()
-		_ = st.SetDeadline(time.Now().Add(rosterTimeout))
-		b, err := readBlob(st, maxRosterBytes)
-		if err != nil {
-			_ = st.Reset()
-			return
+	stopPut := serveJSON(h, RosterPushProtocol, maxRosterBytes*4/3+1024, log, func(_ context.Context, from peer.ID, req *rosterPush) (any, error) {
+		if err := put(from, req.Roster); err != nil {
+			return nil, refusal("roster_refused", err)
 		}
-		if err := put(st.Conn().RemotePeer(), b); err != nil {
-			_ = st.Reset()
-		}
+		return struct{}{}, nil
 	})
+	return func() { stopGet(); stopPut() }
 }
 
 // FetchRoster asks p for its roster.
 func FetchRoster(ctx context.Context, h host.Host, p peer.ID) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, rosterTimeout)
-	defer cancel()
-	st, err := h.NewStream(ctx, p, protocol.ID(RosterProtocol))
-	if err != nil {
-		return nil, fmt.Errorf("p2p: roster from %s: %w", p, err)
+	var a rosterAnswer
+	if err := exchange(ctx, h, p, RosterProtocol, rosterRequest{}, &a, maxRosterBytes*4/3+1024); err != nil {
+		return nil, err
 	}
-	defer st.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		_ = st.SetDeadline(dl)
+	if len(a.Roster) == 0 {
+		return nil, errors.New("p2p: empty roster")
 	}
-	b, err := readBlob(st, maxRosterBytes)
-	if err != nil {
-		return nil, fmt.Errorf("p2p: roster from %s: %w", p, err)
-	}
-	return b, nil
+	return a.Roster, nil
 }
 
 // PushRoster delivers roster to p.
 func PushRoster(ctx context.Context, h host.Host, p peer.ID, roster []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, rosterTimeout)
-	defer cancel()
-	st, err := h.NewStream(ctx, p, protocol.ID(RosterPushProtocol))
-	if err != nil {
-		return fmt.Errorf("p2p: push roster to %s: %w", p, err)
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		_ = st.SetDeadline(dl)
-	}
-	if err := writeBlob(st, roster); err != nil {
-		_ = st.Reset()
-		return fmt.Errorf("p2p: push roster to %s: %w", p, err)
-	}
-	return st.Close()
-}
-
-func writeBlob(w io.Writer, b []byte) error {
-	buf := binary.AppendUvarint(make([]byte, 0, len(b)+binary.MaxVarintLen64), uint64(len(b)))
-	_, err := w.Write(append(buf, b...))
-	return err
-}
-
-func readBlob(r io.Reader, limit int) ([]byte, error) {
-	n, err := binary.ReadUvarint(&byteReader{r: r})
-	if err != nil {
-		return nil, fmt.Errorf("read length: %w", err)
-	}
-	if n > uint64(limit) {
-		return nil, fmt.Errorf("%d bytes exceeds %d", n, limit)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, fmt.Errorf("read: %w", err)
-	}
-	return b, nil
+	return exchange(ctx, h, p, RosterPushProtocol, rosterPush{Roster: roster}, nil, 1<<10)
 }

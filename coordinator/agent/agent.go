@@ -422,7 +422,7 @@ func Run(ctx context.Context, o RunOptions) error {
 		return fmt.Errorf("join the swarm: %w", err)
 	}
 	defer ep.Close()
-	t.Attach(ep.Host)
+	defer t.Attach(ep.Host)()
 	adm.host.Store(&ep.Host)
 	interval := o.RosterInterval
 	if interval <= 0 {

@@ -174,13 +174,13 @@ func (t *Trust) Enforce() {
 	}
 }
 
-// Attach serves the roster on h (fetch and push) and drops h's peers the
-// roster stops admitting.
-func (t *Trust) Attach(h host.Host) {
+// Attach serves the roster on h (fetch and push) until the returned stop,
+// and drops h's peers the roster stops admitting.
+func (t *Trust) Attach(h host.Host) (stop func()) {
 	t.mu.Lock()
 	t.host = h
 	t.mu.Unlock()
-	p2p.ServeRoster(h, t.Raw, func(from peer.ID, b []byte) error {
+	return p2p.ServeRoster(h, t.log, t.Raw, func(from peer.ID, b []byte) error {
 		newer, err := t.Update(b)
 		if err != nil {
 			t.log.Warn("pushed roster refused", "from", from, "err", err)

@@ -238,8 +238,8 @@ func TestManaged(t *testing.T) {
 		}
 		procs[m], addrs[m] = d.startAgent(m)
 	}
-	waitFor(t, "three machines online", func() bool {
-		return strings.Count(d.mustCo("node", "list"), " online ") == 3
+	waitFor(t, "three machines online and reporting their memory", func() bool {
+		return len(regexp.MustCompile(`online\s+\d+\.\d GiB`).FindAllString(d.mustCo("node", "list"), -1)) == 3
 	})
 
 	// Every refusal of enrolment, each recorded.

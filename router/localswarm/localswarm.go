@@ -151,9 +151,6 @@ func (s *Swarm) Names() []string { return slices.Clone(s.names) }
 // in-process node's addresses.
 func (s *Swarm) Bootstrap() []string { return slices.Clone(s.boot) }
 
-// Nodes are the in-process nodes, model by model.
-func (s *Swarm) Nodes() []*p2p.Node { return slices.Clone(s.nodes) }
-
 // WaitServed refreshes the router's view until every named model (default:
 // every in-process model) is served, or ctx ends.
 func (s *Swarm) WaitServed(ctx context.Context, names ...string) error {

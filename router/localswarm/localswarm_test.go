@@ -32,8 +32,8 @@ func TestSwarmEqualsOneProcess(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	if len(sw.Nodes()) != 3 || !slices.Equal(sw.Names(), []string{"stories260K"}) {
-		t.Fatalf("%d nodes, names %v; want 3 nodes of stories260K", len(sw.Nodes()), sw.Names())
+	if len(sw.nodes) != 3 || !slices.Equal(sw.Names(), []string{"stories260K"}) {
+		t.Fatalf("%d nodes, names %v; want 3 nodes of stories260K", len(sw.nodes), sw.Names())
 	}
 	if err := sw.WaitServed(ctx); err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"svc/coordinator/agent"
 	"svc/coordinator/ca"
 	"svc/coordinator/trust"
+	"svc/internal/proctest"
 	"svc/internal/testenv"
 	"svc/p2p"
 	"svc/shards/model"
@@ -41,11 +42,12 @@ func TestManagedModels(t *testing.T) {
 	d.mustCo("licence", "install", d.path("acme.licence"))
 	d.mustCo("firewall", "open", "--from", "127.0.0.0/8", "--for", "1h")
 	addrs := map[string]string{}
+	procs := map[string]*proctest.Proc{}
 	for _, m := range []string{"m1", "m2", "m3"} {
 		if r := d.enroll(m, d.token("--label", m)); r.Code != 0 {
 			t.Fatalf("enroll %s: %d\n%s", m, r.Code, r.Stderr)
 		}
-		_, addrs[m] = d.startAgent(m)
+		procs[m], addrs[m] = d.startAgent(m)
 	}
 	waitFor(t, "three machines online", func() bool {
 		return strings.Count(d.mustCo("node", "list"), " online ") == 3
@@ -170,6 +172,25 @@ func TestManagedModels(t *testing.T) {
 	if err := p2p.FetchTensor(d.ctx(), member.ep.Host, coord, pl.Manifest, emb, io.Discard); err == nil || !strings.Contains(err.Error(), "not in the slices") {
 		t.Fatalf("an API member got a tensor: %v", err)
 	}
+
+	// Restarts: the coordinator's placements survive it, and a machine
+	// started again serves its slices from its files without fetching.
+	if err := d.coord.Terminate(15 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	d.startCoordinator()
+	if err := procs["m1"].Terminate(15 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	procs["m1"], addrs["m1"] = d.startAgent("m1")
+	for _, name := range []string{"stories260K", "mini"} {
+		if _, err := procs["m1"].WaitLine(d.ctx(), regexp.MustCompile(`slice file ready.* slice=`+name+`\S* fetched_tensors=0 fetched_bytes=0`)); err != nil {
+			t.Fatalf("m1 after a restart: %v\n%s", err, procs["m1"].Tail(20))
+		}
+	}
+	waitFor(t, "both served after the restarts", func() bool {
+		return strings.Count(d.mustCo("model", "list"), " served ") >= 2
+	})
 
 	// A machine removed: its models lose coverage and become unavailable
 	// with the reason, until the operator serves them again.

@@ -321,6 +321,13 @@ func (s *Server) journal(info reqInfo, aerr *apiError) {
 	if errors.As(aerr.Cause, &pe) && pe.p.Machine != (Machine{}) {
 		rec.Machine = pe.p.Machine
 	}
+	if rec.Machine == (Machine{}) && info.model != "" && aerr.Status >= 500 {
+		// The router did not name a machine (a range held by nobody
+		// online): the authority's placement may know which one is away.
+		if m := s.mg.cfg.Deployment.Placement(info.model).Machine; m != (Machine{}) {
+			rec.Machine = m
+		}
+	}
 	if i := strings.LastIndex(rec.Address, ":"); i >= 0 {
 		rec.Port = rec.Address[i+1:]
 	}

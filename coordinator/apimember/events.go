@@ -71,6 +71,7 @@ func (q *auditQueue) Pending() int {
 // pause, in order.
 func (q *auditQueue) run(ctx context.Context) {
 	retry := time.Second
+	failing := false
 	for {
 		q.mu.Lock()
 		n := min(len(q.queue), auditBatch)
@@ -91,13 +92,21 @@ func (q *auditQueue) run(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
-			q.log.Warn("audit records not delivered; retrying", "records", n, "err", err)
+			if !failing {
+				// Once per outage: the journal has them meanwhile.
+				q.log.Warn("audit records not delivered; retrying every second", "records", n, "err", err)
+				failing = true
+			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-time.After(retry):
 			}
 			continue
+		}
+		if failing {
+			q.log.Info("audit records delivered again")
+			failing = false
 		}
 		q.mu.Lock()
 		q.queue = append([]json.RawMessage(nil), q.queue[n:]...)

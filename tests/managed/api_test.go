@@ -108,6 +108,24 @@ func (a *apiProc) call(t *testing.T, method, path, key, body string) apiAnswer {
 	return apiAnswer{resp.StatusCode, resp.Header, b}
 }
 
+// rawCall is call for a goroutine that is not the test's: a transport
+// failure comes back as status 0.
+func (a *apiProc) rawCall(method, path, key, body string) apiAnswer {
+	req, err := http.NewRequest(method, a.base+path, strings.NewReader(body))
+	if err != nil {
+		return apiAnswer{body: []byte(err.Error())}
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return apiAnswer{body: []byte(err.Error())}
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return apiAnswer{resp.StatusCode, resp.Header, b}
+}
+
 var refRE = regexp.MustCompile(` Reference: (chatcmpl-[A-Za-z0-9]{24})$`)
 
 // refused checks an error answer and that its reference leads the
@@ -254,6 +272,34 @@ func TestManagedAPI(t *testing.T) {
 		a.refused(t, "model outside the scope", a.call(t, "POST", "/v1/chat/completions", narrow, `{"model":"llama","messages":[{"role":"user","content":"hi"}]}`), 403, "model_not_permitted")
 	})
 
+	// Retry-After is when the next request is accepted: a key at 2/min
+	// makes two requests, the third is refused with Retry-After R; three
+	// seconds before R another is still refused, at R one is accepted. The
+	// wait (about a minute) runs beside the other subtests.
+	exact := a.key(t, "--models", "*", "--expires", "1d", "--rate", "2/min", "--name", "exact")
+	type retryCheck struct {
+		retryAfter     int
+		before, at     apiAnswer
+		first, refused apiAnswer
+	}
+	retryDone := make(chan retryCheck, 1)
+	{
+		body := `{"model":"m","prompt":"hi"}`
+		var rc retryCheck
+		rc.first = a.call(t, "POST", "/v1/completions", exact, body)
+		_ = a.call(t, "POST", "/v1/completions", exact, body)
+		rc.refused = a.call(t, "POST", "/v1/completions", exact, body)
+		sent := time.Now()
+		rc.retryAfter, _ = strconv.Atoi(rc.refused.header.Get("Retry-After"))
+		go func() {
+			time.Sleep(time.Until(sent.Add(time.Duration(rc.retryAfter-3) * time.Second)))
+			rc.before = a.rawCall("POST", "/v1/completions", exact, body)
+			time.Sleep(time.Until(sent.Add(time.Duration(rc.retryAfter) * time.Second)))
+			rc.at = a.rawCall("POST", "/v1/completions", exact, body)
+			retryDone <- rc
+		}()
+	}
+
 	t.Run("rate limit", func(t *testing.T) {
 		rated := a.key(t, "--models", "*", "--expires", "1d", "--rate", "2/min", "--name", "rated")
 		body := `{"model":"m","prompt":"hi"}`
@@ -296,6 +342,18 @@ func TestManagedAPI(t *testing.T) {
 		}
 		d.startCoordinator()
 		a.refused(t, "unknown key, coordinator away", r, 503, "coordinator_unavailable")
+	})
+
+	t.Run("Retry-After is when the next request is accepted", func(t *testing.T) {
+		rc := <-retryDone
+		if rc.first.status == 429 || rc.retryAfter < 4 || rc.retryAfter > 60 {
+			t.Fatalf("first %d, Retry-After %q", rc.first.status, rc.refused.header.Get("Retry-After"))
+		}
+		a.refused(t, "third request in the window", rc.refused, 429, "rate_limit_exceeded")
+		a.refused(t, "three seconds before Retry-After", rc.before, 429, "rate_limit_exceeded")
+		if rc.at.status == 429 {
+			t.Fatalf("at Retry-After (%d s) the request is still refused: %s", rc.retryAfter, rc.at.body)
+		}
 	})
 
 	// Last: the licence expires.

@@ -256,6 +256,7 @@ func (s *Server) acquire() (release func(), aerr *apiError) {
 func (s *Server) managedBackendError(model string, err error, started bool) *apiError {
 	var ae *apiError
 	var re *p2p.RemoteError
+	var routeErr *router.RouteError
 	_, hopFailed := router.FailedPeer(err)
 	var e *apiError
 	switch {
@@ -273,7 +274,10 @@ func (s *Server) managedBackendError(model string, err error, started bool) *api
 	case started || hopFailed:
 		e = &apiError{Status: 502, Code: codeGenerationInterrupted,
 			Message: fmt.Sprintf("The generation for model %q stopped partway because a machine failed and none could take over; retry the request", model)}
-	case errors.As(err, &re) && re.Code == wire.Code_NO_CAPACITY:
+	case errors.As(err, &re) && re.Code == wire.Code_NO_CAPACITY,
+		errors.As(err, &routeErr) && routeErr.Busy > 0 && routeErr.Excluded == 0:
+		// Every machine that holds the missing blocks is full: not a
+		// fault, and the request is not queued.
 		e = &apiError{Status: 429, Code: codeCapacity,
 			Message: "Every machine that serves this model is busy; retry in a few seconds"}
 	case errors.Is(err, router.ErrModelIncomplete), errors.Is(err, router.ErrRouteUnavailable), errors.Is(err, router.ErrModelNotFound):

@@ -500,6 +500,21 @@ func TestManaged(t *testing.T) {
 		kc.scan(t)
 	})
 
+	t.Run("every holder full", func(t *testing.T) {
+		// The router's refusal when each holder of some blocks refused
+		// for want of room: capacity, not a fault.
+		full := &router.RouteError{Model: storiesName, First: 2, Last: 5, Busy: 1}
+		kf := newManagedKit(t, sw, &failingBackend{Backend: sw.Router, err: full}, nil)
+		key := kf.key(t, "f", []string{"*"}, 100, time.Hour)
+		kf.refused(t, "every holder full", kf.call(t, "POST", "/v1/chat/completions", key, chatReq), 429, codeCapacity)
+		away := &router.RouteError{Model: storiesName, First: 2, Last: 5, Excluded: 1}
+		ka := newManagedKit(t, sw, &failingBackend{Backend: sw.Router, err: away}, nil)
+		key = ka.key(t, "a", []string{"*"}, 100, time.Hour)
+		ka.refused(t, "a holder away", ka.call(t, "POST", "/v1/chat/completions", key, chatReq), 503, codeNodeUnavailable)
+		kf.scan(t)
+		ka.scan(t)
+	})
+
 	t.Run("server error", func(t *testing.T) {
 		ks := newManagedKit(t, sw, &failingBackend{Backend: sw.Router, err: errors.New("tokenizer table corrupt at 0x7f")}, nil)
 		key := ks.key(t, "s", []string{"*"}, 100, time.Hour)

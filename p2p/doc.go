@@ -72,9 +72,19 @@
 //   - jsonmsg.go: exchange and answer, the two sides of the JSON
 //     request/answer protocols of the managed variant, bounded in size and
 //     time.
+//   - slice.go: SliceProtocol carries a model's manifest and single tensors
+//     from the coordinator to the machines a placement names (ServeSlices
+//     with an Authorize callback; FetchManifest, FetchTensor, SliceFetch
+//     for package slice's sparse files); report.go: ReportProtocol carries a
+//     machine's slice states (and memory) to the coordinator.
+//   - shared.go: several models on one host and peer id. Nodes made with
+//     NodeConfig.Endpoint share it; the endpoint dispatches each forward or
+//     meta stream to the node its first frame names and announces all of
+//     their models in one record. NodeConfig.Identity serves a sparse slice
+//     file under the whole model's digest.
 //   - streams.go: what every stream shares. Each stream joins a libp2p
 //     resource-manager service (ServiceForward, ServiceMeta, ServiceRecord,
-//     ServiceControl) whose memory EndpointConfig.StreamMemory bounds; a frame
+//     ServiceControl, SliceService) whose memory EndpointConfig.StreamMemory bounds; a frame
 //     reserves memory from the stream's scope as its bytes arrive, into
 //     pooled buffers, so a peer that declares large frames and sends little
 //     costs little, and a stream whose next frame does not fit is reset.

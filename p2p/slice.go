@@ -3,7 +3,6 @@ package p2p
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,14 +16,17 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
 
+	"svc/p2p/wire"
 	"svc/shards/slice"
 )
 
 // SliceProtocol carries model slices from the machine that holds a model
 // (the coordinator) to the machines a placement assigns blocks to. One
 // stream, one request: a model's manifest or one tensor of it. The
-// request and the reply head are length-prefixed JSON (sliceRequest,
-// sliceReply); a tensor's bytes follow its reply head raw.
+// request and the reply head are JSON messages (wire.WriteMessage:
+// sliceRequest, sliceReply); the manifest's or the tensor's bytes follow
+// the reply head raw. Streams join SliceService, whose memory the
+// endpoint bounds like the other services'.
 const SliceProtocol = "/svc/slice/1.0.0"
 
 // SliceService is the resource-manager service slice streams join.
@@ -112,21 +114,23 @@ func (s *SliceServer) handle(st network.Stream) {
 }
 
 func (s *SliceServer) serve(st network.Stream) error {
-	if err := st.Scope().SetService(SliceService); err != nil {
-		return fmt.Errorf("join service: %w", err)
+	rd, err := joinService(st, SliceService)
+	if err != nil {
+		return err
 	}
-	_ = st.SetDeadline(time.Now().Add(sliceIdle))
+	_ = st.SetReadDeadline(time.Now().Add(firstFrameTimeout))
+	_ = st.SetWriteDeadline(time.Now().Add(sliceIdle))
 	var req sliceRequest
-	if err := readSliceMsg(st, &req); err != nil {
+	if err := readSliceMsg(rd, st, &req); err != nil {
 		return err
 	}
 	p := st.Conn().RemotePeer()
 	refuse := func(err error) error {
 		return writeSliceMsg(st, sliceReply{Error: err.Error()})
 	}
-	m, encoded, r, err := s.src.Lookup(req.Manifest)
-	if err != nil {
-		return refuse(err)
+	m, encoded, r, lerr := s.src.Lookup(req.Manifest)
+	if lerr != nil {
+		return refuse(lerr)
 	}
 	if err := s.src.Authorize(p, req.Manifest, req.Tensor); err != nil {
 		return refuse(err)
@@ -178,7 +182,7 @@ func (w *deadlineWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// writeSliceMsg writes v as a uvarint length and its JSON.
+// writeSliceMsg writes v as one JSON message.
 func writeSliceMsg(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -187,47 +191,23 @@ func writeSliceMsg(w io.Writer, v any) error {
 	if len(b) > maxSliceMsg {
 		return fmt.Errorf("message of %d bytes exceeds %d", len(b), maxSliceMsg)
 	}
-	buf := binary.AppendUvarint(make([]byte, 0, len(b)+binary.MaxVarintLen64), uint64(len(b)))
-	_, err = w.Write(append(buf, b...))
-	return err
+	return wire.WriteMessage(w, b)
 }
 
-// readSliceMsg reads one message written by writeSliceMsg, at most
-// maxSliceMsg bytes of JSON; unknown fields are refused.
-func readSliceMsg(r io.Reader, v any) error {
-	br, ok := r.(io.ByteReader)
-	if !ok {
-		br = &byteReader{r: r}
-	}
-	n, err := binary.ReadUvarint(br)
+// readSliceMsg reads one JSON message of at most maxSliceMsg bytes into
+// v; unknown fields are refused.
+func readSliceMsg(rd *wire.Reader, r io.Reader, v any) error {
+	fr, err := rd.ReadMessage(r, maxSliceMsg)
+	defer fr.Free()
 	if err != nil {
-		return fmt.Errorf("read message length: %w", err)
+		return err
 	}
-	if n > maxSliceMsg {
-		return fmt.Errorf("message of %d bytes exceeds %d", n, maxSliceMsg)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return fmt.Errorf("read message: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
+	dec := json.NewDecoder(bytes.NewReader(fr.Payload))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("decode message: %w", err)
 	}
 	return nil
-}
-
-// byteReader reads one byte at a time without buffering ahead, so that a
-// raw payload after the message stays in the stream.
-type byteReader struct {
-	r   io.Reader
-	one [1]byte
-}
-
-func (b *byteReader) ReadByte() (byte, error) {
-	_, err := io.ReadFull(b.r, b.one[:])
-	return b.one[0], err
 }
 
 // SliceError is a refusal a slice server sent.
@@ -244,9 +224,9 @@ func (e *SliceError) Error() string {
 // the caller reads reply.Size bytes from the returned stream and closes it.
 func sliceRoundTrip(ctx context.Context, h host.Host, p peer.ID, req sliceRequest) (network.Stream, sliceReply, error) {
 	var rep sliceReply
-	st, err := h.NewStream(ctx, p, protocol.ID(SliceProtocol))
+	st, rd, err := openStream(ctx, h, p, SliceProtocol, SliceService)
 	if err != nil {
-		return nil, rep, fmt.Errorf("p2p: open slice stream to %s: %w", p, err)
+		return nil, rep, err
 	}
 	_ = st.SetDeadline(time.Now().Add(sliceIdle))
 	if err := writeSliceMsg(st, req); err != nil {
@@ -257,7 +237,7 @@ func sliceRoundTrip(ctx context.Context, h host.Host, p peer.ID, req sliceReques
 		_ = st.Reset()
 		return nil, rep, fmt.Errorf("p2p: slice request to %s: %w", p, err)
 	}
-	if err := readSliceMsg(st, &rep); err != nil {
+	if err := readSliceMsg(rd, st, &rep); err != nil {
 		_ = st.Reset()
 		return nil, rep, fmt.Errorf("p2p: slice reply from %s: %w", p, ctxErr(ctx, err))
 	}
@@ -335,4 +315,17 @@ func SliceFetch(h host.Host, p peer.ID, hash string) slice.Fetch {
 	return func(ctx context.Context, t slice.Tensor, w io.Writer) error {
 		return FetchTensor(ctx, h, p, hash, t, w)
 	}
+}
+
+// byteReader reads one byte at a time without buffering ahead, so that a
+// raw payload after a uvarint-prefixed message stays in the stream (the
+// enrolment protocol's framing).
+type byteReader struct {
+	r   io.Reader
+	one [1]byte
+}
+
+func (b *byteReader) ReadByte() (byte, error) {
+	_, err := io.ReadFull(b.r, b.one[:])
+	return b.one[0], err
 }

@@ -115,10 +115,11 @@ func TestSliceHostile(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	for name, raw := range map[string][]byte{
-		"huge length":   binary.AppendUvarint(nil, 1<<30),
-		"not json":      append(binary.AppendUvarint(nil, 3), "abc"...),
-		"unknown field": append(binary.AppendUvarint(nil, 9), `{"x":1}  `...),
-		"truncated":     append(binary.AppendUvarint(nil, 100), "{"...),
+		"huge length":   binary.BigEndian.AppendUint32(nil, 1<<30),
+		"not json":      append(binary.BigEndian.AppendUint32(nil, 3), "abc"...),
+		"unknown field": append(binary.BigEndian.AppendUint32(nil, 9), `{"x":1}  `...),
+		"truncated":     append(binary.BigEndian.AppendUint32(nil, 100), "{"...),
+		"header only":   {0, 0},
 	} {
 		st, err := cli.Host.NewStream(ctx, srv.ID(), protocol.ID(SliceProtocol))
 		if err != nil {

@@ -28,7 +28,7 @@ const (
 	ServiceControl = "svc.control"
 )
 
-var services = []string{ServiceForward, ServiceMeta, ServiceRecord, ServiceControl}
+var services = []string{ServiceForward, ServiceMeta, ServiceRecord, ServiceControl, SliceService}
 
 // firstFrameTimeout is how long a stream may take to deliver its first
 // complete frame: a peer that opens streams and sends nothing (or only a

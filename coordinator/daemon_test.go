@@ -3,6 +3,7 @@ package coordinator
 import (
 	"bytes"
 	"context"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,21 @@ func TestConfigUnknownKey(t *testing.T) {
 func TestExampleConfig(t *testing.T) {
 	if _, err := LoadConfig(filepath.Join("..", "deploy", "systemd", "coordinator.toml"), true); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestFirewallAllows(t *testing.T) {
+	now := time.Now()
+	f := Firewall{Open: true, From: []string{"10.0.0.0/24", "::1/128"}, Until: now.Add(time.Minute)}
+	for addr, want := range map[string]bool{"10.0.0.7": true, "10.0.1.7": false, "::1": true, "::ffff:10.0.0.9": true, "127.0.0.1": false} {
+		if got := f.Allows(netip.MustParseAddr(addr), now); got != want {
+			t.Errorf("%s: %v, want %v", addr, got, want)
+		}
+	}
+	if f.Allows(netip.MustParseAddr("10.0.0.7"), now.Add(2*time.Minute)) {
+		t.Error("allowed after --for ran out")
+	}
+	if (Firewall{}).Allows(netip.MustParseAddr("10.0.0.7"), now) {
+		t.Error("closed firewall allowed")
 	}
 }

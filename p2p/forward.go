@@ -286,6 +286,11 @@ func (n *Node) open(o *wire.Open, ss *session) error {
 	if sh == nil || !online {
 		return refuse(wire.Code_NOT_READY, "blocks still loading")
 	}
+	if n.cfg.Gate != nil {
+		if err := n.cfg.Gate(); err != nil {
+			return refuse(wire.Code_SHUTTING_DOWN, "%v", err)
+		}
+	}
 	if err := n.adapterFor(o); err != nil {
 		return err
 	}

@@ -46,6 +46,10 @@ type NodeConfig struct {
 	Bootstrap []string
 	// Key is the node's libp2p identity (fresh when nil).
 	Key crypto.PrivKey
+	// Gate, when set, is asked before each new session: an error refuses
+	// it with that reason (a managed machine's licence grant has expired).
+	// Sessions already open go on.
+	Gate func() error
 	// StreamMemory and Admission go to the node's Endpoint
 	// (EndpointConfig).
 	StreamMemory int64

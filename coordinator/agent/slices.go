@@ -257,6 +257,8 @@ func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node
 	n, err := p2p.NewNode(ctx, p2p.NodeConfig{
 		ModelPath: path, Name: key.model, First: key.first, Last: key.last,
 		Endpoint: k.ep, Identity: &p2p.ModelIdentity{Header: m.Header, Samples: m.Samples},
+		// New sessions stop once the licence grant the roster carries expires.
+		Gate:   func() error { return k.t.View().GrantError(time.Now()) },
 		Logger: k.log,
 	})
 	if err != nil {

@@ -207,3 +207,19 @@ func (v *View) Placement(name string) (*Placement, bool) {
 	}
 	return nil, false
 }
+
+// ErrLicenceExpired is wrapped by GrantError when the grant has expired.
+var ErrLicenceExpired = errors.New("the deployment's licence has expired")
+
+// GrantError says whether members may take new work at now: an error once
+// the licence grant the roster carries has expired (nil when no licence is
+// installed: the deployment then runs without one).
+func (v *View) GrantError(now time.Time) error {
+	if v == nil || v.Grant == nil {
+		return nil
+	}
+	if !now.Before(v.Grant.Expires) {
+		return fmt.Errorf("%w (at %s); the operator installs a new one with svc-coordinator licence install", ErrLicenceExpired, v.Grant.Expires.UTC().Format(time.RFC3339))
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package trust
 import (
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,30 @@ func TestRecordCredentials(t *testing.T) {
 	k, v = record(t, f.keys["m2"], f.member["m2"].Raw)
 	if err := val.Validate(k, v); err == nil || !strings.Contains(err.Error(), "revoked") {
 		t.Fatalf("revoked member's record: %v", err)
+	}
+}
+
+func TestGrant(t *testing.T) {
+	f := newFixture(t, "m1")
+	now := time.Now()
+	var none *View
+	if err := none.GrantError(now); err != nil {
+		t.Fatal(err)
+	}
+	r := &Roster{Version: 1, Coordinator: f.coord.Raw, Grant: &Grant{Licensee: "ACME", Expires: now.Add(time.Hour)}}
+	r.CRL, _ = f.ca.CRL(now, now.Add(time.Hour), 1, nil)
+	b, err := Sign(r, f.ca.Signer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(f.ca.Cert, b, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.GrantError(now); err != nil {
+		t.Fatalf("valid grant: %v", err)
+	}
+	if err := v.GrantError(now.Add(2 * time.Hour)); !errors.Is(err, ErrLicenceExpired) {
+		t.Fatalf("expired grant: %v", err)
 	}
 }

@@ -284,6 +284,30 @@ func TestManaged(t *testing.T) {
 		}
 	})
 
+	t.Run("machine firewall", func(t *testing.T) {
+		// A member that is not connected to m2 yet: closing m2's port
+		// keeps its running peers (m1, the coordinator) and takes no new one.
+		if r := d.enroll("m5", d.token("--label", "m5")); r.Code != 0 {
+			t.Fatalf("enroll m5: %d %s", r.Code, r.Stderr)
+		}
+		mk, err := p2p.LoadOrCreateKey(filepath.Join(d.path("m5"), "node.key"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "m2 admits the new member m5", func() bool { return dialAs(t, mk, addrs["m2"]) == nil })
+		if r := d.agent("m2", "firewall", "close"); r.Code != 0 {
+			t.Fatalf("firewall close: %d %s", r.Code, r.Stderr)
+		}
+		waitFor(t, "m2 refuses a new member connection", func() bool { return dialAs(t, mk, addrs["m2"]) != nil })
+		if r := d.agent("m2", "firewall", "status"); !strings.Contains(r.Stdout, "closed") {
+			t.Fatalf("firewall status: %s", r.Stdout)
+		}
+		if r := d.agent("m2", "firewall", "open"); r.Code != 0 {
+			t.Fatalf("firewall open: %d %s", r.Code, r.Stderr)
+		}
+		waitFor(t, "m2 admits members again", func() bool { return dialAs(t, mk, addrs["m2"]) == nil })
+	})
+
 	t.Run("removed machine dropped", func(t *testing.T) {
 		start := time.Now()
 		d.mustCo("node", "remove", "m3")

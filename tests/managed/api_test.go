@@ -266,7 +266,9 @@ func TestManagedAPI(t *testing.T) {
 		}
 		gone := a.key(t, "--models", "*", "--expires", "1d", "--rate", "10/min", "--name", "gone")
 		d.mustCo("apikey", "revoke", "gone")
+		revoked := time.Now()
 		waitFor(t, "a revoked key is refused", func() bool { return a.call(t, "GET", "/v1/models", gone, "").status == 401 })
+		t.Logf("a revoked key was refused %v after apikey revoke returned", time.Since(revoked).Round(time.Millisecond))
 		a.refused(t, "revoked key", a.call(t, "GET", "/v1/models", gone, ""), 401, "invalid_api_key")
 		narrow := a.key(t, "--models", "stories260K", "--expires", "1d", "--rate", "10/min", "--name", "narrow")
 		a.refused(t, "model outside the scope", a.call(t, "POST", "/v1/chat/completions", narrow, `{"model":"llama","messages":[{"role":"user","content":"hi"}]}`), 403, "model_not_permitted")

@@ -76,11 +76,17 @@ type keeper struct {
 
 	mu    sync.Mutex
 	held  map[sliceKey]*held
-	loads sync.WaitGroup
+	loads sync.WaitGroup // loading goroutines
+	drops sync.WaitGroup // dropping goroutines
+	// dropping holds, per slice being dropped, a channel closed once its
+	// node is closed and its file removed: a new load of the same slice
+	// waits for it.
+	dropping map[sliceKey]chan struct{}
 }
 
 func newKeeper(ep *p2p.Endpoint, t *trust.Trust, me peer.ID, dir string, memory int64, log *slog.Logger) *keeper {
-	k := &keeper{ep: ep, t: t, me: me, dir: dir, memory: memory, log: log, kick: make(chan struct{}, 1), held: map[sliceKey]*held{}}
+	k := &keeper{ep: ep, t: t, me: me, dir: dir, memory: memory, log: log, kick: make(chan struct{}, 1), held: map[sliceKey]*held{},
+		dropping: map[sliceKey]chan struct{}{}}
 	t.OnChange(func(*trust.View) { k.poke() })
 	return k
 }
@@ -140,7 +146,7 @@ func (k *keeper) reconcile(ctx context.Context) {
 	for key, h := range k.held {
 		if _, ok := want[key]; !ok {
 			delete(k.held, key)
-			go k.drop(key, h)
+			k.dropLocked(key, h)
 		}
 	}
 	for key, s := range want {
@@ -149,9 +155,10 @@ func (k *keeper) reconcile(ctx context.Context) {
 			if s.State == trust.StateUnavailable {
 				h.sawUnavailable = true
 			} else if s.State == trust.StateLoading && h.sawUnavailable {
-				// Served again by the operator: try again.
+				// Served again by the operator: try again, keeping what
+				// the file already holds (the failed load has ended).
+				h.cancel()
 				delete(k.held, key)
-				go k.drop(key, h)
 				ok = false
 			}
 		}
@@ -196,16 +203,44 @@ func memAvailable() int64 {
 	return 0
 }
 
+// dropLocked drops a slice in the background (k.mu held).
+func (k *keeper) dropLocked(key sliceKey, h *held) {
+	done := make(chan struct{})
+	prev := k.dropping[key]
+	k.dropping[key] = done
+	k.drops.Go(func() {
+		defer close(done)
+		if prev != nil {
+			<-prev
+		}
+		k.drop(key, h)
+		k.mu.Lock()
+		if k.dropping[key] == done {
+			delete(k.dropping, key)
+		}
+		k.mu.Unlock()
+	})
+}
+
 // start begins loading a slice (k.mu held).
 func (k *keeper) start(ctx context.Context, key sliceKey) *held {
 	lctx, cancel := context.WithCancel(ctx)
 	h := &held{state: trust.StateLoading, cancel: cancel, done: make(chan struct{}),
 		path: filepath.Join(k.dir, fmt.Sprintf("%s-%s-%d-%d.gguf", key.model, shortHash(key.manifest), key.first, key.last))}
 	k.held[key] = h
+	dropped := k.dropping[key]
 	k.loads.Add(1)
 	go func() {
 		defer k.loads.Done()
 		defer close(h.done)
+		if dropped != nil {
+			// The same slice is still being dropped (stopped and served
+			// again): let it remove its file first.
+			select {
+			case <-dropped:
+			case <-lctx.Done():
+			}
+		}
 		t0 := time.Now()
 		n, err := k.load(lctx, key, h.path)
 		k.mu.Lock()
@@ -322,6 +357,7 @@ func (k *keeper) stopAll() {
 		h.cancel()
 	}
 	k.loads.Wait()
+	k.drops.Wait()
 	for key, h := range hs {
 		if h.node != nil {
 			if err := h.node.Close(); err != nil {

@@ -213,6 +213,11 @@ func TestManagedModels(t *testing.T) {
 		}
 		return true
 	})
+	// Served again by name (its manifest cached in the library).
+	d.mustCo("model", "serve", "stories260K")
+	waitFor(t, "stories260K served again", func() bool {
+		return regexp.MustCompile(`(?m)^stories260K\s+served\s`).MatchString(d.mustCo("model", "list"))
+	})
 	if out := d.mustCo("audit", "show", "--kind", "slice.served"); strings.Count(out, "slice.served") < 4 {
 		t.Fatalf("served slices not on the audit trail:\n%s", out)
 	}

@@ -61,6 +61,10 @@ SVC_API_METRICS_LISTEN=
 			t.Errorf("%q %q: %v, want an error saying %q", bad.file, bad.env, err, bad.says)
 		}
 	}
+	// The example shipped beside the unit is a valid configuration.
+	if c, err := LoadConfig(filepath.Join("..", "..", "deploy", "systemd", "api.env.example"), true, nil); err != nil || len(c.Hosts) == 0 {
+		t.Errorf("deploy/systemd/api.env.example: %+v %v", c, err)
+	}
 	if _, err := LoadConfig(filepath.Join(dir, "absent.env"), true, nil); err == nil {
 		t.Error("a missing file that was named is accepted")
 	}

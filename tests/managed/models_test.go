@@ -213,6 +213,30 @@ func TestManagedModels(t *testing.T) {
 		}
 		return true
 	})
+	// A machine that cannot store its slice (its slices directory is
+	// gone, a file in its place) reports it: the model becomes unavailable
+	// with the machine's reason, after the fetch was tried a few times.
+	slicesDir := filepath.Join(d.path("m2"), "slices")
+	if err := os.Rename(slicesDir, slicesDir+".off"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(slicesDir, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d.mustCo("model", "serve", "stories260K")
+	waitFor(t, "stories260K unavailable for m2's reason", func() bool {
+		return regexp.MustCompile(`(?m)^stories260K\s+unavailable\s.*machine m2 could not serve blocks \d+:\d+: .*not a directory`).MatchString(d.mustCo("model", "list"))
+	})
+	if out := d.mustCo("audit", "show", "--kind", "slice.unavailable"); !strings.Contains(out, "m2") {
+		t.Fatalf("the failed slice is not on the audit trail:\n%s", out)
+	}
+	if err := os.Remove(slicesDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(slicesDir+".off", slicesDir); err != nil {
+		t.Fatal(err)
+	}
+
 	// Served again by name (its manifest cached in the library).
 	d.mustCo("model", "serve", "stories260K")
 	waitFor(t, "stories260K served again", func() bool {

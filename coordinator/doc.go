@@ -19,4 +19,18 @@
 // caller from SO_PEERCRED, executes it. Commands are registered by name in a
 // table (Daemon.Handle), so other rooms add theirs without touching the
 // dispatcher.
+//
+// Running, the daemon has two libp2p hosts with the coordinator's one key.
+// The swarm host (swarm_port) is a DHT server whose admission is its own
+// roster (trust.Trust): only certified members connect; it serves and pushes
+// the roster, model slices and reports. The enrolment host (enrol_port)
+// answers only p2p.EnrolProtocol, and its connection gater refuses every
+// address the firewall state (firewall open --from --for) does not allow,
+// before any handshake. Every committed change re-signs the roster (its
+// version is a counter in the database, so it only grows across restarts);
+// the swarm part pushes it to every connected member first and only then
+// closes the connections of members it no longer admits, so a removed
+// machine learns of its removal and exits. Machine connections and
+// disconnections are recorded (machine.online, machine.offline) by the
+// swarm part's goroutine, never from libp2p's notification callbacks.
 package coordinator

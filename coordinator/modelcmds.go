@@ -21,6 +21,7 @@ import (
 	"svc/coordinator/store"
 	"svc/coordinator/trust"
 	"svc/p2p"
+	"svc/shards/slice"
 )
 
 // Models (model serve, list, stop). A served model is a Placement in the
@@ -28,7 +29,10 @@ import (
 // placed on machines, each with the state its machine reports over
 // p2p.ReportProtocol. The machines fetch their slices' tensors from the
 // coordinator's library over p2p.SliceProtocol, which answers a machine
-// only for the tensors of the slices placed on it.
+// only for the tensors of the slices placed on it. Adapters given with
+// --adapter are checked against the model, imported beside it and carried
+// in the placement (trust.PlacedAdapter); a machine gets, of each, the
+// manifest and the pairs of its own slices' blocks only.
 //
 // States (SPEC §3): a placement is loading until every block is held by a
 // served slice, then served; when a machine is removed or reports that it
@@ -41,6 +45,8 @@ type ModelServeArgs struct {
 	Source   string `json:"source"`
 	Name     string `json:"name,omitempty"`
 	Replicas int    `json:"replicas,omitempty"`
+	// Adapters are NAME=FILE: LoRA adapters placed with the model.
+	Adapters []string `json:"adapters,omitempty"`
 }
 
 // ModelNameArgs name one model.
@@ -111,12 +117,20 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 	}
 	c.Target(e.Name)
 	man := e.Manifest
+	adapters, adapterEntries, err := d.importAdapters(ctx, lib, e, a.Adapters)
+	if err != nil {
+		return err
+	}
 	machines, labels, err := d.placementMachines(e.Name)
 	if err != nil {
 		return err
 	}
 	cost := func(f, l int) uint64 {
 		n, _ := man.RangeBytes(f, l)
+		for _, ae := range adapterEntries {
+			ts, _ := ae.Manifest.NeedBlocks(f, l, man.Blocks())
+			n += slice.Bytes(ts)
+		}
 		return n
 	}
 	ranges, err := placement.Place(placement.Model{Blocks: man.Blocks(), Cost: cost}, machines, a.Replicas)
@@ -124,6 +138,9 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 		return fmt.Errorf("model %s (%d MiB): %w; add a machine or free memory (model stop)", e.Name, man.Size>>20, err)
 	}
 	p := Placement{Name: e.Name, Digest: man.Digest, Blocks: man.Blocks(), Manifest: e.Hash, Replicas: a.Replicas, State: trust.StateLoading}
+	if err := p.SetAdapters(adapters); err != nil {
+		return err
+	}
 	var desc []string
 	for _, r := range ranges {
 		p.Slices = append(p.Slices, trust.Slice{Peer: r.Machine, Label: labels[r.Machine], First: r.First, Last: r.Last, State: trust.StateLoading})
@@ -145,13 +162,50 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 			}
 		}
 		return store.Put(tx, store.Placements, e.Name, p)
-	}, audit.Record{Kind: "model.serve", Detail: fmt.Sprintf("digest %s, manifest %s, %d blocks: %s", man.Digest, e.Hash, man.Blocks(), strings.Join(desc, " "))})
+	}, audit.Record{Kind: "model.serve", Detail: fmt.Sprintf("digest %s, manifest %s, %d blocks: %s%s", man.Digest, e.Hash, man.Blocks(), strings.Join(desc, " "), adapterDetail(adapters))})
 	if err != nil {
 		return err
 	}
 	c.Printf("model %s: %d blocks (%d MiB) placed on %s; loading (model list says when it is served)\n",
 		e.Name, man.Blocks(), man.Size>>20, strings.Join(desc, " "))
 	return nil
+}
+
+// importAdapters checks and imports the NAME=FILE adapters of a model
+// serve and returns them as the placement lists them, with their entries.
+func (d *Daemon) importAdapters(ctx context.Context, lib *models.Library, base *models.Entry, specs []string) ([]trust.PlacedAdapter, []*models.Entry, error) {
+	var out []trust.PlacedAdapter
+	var es []*models.Entry
+	seen := map[string]bool{}
+	for _, sp := range specs {
+		name, file, ok := strings.Cut(sp, "=")
+		if !ok || file == "" {
+			return nil, nil, fmt.Errorf("--adapter %q: want NAME=FILE", sp)
+		}
+		if err := p2p.CheckAdapterName(name); err != nil {
+			return nil, nil, fmt.Errorf("--adapter %s: %w", sp, err)
+		}
+		if seen[name] {
+			return nil, nil, fmt.Errorf("--adapter %s: adapter %s given twice", sp, name)
+		}
+		seen[name] = true
+		ae, err := lib.ImportAdapter(ctx, base, name, file)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--adapter %s: %w", sp, err)
+		}
+		out = append(out, trust.PlacedAdapter{Name: name, Digest: ae.Manifest.Digest, Manifest: ae.Hash})
+		es = append(es, ae)
+	}
+	return out, es, nil
+}
+
+// adapterDetail describes a placement's adapters for the audit trail.
+func adapterDetail(as []trust.PlacedAdapter) string {
+	var s string
+	for _, a := range as {
+		s += fmt.Sprintf("; adapter %s digest %s manifest %s", a.Name, a.Digest, a.Manifest)
+	}
+	return s
 }
 
 // placementMachines lists the online machines with the memory they have
@@ -295,7 +349,7 @@ func (d *Daemon) authorizeSlice(p peer.ID, hash, tensor string) error {
 	var ps []Placement
 	_ = d.st.View(func(tx *bolt.Tx) error {
 		return store.Each(tx, store.Placements, func(_ string, pl Placement) error {
-			if pl.Manifest == hash {
+			if pl.Manifest == hash || slices.ContainsFunc(pl.Adapters(), func(a trust.PlacedAdapter) bool { return a.Manifest == hash }) {
 				ps = append(ps, pl)
 			}
 			return nil
@@ -317,7 +371,14 @@ func (d *Daemon) authorizeSlice(p peer.ID, hash, tensor string) error {
 			if !ok {
 				continue
 			}
-			need, err := e.Manifest.Need(s.First, s.Last)
+			var need []slice.Tensor
+			var err error
+			if pl.Manifest == hash {
+				need, err = e.Manifest.Need(s.First, s.Last)
+			} else {
+				// An adapter's pairs of the slice's blocks.
+				need, err = e.Manifest.NeedBlocks(s.First, s.Last, pl.Blocks)
+			}
 			if err != nil {
 				continue
 			}

@@ -24,6 +24,11 @@ import (
 type AdapterSpec struct {
 	Name string
 	Path string
+	// Digest, when not empty, is the adapter's identity instead of the
+	// file's sha256: a managed machine holds a sparse copy of the adapter
+	// (its blocks' pairs only, package slice) whose whole file's sha256
+	// the signed manifest carries.
+	Digest string
 }
 
 // maxAdapters bounds the adapters of one announcement.
@@ -73,9 +78,12 @@ func loadAdapters(sh *model.Shard, specs []AdapterSpec) ([]*wire.Adapter, error)
 		if len(seen) > maxAdapters {
 			return nil, fmt.Errorf("p2p: more than %d adapters", maxAdapters)
 		}
-		digest, err := FileDigest(sp.Path)
-		if err != nil {
-			return nil, fmt.Errorf("p2p: adapter %s: %w", sp.Name, err)
+		digest := sp.Digest
+		if digest == "" {
+			var err error
+			if digest, err = FileDigest(sp.Path); err != nil {
+				return nil, fmt.Errorf("p2p: adapter %s: %w", sp.Name, err)
+			}
 		}
 		a, err := lora.Open(sp.Path)
 		if err != nil {

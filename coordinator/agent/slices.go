@@ -2,6 +2,9 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,7 +29,11 @@ import (
 // (package slice: each tensor checked against the manifest, the file
 // renamed into place once complete), and serves it with a p2p.Node on the
 // agent's own host and peer id (every model on one host, p2p's shared
-// endpoint), under the whole model's digest. It reports each slice's state
+// endpoint), under the whole model's digest. Adapters placed with the model
+// travel the same way: each one's manifest (hash and file digest in the
+// roster), then only the lora_a/lora_b pairs of the slice's blocks, into a
+// sparse adapter file beside the slice's, served as "<model>-<adapter>"
+// under the whole adapter file's digest. It reports each slice's state
 // to the coordinator (loading, served, or unavailable with the reason)
 // whenever the roster says otherwise, and drops the slices (node and file)
 // of placements that are gone or moved elsewhere. A slice that failed is
@@ -45,6 +52,9 @@ const reconcileInterval = 2 * time.Second
 type sliceKey struct {
 	model, manifest string
 	first, last     int
+	// adapters is the placement's adapters, JSON-encoded (comparable):
+	// other adapters make another slice.
+	adapters string
 }
 
 func (k sliceKey) String() string { return fmt.Sprintf("%s[%d:%d]", k.model, k.first, k.last) }
@@ -131,7 +141,12 @@ func (k *keeper) mine(v *trust.View) map[sliceKey]trust.Slice {
 		}
 		for _, s := range p.Slices {
 			if s.Peer == k.me.String() {
-				out[sliceKey{model: p.Name, manifest: p.Manifest, first: s.First, last: s.Last}] = s
+				key := sliceKey{model: p.Name, manifest: p.Manifest, first: s.First, last: s.Last}
+				if as := p.Adapters(); len(as) > 0 {
+					b, _ := json.Marshal(as)
+					key.adapters = string(b)
+				}
+				out[key] = s
 			}
 		}
 	}
@@ -225,8 +240,15 @@ func (k *keeper) dropLocked(key sliceKey, h *held) {
 // start begins loading a slice (k.mu held).
 func (k *keeper) start(ctx context.Context, key sliceKey) *held {
 	lctx, cancel := context.WithCancel(ctx)
+	name := fmt.Sprintf("%s-%s-%d-%d", key.model, shortHash(key.manifest), key.first, key.last)
+	if key.adapters != "" {
+		// Another set of adapters is another slice, loaded while the old
+		// one is dropped: its files must not be the same.
+		sum := sha256.Sum256([]byte(key.adapters))
+		name += "-a" + hex.EncodeToString(sum[:4])
+	}
 	h := &held{state: trust.StateLoading, cancel: cancel, done: make(chan struct{}),
-		path: filepath.Join(k.dir, fmt.Sprintf("%s-%s-%d-%d.gguf", key.model, shortHash(key.manifest), key.first, key.last))}
+		path: filepath.Join(k.dir, name+".gguf")}
 	k.held[key] = h
 	dropped := k.dropping[key]
 	k.loads.Add(1)
@@ -274,9 +296,13 @@ const fetchAttempts = 5
 // again; a slice that cannot be loaded is not.
 func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node, error) {
 	var m *slice.Manifest
+	var specs []p2p.AdapterSpec
 	var err error
 	for attempt := 1; ; attempt++ {
-		if m, err = k.fetch(ctx, key, path); err == nil || attempt == fetchAttempts || ctx.Err() != nil {
+		if m, err = k.fetch(ctx, key, path); err == nil {
+			specs, err = k.fetchAdapters(ctx, key, path)
+		}
+		if err == nil || attempt == fetchAttempts || ctx.Err() != nil {
 			break
 		}
 		wait := time.Duration(1<<(attempt-1)) * time.Second
@@ -293,8 +319,9 @@ func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node
 		ModelPath: path, Name: key.model, First: key.first, Last: key.last,
 		Endpoint: k.ep, Identity: &p2p.ModelIdentity{Header: m.Header, Samples: m.Samples},
 		// New sessions stop once the licence grant the roster carries expires.
-		Gate:   func() error { return k.t.View().GrantError(time.Now()) },
-		Logger: k.log,
+		Gate:     func() error { return k.t.View().GrantError(time.Now()) },
+		Adapters: specs,
+		Logger:   k.log,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)
@@ -325,6 +352,65 @@ func (k *keeper) fetch(ctx context.Context, key sliceKey, path string) (*slice.M
 	return m, nil
 }
 
+// adapterPath is where the slice at path keeps its sparse copy of an
+// adapter.
+func adapterPath(path string, a trust.PlacedAdapter) string {
+	return fmt.Sprintf("%s.%s-%s.gguf", strings.TrimSuffix(path, ".gguf"), a.Name, shortHash(a.Manifest))
+}
+
+// keyAdapters decodes a slice's adapters.
+func keyAdapters(key sliceKey) ([]trust.PlacedAdapter, error) {
+	if key.adapters == "" {
+		return nil, nil
+	}
+	var as []trust.PlacedAdapter
+	if err := json.Unmarshal([]byte(key.adapters), &as); err != nil {
+		return nil, fmt.Errorf("adapters of the placement: %w", err)
+	}
+	return as, nil
+}
+
+// fetchAdapters makes the slice's adapter files complete: for each adapter
+// placed with the model, only the pairs of the slice's blocks, each tensor
+// checked against the adapter's manifest, whose hash and whole-file digest
+// the signed roster carries.
+func (k *keeper) fetchAdapters(ctx context.Context, key sliceKey, path string) ([]p2p.AdapterSpec, error) {
+	as, err := keyAdapters(key)
+	if err != nil || len(as) == 0 {
+		return nil, err
+	}
+	v := k.t.View()
+	if v == nil || v.Coord == nil {
+		return nil, errors.New("no roster names the coordinator")
+	}
+	blocks := 0
+	if p, ok := v.Placement(key.model); ok {
+		blocks = p.Blocks
+	}
+	var specs []p2p.AdapterSpec
+	for _, a := range as {
+		am, err := p2p.FetchManifest(ctx, k.ep.Host, v.Coord.Peer, a.Manifest)
+		if err != nil {
+			return nil, fmt.Errorf("fetch adapter %s's manifest: %w", a.Name, err)
+		}
+		if am.Kind != slice.KindAdapter || am.Digest != a.Digest {
+			return nil, fmt.Errorf("adapter %s: the manifest describes a %q of digest %s, the roster says an adapter of digest %s", a.Name, am.Kind, am.Digest, a.Digest)
+		}
+		need, err := am.NeedBlocks(key.first, key.last, blocks)
+		if err != nil {
+			return nil, fmt.Errorf("adapter %s: %w", a.Name, err)
+		}
+		ap := adapterPath(path, a)
+		st, err := slice.Write(ctx, ap, am, need, slice.DefaultParallel, p2p.SliceFetch(k.ep.Host, v.Coord.Peer, a.Manifest))
+		if err != nil {
+			return nil, fmt.Errorf("fetch adapter %s for blocks %d:%d: %w", a.Name, key.first, key.last, err)
+		}
+		k.log.Info("adapter file ready", "slice", key, "adapter", a.Name, "fetched_tensors", st.Fetched, "fetched_bytes", st.Bytes, "kept_tensors", st.Reused)
+		specs = append(specs, p2p.AdapterSpec{Name: a.Name, Path: ap, Digest: a.Digest})
+	}
+	return specs, nil
+}
+
 // drop stops a slice's load or node and removes its file: the machine
 // holds only the slices placed on it.
 func (k *keeper) drop(key sliceKey, h *held) {
@@ -339,7 +425,12 @@ func (k *keeper) drop(key sliceKey, h *held) {
 			k.log.Warn("close slice", "slice", key, "err", err)
 		}
 	}
-	for _, p := range []string{h.path, h.path + ".partial"} {
+	files := []string{h.path, h.path + ".partial"}
+	as, _ := keyAdapters(key)
+	for _, a := range as {
+		files = append(files, adapterPath(h.path, a), adapterPath(h.path, a)+".partial")
+	}
+	for _, p := range files {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			k.log.Warn("remove slice file", "path", p, "err", err)
 		}

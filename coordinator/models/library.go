@@ -295,14 +295,18 @@ func (l *Library) entry(name, path string) (*Entry, error) {
 	if b, err := os.ReadFile(sidecarPath(path)); err == nil {
 		var sc sidecar
 		if json.Unmarshal(b, &sc) == nil && sc.Size == st.Size() && sc.MtimeNs == st.ModTime().UnixNano() {
-			if m, err := slice.Parse(sc.Manifest, ""); err == nil {
+			if m, err := slice.Parse(sc.Manifest, ""); err == nil && (m.Kind == slice.KindAdapter) == isAdapterPath(path) {
 				e.Manifest, e.Encoded = m, []byte(sc.Manifest)
 			}
 		}
 	}
 	if e.Manifest == nil {
 		t0 := time.Now()
-		m, err := slice.Build(path)
+		build := slice.Build
+		if isAdapterPath(path) {
+			build = slice.BuildAdapter
+		}
+		m, err := build(path)
 		if err != nil {
 			return nil, fmt.Errorf("models: %s: %w", name, err)
 		}

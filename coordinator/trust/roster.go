@@ -223,3 +223,46 @@ func (v *View) GrantError(now time.Time) error {
 	}
 	return nil
 }
+
+// PlacedAdapter is a LoRA adapter placed with its model's slices: every
+// machine holding a slice fetches the adapter's pairs of its blocks and
+// serves the model with it as "<model>-<Name>".
+type PlacedAdapter struct {
+	Name string `json:"name"`
+	// Digest is the adapter file's sha256 (hex), its identity in the swarm.
+	Digest string `json:"digest"`
+	// Manifest is the hash of the adapter's manifest (package slice).
+	Manifest string `json:"manifest"`
+}
+
+// placementExtra is what Placement.Extra holds.
+type placementExtra struct {
+	Adapters []PlacedAdapter `json:"adapters,omitempty"`
+}
+
+// Adapters lists the adapters placed with the model (none when Extra holds
+// none, or is not understood).
+func (p *Placement) Adapters() []PlacedAdapter {
+	if len(p.Extra) == 0 {
+		return nil
+	}
+	var x placementExtra
+	if json.Unmarshal(p.Extra, &x) != nil {
+		return nil
+	}
+	return x.Adapters
+}
+
+// SetAdapters records the adapters placed with the model in Extra.
+func (p *Placement) SetAdapters(as []PlacedAdapter) error {
+	if len(as) == 0 {
+		p.Extra = nil
+		return nil
+	}
+	b, err := json.Marshal(placementExtra{Adapters: as})
+	if err != nil {
+		return fmt.Errorf("trust: encode adapters: %w", err)
+	}
+	p.Extra = b
+	return nil
+}

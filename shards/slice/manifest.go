@@ -46,6 +46,10 @@ type Tensor struct {
 // it and to rebuild its identity without the rest.
 type Manifest struct {
 	Version int `json:"version"`
+	// Kind is empty for a model and KindAdapter for a LoRA adapter (see
+	// BuildAdapter); empty is left out of the encoding, so that the hashes
+	// of model manifests do not change.
+	Kind string `json:"kind,omitempty"`
 	// Digest is the model digest (shards/model's Model.Digest).
 	Digest string `json:"digest"`
 	// Size is the whole file's length in bytes.
@@ -74,6 +78,12 @@ func Build(path string) (*Manifest, error) {
 	if _, err := model.ParseConfig(gf); err != nil {
 		return nil, fmt.Errorf("slice: %s: %w", path, err)
 	}
+	return buildKind(path, gf, "")
+}
+
+// buildKind describes the file at path, whose header gf is, as a manifest of
+// kind.
+func buildKind(path string, gf *gguf.File, kind string) (*Manifest, error) {
 	fd, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("slice: %w", err)
@@ -83,7 +93,7 @@ func Build(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("slice: %w", err)
 	}
-	m := &Manifest{Version: Version, Size: uint64(st.Size()), Header: make([]byte, gf.DataOffset())}
+	m := &Manifest{Version: Version, Kind: kind, Size: uint64(st.Size()), Header: make([]byte, gf.DataOffset())}
 	if _, err := io.ReadFull(io.NewSectionReader(fd, 0, int64(len(m.Header))), m.Header); err != nil {
 		return nil, fmt.Errorf("slice: read header of %s: %w", path, err)
 	}
@@ -113,6 +123,13 @@ func Build(path string) (*Manifest, error) {
 	}
 	m.Samples = samples.Sum(nil)
 	m.Digest = DigestOf(m.Header, m.Samples)
+	if kind == KindAdapter {
+		whole := sha256.New()
+		if _, err := io.CopyBuffer(whole, io.NewSectionReader(fd, 0, st.Size()), buf); err != nil {
+			return nil, fmt.Errorf("slice: read %s: %w", path, err)
+		}
+		m.Samples, m.Digest = nil, hex.EncodeToString(whole.Sum(nil))
+	}
 	if err := m.check(); err != nil {
 		return nil, fmt.Errorf("slice: %s: %w", path, err)
 	}
@@ -192,18 +209,35 @@ func (m *Manifest) check() error {
 	if err != nil {
 		return fmt.Errorf("%w: header: %w", ErrManifest, err)
 	}
-	cfg, err := model.ParseConfig(gf)
-	if err != nil {
-		return fmt.Errorf("%w: header: %w", ErrManifest, err)
+	var cfg model.Config
+	switch m.Kind {
+	case "":
+		if cfg, err = model.ParseConfig(gf); err != nil {
+			return fmt.Errorf("%w: header: %w", ErrManifest, err)
+		}
+	case KindAdapter:
+		if err := checkAdapterHeader(gf); err != nil {
+			return fmt.Errorf("%w: header: %w", ErrManifest, err)
+		}
+	default:
+		return fmt.Errorf("%w: kind %q (this build reads models and %q)", ErrManifest, m.Kind, KindAdapter)
 	}
 	if a := gf.Alignment; (uint64(len(m.Header))+a-1)/a*a != uint64(len(m.Header)) || uint64(len(m.Header)) < uint64(len(gf.HeaderBytes())) {
 		return fmt.Errorf("%w: header of %d bytes does not end where the tensor data begins", ErrManifest, len(m.Header))
 	}
-	if len(m.Samples) != sha256.Size {
-		return fmt.Errorf("%w: samples hash of %d bytes", ErrManifest, len(m.Samples))
-	}
-	if d := DigestOf(m.Header, m.Samples); d != m.Digest {
-		return fmt.Errorf("%w: header and samples give digest %s, not %s", ErrManifest, d, m.Digest)
+	if m.Kind == KindAdapter {
+		// An adapter's digest is its whole file's sha256, which only the
+		// whole file shows; the signed manifest hash vouches for it.
+		if !hexSHA256.MatchString(m.Digest) || len(m.Samples) != 0 {
+			return fmt.Errorf("%w: adapter digest %q is not 64 hex digits, or samples are given", ErrManifest, m.Digest)
+		}
+	} else {
+		if len(m.Samples) != sha256.Size {
+			return fmt.Errorf("%w: samples hash of %d bytes", ErrManifest, len(m.Samples))
+		}
+		if d := DigestOf(m.Header, m.Samples); d != m.Digest {
+			return fmt.Errorf("%w: header and samples give digest %s, not %s", ErrManifest, d, m.Digest)
+		}
 	}
 	if len(m.Tensors) != len(gf.Tensors) {
 		return fmt.Errorf("%w: %d tensors listed, the header has %d", ErrManifest, len(m.Tensors), len(gf.Tensors))

@@ -302,6 +302,11 @@ func (d *Daemon) cmdModelList(_ context.Context, c *Call) error {
 			sl = append(sl, fmt.Sprintf("%s[%d:%d]=%s", s.Label, s.First, s.Last, s.State))
 		}
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", p.Name, p.State, p.Blocks, strings.Join(sl, " "), dash(p.Reason))
+		// Each adapter is served as MODEL-ADAPTER, with its model's slices
+		// and state.
+		for _, a := range p.Adapters() {
+			fmt.Fprintf(w, "%s-%s\t%s\t%d\t%s\t%s\n", p.Name, a.Name, p.State, p.Blocks, "adapter on "+p.Name+"'s slices", dash(p.Reason))
+		}
 	}
 	// Models of the library that are not served: files dropped into the
 	// models directory are imported here (their manifests built) too.

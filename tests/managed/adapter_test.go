@@ -47,7 +47,11 @@ func TestManagedAdapter(t *testing.T) {
 	waitFor(t, "stories260K served", func() bool {
 		return regexp.MustCompile(`(?m)^stories260K\s+served\s`).MatchString(d.mustCo("model", "list"))
 	})
-	t.Logf("model list:\n%s", d.mustCo("model", "list"))
+	list := d.mustCo("model", "list")
+	if !regexp.MustCompile(`(?m)^stories260K-tales\s+served\s+5\s+adapter on stories260K's slices`).MatchString(list) {
+		t.Fatalf("model list does not show the adapter:\n%s", list)
+	}
+	t.Logf("model list:\n%s", list)
 
 	// Each machine's adapter file is a sparse copy that holds the pairs of
 	// its blocks, checked, and nothing of the others.
@@ -101,7 +105,8 @@ func TestManagedAdapter(t *testing.T) {
 			args = append(args, c.flags)
 		}
 		var want struct {
-			Text string `json:"text"`
+			Text   string  `json:"text"`
+			Tokens []int32 `json:"completion_tokens"`
 		}
 		out := d.svc(args...)
 		if err := json.Unmarshal([]byte(out), &want); err != nil {
@@ -117,12 +122,15 @@ func TestManagedAdapter(t *testing.T) {
 			Choices []struct {
 				Text string `json:"text"`
 			} `json:"choices"`
+			Usage struct {
+				Completion int `json:"completion_tokens"`
+			} `json:"usage"`
 		}
 		if err := json.Unmarshal(r.body, &got); err != nil || len(got.Choices) != 1 {
 			t.Fatalf("completion of %s: %v\n%s", c.model, err, r.body)
 		}
-		if got.Choices[0].Text != want.Text {
-			t.Fatalf("%s through the managed API: %q, svc generate %s %q", c.model, got.Choices[0].Text, c.flags, want.Text)
+		if got.Choices[0].Text != want.Text || got.Usage.Completion != len(want.Tokens) {
+			t.Fatalf("%s through the managed API: %q (%d tokens), svc generate %s %q (%d)", c.model, got.Choices[0].Text, got.Usage.Completion, c.flags, want.Text, len(want.Tokens))
 		}
 		texts[c.model] = want.Text
 		t.Logf("%s through the managed API equals svc generate %s: %q", c.model, c.flags, want.Text)

@@ -357,6 +357,14 @@ func (l *Library) Scan() (entries []*Entry, errs []error) {
 		}
 		entries = append(entries, e)
 	}
+	// Adapters imported beside their models: known again after a restart,
+	// so that the slice server finds them by hash; not listed as models.
+	adapters, _ := filepath.Glob(filepath.Join(l.dir, adaptersDir, "*.gguf"))
+	for _, p := range adapters {
+		if _, err := l.entry(adaptersDir+"/"+baseName(p), p); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return entries, errs
 }
 

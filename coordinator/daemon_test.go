@@ -13,11 +13,14 @@ import (
 
 // testDaemon initialises a deployment in a temp dir and runs it until the
 // test ends.
-func testDaemon(t *testing.T) (*Daemon, string) {
+func testDaemon(t *testing.T, adjust ...func(*Config)) (*Daemon, string) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := DefaultConfig()
 	cfg.StateDir, cfg.CACert, cfg.Listen, cfg.SwarmPort, cfg.EnrolPort = filepath.Join(dir, "state"), filepath.Join(dir, "ca.crt"), "127.0.0.1", 0, 0
+	for _, f := range adjust {
+		f(&cfg)
+	}
 	if _, err := Init(cfg, "tester", time.Now()); err != nil {
 		t.Fatal(err)
 	}

@@ -313,13 +313,14 @@ func TestSiLUKernels(t *testing.T) {
 
 // BenchmarkAttention times one block's attention with TinyLlama's shape
 // (32 query heads, 4 key/value heads of 64) on one thread, per kernel set:
-// a 128-position prompt and single-position steps at 128 and 512 positions.
+// a 128-position prompt and single-position steps at 128, 512 and 2000
+// positions.
 func BenchmarkAttention(b *testing.B) {
 	pool := tensor.NewPool(1)
 	defer pool.Close()
 	r := rand.New(rand.NewPCG(17, 18))
 	c := &Config{Heads: 32, KVHeads: 4, HeadDim: 64}
-	for _, bt := range []struct{ n, pos0 int }{{128, 0}, {1, 127}, {1, 511}} {
+	for _, bt := range []struct{ n, pos0 int }{{128, 0}, {1, 127}, {1, 511}, {1, 1999}} {
 		total := bt.n + bt.pos0
 		lc := &layerCache{k: randF16(r, total*c.KVDim(), 1, false), v: randF16(r, total*c.KVDim(), 1, false)}
 		q := make([]float32, bt.n*c.QDim())

@@ -199,9 +199,6 @@ func dotF16AVX2(w *byte, x *uint16, n int) float32
 func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
 
 //go:noescape
-func dotQ8_0x4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
-
-//go:noescape
 func dotQ4_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
 //go:noescape
@@ -309,10 +306,7 @@ func avx2Kernels() *kernelSet {
 	}
 	// Four-position kernels: for a batch, each weight block is unpacked
 	// once for four positions.
-	ks.batch[Q8_0] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 34}, a, i, 1, 4, 34)
-		dotQ8_0x4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
-	})
+	addQ80AVX2(ks)
 	ks.batch[Q4_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 144}, a, i, 1, 4, 144)
 		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, bsumsArgs(a, i, 4), 32*nb, nb, out)

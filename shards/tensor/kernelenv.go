@@ -3,13 +3,23 @@ package tensor
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
+	"strings"
 )
 
 // kernelLevels names the kernel sets, lowest first. SVC_KERNELS names the
 // highest one the package may use, so that the lower sets can be tested
-// and benchmarked on a CPU that runs a higher one.
-var kernelLevels = []string{"generic", "avx2", "avx512"}
+// and benchmarked on a CPU that runs a higher one. arm64 has its own sets
+// (kernels_arm64.go).
+var kernelLevels = archKernelLevels(runtime.GOARCH)
+
+func archKernelLevels(goarch string) []string {
+	if goarch == "arm64" {
+		return []string{"generic", "neon", "neondot"}
+	}
+	return []string{"generic", "avx2", "avx512"}
+}
 
 // kernelEnv is SVC_KERNELS as read at start-up; like the CPU's features it
 // does not change while the process runs.
@@ -26,7 +36,7 @@ func parseKernelCap(v string) (int, error) {
 	if i := slices.Index(kernelLevels, v); i >= 0 {
 		return i, nil
 	}
-	return len(kernelLevels) - 1, fmt.Errorf("tensor: SVC_KERNELS=%q names no kernel set (generic, avx2 or avx512)", v)
+	return len(kernelLevels) - 1, fmt.Errorf("tensor: SVC_KERNELS=%q names no kernel set (%s)", v, strings.Join(kernelLevels, ", "))
 }
 
 // kernelsAllowed reports whether SVC_KERNELS allows the named set.
@@ -44,7 +54,8 @@ func capReason(name string) string {
 }
 
 // KernelSet names the kernel set matrix products run with: "generic",
-// "avx2" or "avx512" (the best the CPU runs within SVC_KERNELS).
+// "avx2" or "avx512" on x86, "neon" or "neondot" on arm64 (the best the
+// CPU runs within SVC_KERNELS).
 func KernelSet() string { return bestKernels.name }
 
 // KernelEnvError reports an SVC_KERNELS value that names no kernel set;

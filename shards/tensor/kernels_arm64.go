@@ -1,0 +1,99 @@
+//go:build arm64 && !purego
+
+package tensor
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
+
+// The arm64 kernel sets: "neon" (Advanced SIMD, present on every arm64
+// CPU) and "neondot" (with SDOT, the dot-product extension of Armv8.2 and
+// later: Apple silicon, Graviton 2 and newer, Ampere), chosen at start-up
+// from the CPU's features. Both follow the canonical order of
+// dot_generic.go, so they give the generic kernels' bits; they replace the
+// one-position Q8_0 and Q4_0 products (dot_arm64.s) and keep the generic
+// kernels for the rest.
+
+// bestKernels is chosen once from the CPU's features and never changes.
+var bestKernels = detectKernels()
+
+func detectKernels() *kernelSet {
+	switch {
+	case kernelGap("neondot") == "":
+		return neonKernels(true)
+	case kernelGap("neon") == "":
+		return neonKernels(false)
+	}
+	return genericKernels
+}
+
+// kernelGap says why the named set cannot run here, or "".
+func kernelGap(name string) string {
+	switch name {
+	case "generic":
+		return ""
+	case "neon":
+		return capReason(name)
+	case "neondot":
+		if !cpu.ARM64.HasASIMDDP {
+			return "the CPU lacks ASIMDDP (SDOT)"
+		}
+		return capReason(name)
+	}
+	return fmt.Sprintf("no kernel set %q on arm64", name)
+}
+
+// kernelSets lists every set this CPU can run, for tests and benchmarks.
+func kernelSets() []*kernelSet {
+	sets := []*kernelSet{genericKernels}
+	if kernelGap("neon") == "" {
+		sets = append(sets, neonKernels(false))
+	}
+	if kernelGap("neondot") == "" {
+		sets = append(sets, neonKernels(true))
+	}
+	return sets
+}
+
+//go:noescape
+func dotQ8_0SDOT(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ8_0NEON(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ4_0SDOT(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ4_0NEON(w *byte, y *int8, d *float32, nb int) float32
+
+// neonBlockArgs checks the lengths the assembly relies on (a mismatch would
+// be a bug in MatMul, so it panics like an index error) and returns the
+// pointers to row i's weights, activations and scales, and the block count.
+func neonBlockArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, int) {
+	nb := a.nb
+	_ = w[nb*blockBytes-1]
+	_ = a.qs[i*a.cols+32*nb-1]
+	_ = a.d[(i+1)*nb-1]
+	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
+}
+
+// neonKernels is the generic set with NEON kernels for the one-position
+// Q8_0 and Q4_0 products, using SDOT when dot is set.
+func neonKernels(dot bool) *kernelSet {
+	ks := &kernelSet{name: "neon"}
+	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
+	if dot {
+		ks.name = "neondot"
+		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
+	}
+	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
+		return q8(neonBlockArgs(w, a, i, 34))
+	}
+	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
+		return q4(neonBlockArgs(w, a, i, 18))
+	}
+	return withFallback(ks)
+}

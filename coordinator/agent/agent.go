@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -180,7 +181,7 @@ func Enroll(ctx context.Context, o EnrollOptions) (*Enrolled, error) {
 		{f.Roster(), res.Roster},
 		{f.Cert(), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: res.Certificate})},
 	} {
-		if err := writeFile(w.path, w.data); err != nil {
+		if err := WriteFile(w.path, w.data); err != nil {
 			return nil, err
 		}
 	}
@@ -203,9 +204,9 @@ func parseToken(t string) (string, string, error) {
 	return id, secret, nil
 }
 
-// writeFile replaces path atomically (a unique temporary file, synced,
-// renamed), so concurrent writers and crashes leave a whole file.
-func writeFile(path string, data []byte) error {
+// WriteFile replaces path atomically (a unique temporary file of mode 0600,
+// synced, renamed), so concurrent writers and crashes leave a whole file.
+func WriteFile(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -225,6 +226,29 @@ func writeFile(path string, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// OpenMember prepares an enrolled member's start: the key at keyPath, which
+// must be the one its certificate names, and the roster it stored at
+// rosterPath, so that admission works before the coordinator answers. The
+// machine agent and the API member both start this way.
+func OpenMember(caCert *x509.Certificate, me *ca.Member, keyPath, rosterPath string, log *slog.Logger) (crypto.PrivKey, *trust.Trust, error) {
+	key, err := p2p.LoadOrCreateKey(keyPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if id, _ := peer.IDFromPrivateKey(key); id != me.Peer {
+		return nil, nil, fmt.Errorf("%s does not belong to %s's certificate; enrol again", keyPath, me.Label)
+	}
+	t := trust.New(caCert, log)
+	raw, err := os.ReadFile(rosterPath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("no roster in %s (enrol again): %w", rosterPath, err)
+	}
+	if _, err := t.Update(raw); err != nil {
+		return nil, nil, fmt.Errorf("the stored roster: %w", err)
+	}
+	return key, t, nil
 }
 
 func loadCA(f Files) (*x509.Certificate, error) {
@@ -273,7 +297,7 @@ func ReadFirewall(f Files) Firewall {
 // SetFirewall writes the state the running agent follows.
 func SetFirewall(f Files, closed bool) error {
 	b, _ := json.Marshal(Firewall{Closed: closed, Since: time.Now().UTC()})
-	return writeFile(f.Firewall(), b)
+	return WriteFile(f.Firewall(), b)
 }
 
 // Status describes this machine.
@@ -366,25 +390,14 @@ func Run(ctx context.Context, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	key, err := p2p.LoadOrCreateKey(f.Key())
-	if err != nil {
-		return err
-	}
-	if id, _ := peer.IDFromPrivateKey(key); id != me.Peer {
-		return fmt.Errorf("%s does not belong to %s's certificate; enrol again", f.Key(), me.Label)
-	}
 	mem, err := placement.ParseBytes(o.Config.Memory)
 	if err != nil {
 		return fmt.Errorf("configuration: memory: %w", err)
 	}
 	memory := int64(mem)
-	t := trust.New(caCert, log)
-	raw, err := os.ReadFile(f.Roster())
+	key, t, err := OpenMember(caCert, me, f.Key(), f.Roster(), log)
 	if err != nil {
-		return fmt.Errorf("no roster in %s (enrol again): %w", f.Roster(), err)
-	}
-	if _, err := t.Update(raw); err != nil {
-		return fmt.Errorf("the stored roster: %w", err)
+		return err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -401,7 +414,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	adm := &admission{t: t}
 	adm.closed.Store(ReadFirewall(f).Closed)
 	t.OnChange(func(v *trust.View) {
-		if err := writeFile(f.Roster(), v.Raw); err != nil {
+		if err := WriteFile(f.Roster(), v.Raw); err != nil {
 			log.Warn("roster not cached", "err", err)
 		}
 		check(v)
@@ -522,7 +535,7 @@ func writePeers(f Files, h host.Host, t *trust.Trust) {
 		out = out[:64]
 	}
 	b, _ := json.Marshal(out)
-	_ = writeFile(f.Peers(), b)
+	_ = WriteFile(f.Peers(), b)
 }
 
 func readPeers(f Files) []string {

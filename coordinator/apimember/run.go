@@ -117,20 +117,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	key, err := p2p.LoadOrCreateKey(f.Key())
+	key, t, err := agent.OpenMember(caCert, me, f.Key(), f.Roster(), log)
 	if err != nil {
 		return err
-	}
-	if id, _ := peer.IDFromPrivateKey(key); id != me.Peer {
-		return fmt.Errorf("%s does not belong to %s's certificate; enrol again", f.Key(), me.Label)
-	}
-	t := trust.New(caCert, log)
-	raw, err := os.ReadFile(f.Roster())
-	if err != nil {
-		return fmt.Errorf("no roster in %s (enrol again): %w", f.Roster(), err)
-	}
-	if _, err := t.Update(raw); err != nil {
-		return fmt.Errorf("the stored roster: %w", err)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -141,7 +130,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	check(t.View())
 	t.OnChange(func(v *trust.View) {
-		if err := writeFile(f.Roster(), v.Raw); err != nil {
+		if err := agent.WriteFile(f.Roster(), v.Raw); err != nil {
 			log.Warn("roster not cached", "err", err)
 		}
 		check(v)

@@ -12,10 +12,10 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
+	"svc/coordinator/agent"
 	"svc/coordinator/ca"
 )
 
@@ -49,7 +49,7 @@ func ensureTLS(ctx context.Context, f Files, caCert *x509.Certificate, hosts []s
 	if err != nil {
 		return nil, fmt.Errorf("the coordinator issued an unusable TLS certificate: %w", err)
 	}
-	if err := writeFile(f.TLSCert(), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})); err != nil {
+	if err := agent.WriteFile(f.TLSCert(), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})); err != nil {
 		return nil, err
 	}
 	return &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: c}, nil
@@ -110,7 +110,7 @@ func loadOrCreateTLSKey(path string) (*ecdsa.PrivateKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("TLS key: %w", err)
 	}
-	if err := writeFile(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err != nil {
+	if err := agent.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -127,30 +127,4 @@ func readPEM(path, typ string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: not a PEM %s", path, typ)
 	}
 	return b.Bytes, nil
-}
-
-// writeFile writes data atomically, mode 0600.
-func writeFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err == nil {
-		if _, err = tmp.Write(data); err == nil {
-			err = tmp.Sync()
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err == nil {
-			return nil
-		}
-	} else {
-		tmp.Close()
-	}
-	return fmt.Errorf("write %s: %w", path, err)
 }

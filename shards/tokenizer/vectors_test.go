@@ -226,7 +226,14 @@ func TestReferencePromptTokens(t *testing.T) {
 }
 
 func ExampleTokenizer_Encode() {
-	f, err := gguf.Open("../../../shared/models/stories260K.gguf")
+	// The fixtures are ../shared beside the repository or $SVC_SHARED; a
+	// missing one prints the error, which fails the example.
+	dir, err := testenv.SharedDirErr()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := gguf.Open(filepath.Join(dir, "models", "stories260K.gguf"))
 	if err != nil {
 		fmt.Println(err)
 		return

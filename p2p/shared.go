@@ -165,28 +165,45 @@ func peekFrame(s network.Stream, ctrl proto.Message) (network.Stream, error) {
 	if cl > maxDispatchControl {
 		return nil, fmt.Errorf("first frame's control part of %d bytes exceeds %d", cl, maxDispatchControl)
 	}
-	buf := make([]byte, 8+int(cl))
+	// The buffer is charged to the stream's scope like every other frame,
+	// so a peer opening many streams with large first frames runs into the
+	// resource manager's limits instead of the heap.
+	size := 8 + int(cl)
+	if err := s.Scope().ReserveMemory(size, network.ReservationPriorityAlways); err != nil {
+		return nil, fmt.Errorf("first frame of %d bytes: %w", size, err)
+	}
+	buf := make([]byte, size)
 	copy(buf, hdr[:])
 	if _, err := io.ReadFull(s, buf[8:]); err != nil {
+		s.Scope().ReleaseMemory(size)
 		return nil, fmt.Errorf("read first frame: %w", err)
 	}
 	if err := proto.Unmarshal(buf[8:], ctrl); err != nil {
+		s.Scope().ReleaseMemory(size)
 		return nil, fmt.Errorf("first frame: %w", err)
 	}
-	return &replayStream{Stream: s, head: buf}, nil
+	return &replayStream{Stream: s, head: buf, reserved: size}, nil
 }
 
 // replayStream is a stream whose first bytes were read already: Read
-// returns them again before the rest.
+// returns them again before the rest. The memory reserved for them is
+// given back once they have been read (or with the stream's scope when it
+// ends first).
 type replayStream struct {
 	network.Stream
-	head []byte
+	head     []byte
+	reserved int
 }
 
 func (r *replayStream) Read(p []byte) (int, error) {
 	if len(r.head) > 0 {
 		n := copy(p, r.head)
 		r.head = r.head[n:]
+		if len(r.head) == 0 {
+			r.head = nil
+			r.Stream.Scope().ReleaseMemory(r.reserved)
+			r.reserved = 0
+		}
 		return n, nil
 	}
 	return r.Stream.Read(p)

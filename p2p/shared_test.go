@@ -2,12 +2,16 @@ package p2p
 
 import (
 	"context"
+	"encoding/binary"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/protocol"
 
 	"svc/internal/testenv"
 	"svc/shards/model"
@@ -151,4 +155,75 @@ func TestSharedHost(t *testing.T) {
 	if err != nil || rec.Withdrawn || len(rec.Record.Models) != 2 {
 		t.Fatalf("after a close the record is %+v, %v", rec, err)
 	}
+}
+
+// protocolMemory is what the streams of protocol p hold now on e.
+func protocolMemory(t *testing.T, e *Endpoint, p protocol.ID) int64 {
+	var mem int64
+	err := e.Host.Network().ResourceManager().ViewProtocol(p, func(s network.ProtocolScope) error {
+		mem = s.Stat().Memory
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mem
+}
+
+// TestSharedDispatchMemory: the first frames a shared endpoint reads to
+// dispatch streams are charged to the streams' scopes while they arrive
+// and given back when the streams end.
+func TestSharedDispatchMemory(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	ep := client(t, ctx, nil)
+	n, err := NewNode(ctx, NodeConfig{ModelPath: testenv.Path(t, "models", "stories260K.gguf"), First: 0, Last: 5,
+		Endpoint: ep, Threads: 1, IdleTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	c := client(t, ctx, nil)
+	c.Host.Peerstore().AddAddrs(ep.ID(), ep.Host.Addrs(), time.Hour)
+
+	// Each stream declares the largest first frame the endpoint accepts
+	// and sends half of it, so the endpoint waits for the rest.
+	const streams = 50
+	size := 8 + maxDispatchControl
+	msg := make([]byte, 8+maxDispatchControl/2)
+	binary.BigEndian.PutUint32(msg, maxDispatchControl)
+	var open []network.Stream
+	defer func() {
+		for _, s := range open {
+			_ = s.Reset()
+		}
+	}()
+	for range streams {
+		s, err := c.Host.NewStream(ctx, ep.ID(), ForwardProtocol)
+		if err != nil {
+			t.Fatalf("open stream: %v", err)
+		}
+		open = append(open, s)
+		if _, err := s.Write(msg); err != nil {
+			t.Fatalf("write half a first frame: %v", err)
+		}
+	}
+	want := int64(streams * size)
+	for protocolMemory(t, ep, ForwardProtocol) < want {
+		if ctx.Err() != nil {
+			t.Fatalf("the endpoint holds %d bytes for %d half-sent first frames, want at least %d", protocolMemory(t, ep, ForwardProtocol), streams, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, s := range open {
+		_ = s.Reset()
+	}
+	open = nil
+	for protocolMemory(t, ep, ForwardProtocol) != 0 {
+		if ctx.Err() != nil {
+			t.Fatalf("the endpoint still holds %d bytes after every stream ended", protocolMemory(t, ep, ForwardProtocol))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	generateThrough(t, ctx, c, n, n.dim)
 }

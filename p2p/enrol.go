@@ -291,6 +291,19 @@ func writeEnrolMsg(w io.Writer, v any) error {
 	return err
 }
 
+// byteReader reads one byte at a time without buffering ahead, so that a
+// raw payload after a uvarint-prefixed message stays in the stream (the
+// enrolment protocol's framing).
+type byteReader struct {
+	r   io.Reader
+	one [1]byte
+}
+
+func (b *byteReader) ReadByte() (byte, error) {
+	_, err := io.ReadFull(b.r, b.one[:])
+	return b.one[0], err
+}
+
 func readEnrolMsg(r io.Reader, v any) error {
 	n, err := binary.ReadUvarint(&byteReader{r: r})
 	if err != nil {

@@ -316,16 +316,3 @@ func SliceFetch(h host.Host, p peer.ID, hash string) slice.Fetch {
 		return FetchTensor(ctx, h, p, hash, t, w)
 	}
 }
-
-// byteReader reads one byte at a time without buffering ahead, so that a
-// raw payload after a uvarint-prefixed message stays in the stream (the
-// enrolment protocol's framing).
-type byteReader struct {
-	r   io.Reader
-	one [1]byte
-}
-
-func (b *byteReader) ReadByte() (byte, error) {
-	_, err := io.ReadFull(b.r, b.one[:])
-	return b.one[0], err
-}

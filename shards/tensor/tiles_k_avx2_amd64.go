@@ -1,0 +1,27 @@
+//go:build amd64 && !purego
+
+package tensor
+
+// AVX2 tile kernels for row-major Q4_K and Q6_K (tiles_k_avx2_amd64.s),
+// each output in dotQ4_K's / dotQ6_K's order: four rows for one position
+// (decode), prefetching the rows that follow as they go, with the work
+// that depends on the activations alone done once for the four rows.
+
+//go:noescape
+func q4kVec4AVX2(w *byte, rs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[4]float32)
+
+//go:noescape
+func q6kVec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
+
+// addKAVX2 registers the kernels above. The AVX-512 VNNI tiles
+// (addKTiles) replace them where the CPU has those.
+func addKAVX2(ks *kernelSet) {
+	ks.vec[Q4_K] = tileSpec{rows: 4, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 144)
+		q4kVec4AVX2(pw, l.rs, py, pd, bsumsArgs(a, i, 1), nb, l.next, (*[4]float32)(out))
+	}}
+	ks.vec[Q6_K] = tileSpec{rows: 4, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 210)
+		q6kVec4AVX2(pw, l.rs, py, pd, nb, l.next, (*[4]float32)(out))
+	}}
+}

@@ -1,0 +1,380 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+#include "prefetch_amd64.h"
+
+// AVX2 tile kernels for row-major Q4_K and Q6_K (tiles_k_avx2_amd64.go).
+// Each (row, position) keeps the canonical order of dotQ4_K / dotQ6_K: the
+// integer lanes of a super-block are exact, then acc = fma(dx*dy,
+// float(lanes), acc) into one 8-lane accumulator per super-block (Q4_K:
+// the mins into a 4-lane accumulator with fma(-dy*dminx, float(products),
+// accm), written here as VFNMADD231PS with dy*dminx, the same bits), and
+// hsum8 at the end (+ the mins' sum). Several rows run interleaved, so
+// many independent chains are in flight and what depends on the
+// activations alone (Q8_K block sums, Q6_K's bias products) is computed
+// once for all of them.
+
+DATA kavxNib<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kavxNib<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kavxNib<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kavxNib<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL kavxNib<>(SB), RODATA|NOPTR, $32
+DATA kavx03<>+0(SB)/8, $0x0303030303030303
+DATA kavx03<>+8(SB)/8, $0x0303030303030303
+DATA kavx03<>+16(SB)/8, $0x0303030303030303
+DATA kavx03<>+24(SB)/8, $0x0303030303030303
+GLOBL kavx03<>(SB), RODATA|NOPTR, $32
+DATA kavx30<>+0(SB)/8, $0x3030303030303030
+DATA kavx30<>+8(SB)/8, $0x3030303030303030
+DATA kavx30<>+16(SB)/8, $0x3030303030303030
+DATA kavx30<>+24(SB)/8, $0x3030303030303030
+GLOBL kavx30<>(SB), RODATA|NOPTR, $32
+DATA kavx32<>+0(SB)/8, $0x2020202020202020
+DATA kavx32<>+8(SB)/8, $0x2020202020202020
+DATA kavx32<>+16(SB)/8, $0x2020202020202020
+DATA kavx32<>+24(SB)/8, $0x2020202020202020
+GLOBL kavx32<>(SB), RODATA|NOPTR, $32
+
+// kavxS4: VPSHUFB indexes that broadcast scale word k (k = 0..7, two
+// copies of the eight words, one per 128-bit half) across a register, 32
+// bytes per k: the scale of the 32 quants that k's sub-block holds.
+DATA kavxS4<>+0(SB)/8, $0x0100010001000100
+DATA kavxS4<>+8(SB)/8, $0x0100010001000100
+DATA kavxS4<>+16(SB)/8, $0x0100010001000100
+DATA kavxS4<>+24(SB)/8, $0x0100010001000100
+DATA kavxS4<>+32(SB)/8, $0x0302030203020302
+DATA kavxS4<>+40(SB)/8, $0x0302030203020302
+DATA kavxS4<>+48(SB)/8, $0x0302030203020302
+DATA kavxS4<>+56(SB)/8, $0x0302030203020302
+DATA kavxS4<>+64(SB)/8, $0x0504050405040504
+DATA kavxS4<>+72(SB)/8, $0x0504050405040504
+DATA kavxS4<>+80(SB)/8, $0x0504050405040504
+DATA kavxS4<>+88(SB)/8, $0x0504050405040504
+DATA kavxS4<>+96(SB)/8, $0x0706070607060706
+DATA kavxS4<>+104(SB)/8, $0x0706070607060706
+DATA kavxS4<>+112(SB)/8, $0x0706070607060706
+DATA kavxS4<>+120(SB)/8, $0x0706070607060706
+DATA kavxS4<>+128(SB)/8, $0x0908090809080908
+DATA kavxS4<>+136(SB)/8, $0x0908090809080908
+DATA kavxS4<>+144(SB)/8, $0x0908090809080908
+DATA kavxS4<>+152(SB)/8, $0x0908090809080908
+DATA kavxS4<>+160(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA kavxS4<>+168(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA kavxS4<>+176(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA kavxS4<>+184(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA kavxS4<>+192(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kavxS4<>+200(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kavxS4<>+208(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kavxS4<>+216(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA kavxS4<>+224(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA kavxS4<>+232(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA kavxS4<>+240(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA kavxS4<>+248(SB)/8, $0x0f0e0f0e0f0e0f0e
+GLOBL kavxS4<>(SB), RODATA|NOPTR, $256
+
+// kavxS6: VPSHUFB indexes that pick Q6_K scale bytes k, k+1 (eight copies
+// each) for the group at 16*(k/2) bytes: the scales of its two 16-quant
+// sub-blocks, widened to words by VPMOVSXBW.
+DATA kavxS6<>+0(SB)/8, $0x0000000000000000
+DATA kavxS6<>+8(SB)/8, $0x0101010101010101
+DATA kavxS6<>+16(SB)/8, $0x0202020202020202
+DATA kavxS6<>+24(SB)/8, $0x0303030303030303
+DATA kavxS6<>+32(SB)/8, $0x0404040404040404
+DATA kavxS6<>+40(SB)/8, $0x0505050505050505
+DATA kavxS6<>+48(SB)/8, $0x0606060606060606
+DATA kavxS6<>+56(SB)/8, $0x0707070707070707
+DATA kavxS6<>+64(SB)/8, $0x0808080808080808
+DATA kavxS6<>+72(SB)/8, $0x0909090909090909
+DATA kavxS6<>+80(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA kavxS6<>+88(SB)/8, $0x0b0b0b0b0b0b0b0b
+DATA kavxS6<>+96(SB)/8, $0x0c0c0c0c0c0c0c0c
+DATA kavxS6<>+104(SB)/8, $0x0d0d0d0d0d0d0d0d
+DATA kavxS6<>+112(SB)/8, $0x0e0e0e0e0e0e0e0e
+DATA kavxS6<>+120(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL kavxS6<>(SB), RODATA|NOPTR, $128
+
+// K4_SCALES(ROW): the 6-bit scales of the Q4_K block at ROW as words in Y9
+// (the same eight in both halves) and its mins as words in X10 (see
+// kScaleMin). Clobbers AX, R12, R13.
+#define K4_SCALES(ROW) \
+	MOVL        4 ROW, AX;          \
+	MOVL        12 ROW, R12;        \
+	MOVL        AX, R13;            \
+	SHRL        $6, R13;            \
+	ANDL        $0x03030303, R13;   \
+	SHLL        $4, R13;            \
+	ANDL        $0x3f3f3f3f, AX;    \
+	VMOVD       AX, X9;             \
+	MOVL        R12, AX;            \
+	ANDL        $0x0f0f0f0f, AX;    \
+	ORL         R13, AX;            \
+	VPINSRD     $1, AX, X9, X9;     \
+	VPMOVZXBW   X9, X9;             \
+	VINSERTI128 $1, X9, Y9, Y9;     \
+	MOVL        8 ROW, AX;          \
+	MOVL        AX, R13;            \
+	SHRL        $6, R13;            \
+	ANDL        $0x03030303, R13;   \
+	SHLL        $4, R13;            \
+	ANDL        $0x3f3f3f3f, AX;    \
+	VMOVD       AX, X10;            \
+	SHRL        $4, R12;            \
+	ANDL        $0x0f0f0f0f, R12;   \
+	ORL         R13, R12;           \
+	VPINSRD     $1, R12, X10, X10;  \
+	VPMOVZXBW   X10, X10
+
+// K4_CHUNK(c, ROW): the 64 quants of chunk c of the block at ROW (low
+// nibbles: sub-block 2c, high: 2c+1) times the activations at DI, scaled
+// by the words of Y9, as int32 lanes added into Y8.
+#define K4_CHUNK(c, ROW) \
+	VMOVDQU    (16+32*c)ROW, Y11;     \
+	VPSRLW     $4, Y11, Y12;          \
+	VPAND      Y14, Y12, Y12;         \
+	VPAND      Y14, Y11, Y11;         \
+	VPMADDUBSW (64*c)(DI), Y11, Y11;  \
+	VPMADDUBSW (64*c+32)(DI), Y12, Y12; \
+	VPSHUFB    (64*c)(R11), Y9, Y13;  \
+	VPMADDWD   Y13, Y11, Y11;         \
+	VPSHUFB    (64*c+32)(R11), Y9, Y13; \
+	VPMADDWD   Y13, Y12, Y12;         \
+	VPADDD     Y11, Y8, Y8;           \
+	VPADDD     Y12, Y8, Y8
+
+// K4_ROW(ROW, FACC, ACCM): one Q4_K block of one row into its float
+// accumulators (lanes FACC, mins ACCM); the pair sums of the block's
+// activation sums are in X15.
+#define K4_ROW(ROW, FACC, ACCM) \
+	K4_SCALES(ROW);                   \
+	VPMADDWD     X15, X10, X10;       \
+	VCVTDQ2PS    X10, X10;            \
+	MOVWLZX      2 ROW, AX;           \
+	VMOVD        AX, X11;             \
+	VCVTPH2PS    X11, X11;            \
+	VMULSS       (DX), X11, X11;      \
+	VBROADCASTSS X11, X11;            \
+	VFNMADD231PS X10, X11, ACCM;      \
+	VPXOR        Y8, Y8, Y8;          \
+	K4_CHUNK(0, ROW);                 \
+	K4_CHUNK(1, ROW);                 \
+	K4_CHUNK(2, ROW);                 \
+	K4_CHUNK(3, ROW);                 \
+	VCVTDQ2PS    Y8, Y8;              \
+	MOVWLZX      0 ROW, AX;           \
+	VMOVD        AX, X11;             \
+	VCVTPH2PS    X11, X11;            \
+	VMULSS       (DX), X11, X11;      \
+	VBROADCASTSS X11, Y11;            \
+	VFMADD231PS  Y8, Y11, FACC
+
+// K_HSUM8(ACC, XACC): hsum8 of ACC into the low lane of XACC (canonical
+// order). Clobbers X11.
+#define K_HSUM8(ACC, XACC) \
+	VEXTRACTF128 $1, ACC, X11;   \
+	VADDPS       X11, XACC, XACC; \
+	VMOVHLPS     XACC, XACC, X11; \
+	VADDPS       X11, XACC, XACC; \
+	VMOVSHDUP    XACC, X11;      \
+	VADDSS       X11, XACC, XACC
+
+// K4_OUT: DST = hsum8(FACC) + ((m0+m2) + (m1+m3)) of ACCM.
+#define K4_OUT(FACC, XFACC, ACCM, DST) \
+	K_HSUM8(FACC, XFACC);           \
+	VMOVHLPS  ACCM, ACCM, X11;      \
+	VADDPS    X11, ACCM, ACCM;      \
+	VMOVSHDUP ACCM, X11;            \
+	VADDSS    X11, ACCM, ACCM;      \
+	VADDSS    ACCM, XFACC, XFACC;   \
+	VMOVSS    XFACC, DST
+
+// func q4kVec4AVX2(w *byte, rs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[4]float32)
+// Four rows (rs bytes apart) for one position. next > 0: the bytes from
+// w+next on (the rows after these) are prefetched at the pace these are
+// read (576 bytes a block), as the hardware prefetchers follow four
+// interleaved row streams badly.
+TEXT ·q4kVec4AVX2(SB), NOSPLIT, $0-64
+	MOVQ  w+0(FP), SI
+	MOVQ  rs+8(FP), R8
+	MOVQ  y+16(FP), DI
+	MOVQ  d+24(FP), DX
+	MOVQ  bsums+32(FP), R10
+	MOVQ  nb+40(FP), CX
+	MOVQ  next+48(FP), BX
+	TESTQ BX, BX
+	JZ    q4kv4nextok
+	ADDQ  SI, BX
+
+q4kv4nextok:
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    kavxS4<>(SB), R11
+	VMOVDQU kavxNib<>(SB), Y14
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  X4, X4, X4
+	VXORPS  X5, X5, X5
+	VXORPS  X6, X6, X6
+	VXORPS  X7, X7, X7
+
+q4kv4loop:
+	TESTQ   CX, CX
+	JZ      q4kv4done
+	// Sums of the 32 activations of each sub-block (words), for the mins.
+	VMOVDQU (R10), X15
+	VPHADDW 16(R10), X15, X15
+	K4_ROW((SI), Y0, X4)
+	K4_ROW((SI)(R8*1), Y1, X5)
+	K4_ROW((SI)(R8*2), Y2, X6)
+	K4_ROW((SI)(R9*1), Y3, X7)
+	TESTQ   BX, BX
+	JZ      q4kv4nopf
+	PREFETCH9(0, BX)
+	ADDQ    $576, BX
+
+q4kv4nopf:
+	ADDQ $144, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R10
+	DECQ CX
+	JMP  q4kv4loop
+
+q4kv4done:
+	MOVQ out+56(FP), AX
+	K4_OUT(Y0, X0, X4, 0(AX))
+	K4_OUT(Y1, X1, X5, 4(AX))
+	K4_OUT(Y2, X2, X6, 8(AX))
+	K4_OUT(Y3, X3, X7, 12(AX))
+	VZEROUPPER
+	RET
+
+// Q6_K. The 32 activations of group g (bytes 32g..32g+31 of a block)
+// times the bias 32, as VPMADDUBSW word pairs, are the same for every
+// row: computed once a block into the frame (0(SP) on, 32 bytes a
+// group) and subtracted from each row's products, which leaves
+// (q-32)*y exactly (every word fits).
+
+// K6_GROUP(Q, g, soff): group g's unsigned quants in Q times the
+// activations, minus the bias, scaled by the two sub-block scales picked
+// from X10 by the shuffle at soff(R11), into the int32 lanes of Y8.
+#define K6_GROUP(Q, g, soff) \
+	VPMADDUBSW (32*(g))(DI), Q, Q;        \
+	VPSUBW     (32*(g))(SP), Q, Q;        \
+	VPSHUFB    soff(R11), X10, X7;      \
+	VPMOVSXBW  X7, Y7;                  \
+	VPMADDWD   Y7, Q, Q;                \
+	VPADDD     Q, Y8, Y8
+
+// K6_HALF(h, ROW): the 128 quants of half h of the block at ROW.
+#define K6_HALF(h, ROW) \
+	VMOVDQU (64*h)ROW, Y1;            \
+	VMOVDQU (64*h+32)ROW, Y2;         \
+	VMOVDQU (128+32*h)ROW, Y3;        \
+	VPAND   Y14, Y1, Y4;              \
+	VPAND   Y13, Y3, Y5;              \
+	VPSLLW  $4, Y5, Y5;               \
+	VPOR    Y5, Y4, Y4;               \
+	K6_GROUP(Y4, 4*h, 64*h); \
+	VPAND   Y14, Y2, Y4;              \
+	VPSLLW  $2, Y3, Y5;               \
+	VPAND   Y12, Y5, Y5;              \
+	VPOR    Y5, Y4, Y4;               \
+	K6_GROUP(Y4, 4*h+1, 64*h+16); \
+	VPSRLW  $4, Y1, Y4;               \
+	VPAND   Y14, Y4, Y4;              \
+	VPAND   Y12, Y3, Y5;              \
+	VPOR    Y5, Y4, Y4;               \
+	K6_GROUP(Y4, 4*h+2, 64*h+32); \
+	VPSRLW  $4, Y2, Y4;               \
+	VPAND   Y14, Y4, Y4;              \
+	VPSRLW  $2, Y3, Y5;               \
+	VPAND   Y12, Y5, Y5;              \
+	VPOR    Y5, Y4, Y4;               \
+	K6_GROUP(Y4, 4*h+3, 64*h+48)
+
+// K6_ROW(ROW, FACC): one Q6_K block of one row into FACC.
+#define K6_ROW(ROW, FACC) \
+	VMOVDQU      192 ROW, X10;       \
+	VPXOR        Y8, Y8, Y8;         \
+	K6_HALF(0, ROW);                 \
+	K6_HALF(1, ROW);                 \
+	VCVTDQ2PS    Y8, Y8;             \
+	MOVWLZX      208 ROW, AX;        \
+	VMOVD        AX, X5;             \
+	VCVTPH2PS    X5, X5;             \
+	VMULSS       (DX), X5, X5;       \
+	VBROADCASTSS X5, Y5;             \
+	VFMADD231PS  Y8, Y5, FACC
+
+// K6_BIAS(g): the bias products of group g into the frame.
+#define K6_BIAS(g) \
+	VPMADDUBSW (32*(g))(DI), Y11, Y4; \
+	VMOVDQU    Y4, (32*(g))(SP)
+
+// func q6kVec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
+// Four rows (rs bytes apart) for one position; next as for q4kVec4AVX2
+// (840 bytes a block, fourteen lines cover them whatever the alignment).
+TEXT ·q6kVec4AVX2(SB), NOSPLIT, $256-56
+	MOVQ  w+0(FP), SI
+	MOVQ  rs+8(FP), R8
+	MOVQ  y+16(FP), DI
+	MOVQ  d+24(FP), DX
+	MOVQ  nb+32(FP), CX
+	MOVQ  next+40(FP), BX
+	TESTQ BX, BX
+	JZ    q6kv4nextok
+	ADDQ  SI, BX
+
+q6kv4nextok:
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    kavxS6<>(SB), R11
+	VMOVDQU kavxNib<>(SB), Y14
+	VMOVDQU kavx03<>(SB), Y13
+	VMOVDQU kavx30<>(SB), Y12
+	VMOVDQU kavx32<>(SB), Y11
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y9, Y9, Y9
+	VXORPS  Y15, Y15, Y15
+
+q6kv4loop:
+	TESTQ CX, CX
+	JZ    q6kv4done
+	K6_BIAS(0)
+	K6_BIAS(1)
+	K6_BIAS(2)
+	K6_BIAS(3)
+	K6_BIAS(4)
+	K6_BIAS(5)
+	K6_BIAS(6)
+	K6_BIAS(7)
+	K6_ROW((SI), Y0)
+	K6_ROW((SI)(R8*1), Y6)
+	K6_ROW((SI)(R8*2), Y9)
+	K6_ROW((SI)(R9*1), Y15)
+	TESTQ BX, BX
+	JZ    q6kv4nopf
+	PREFETCH8(0, BX)
+	PREFETCH8(512, BX)
+	ADDQ  $840, BX
+
+q6kv4nopf:
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	DECQ CX
+	JMP  q6kv4loop
+
+q6kv4done:
+	MOVQ out+48(FP), AX
+	K_HSUM8(Y0, X0)
+	VMOVSS X0, 0(AX)
+	K_HSUM8(Y6, X6)
+	VMOVSS X6, 4(AX)
+	K_HSUM8(Y9, X9)
+	VMOVSS X9, 8(AX)
+	K_HSUM8(Y15, X15)
+	VMOVSS X15, 12(AX)
+	VZEROUPPER
+	RET

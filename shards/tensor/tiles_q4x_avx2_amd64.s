@@ -72,17 +72,45 @@ GLOBL q4xavxOnes<>(SB), RODATA|NOPTR, $32
 	VFMADD231PS  Y2, Y4, Y0;          \
 	VFMADD231PS  Y3, Y5, Y1
 
-// func q40xVec16AVX2(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32)
-TEXT ·q40xVec16AVX2(SB), NOSPLIT, $0-48
+// Q4XV_PREFETCH: the pair of blocks R8 bytes ahead (nine cache lines).
+#define Q4XV_PREFETCH \
+	PREFETCHT0 0(SI)(R8*1);   \
+	PREFETCHT0 64(SI)(R8*1);  \
+	PREFETCHT0 128(SI)(R8*1); \
+	PREFETCHT0 192(SI)(R8*1); \
+	PREFETCHT0 256(SI)(R8*1); \
+	PREFETCHT0 320(SI)(R8*1); \
+	PREFETCHT0 384(SI)(R8*1); \
+	PREFETCHT0 448(SI)(R8*1); \
+	PREFETCHT0 512(SI)(R8*1)
+
+// func q40xVec16AVX2(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32, pf int)
+TEXT ·q40xVec16AVX2(SB), NOSPLIT, $0-56
 	MOVQ    w+0(FP), SI
 	MOVQ    nb+8(FP), CX
 	MOVQ    y+16(FP), DI
 	MOVQ    d+24(FP), DX
 	MOVQ    bias+32(FP), BX
+	MOVQ    pf+48(FP), R8
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y1, Y1, Y1
 	VMOVDQU q4xavxMask<>(SB), Y14
 	VMOVDQU q4xavxOnes<>(SB), Y15
+	TESTQ   R8, R8
+	JZ      q4xv2pair
+
+q4xv2pfpair:
+	CMPQ CX, $2
+	JLT  q4xv2single
+	Q4XV_PREFETCH
+	Q4XV_BLOCK(0, 512, 0, 0)
+	Q4XV_BLOCK(256, 544, 32, 4)
+	ADDQ $576, SI
+	ADDQ $64, DI
+	ADDQ $8, DX
+	ADDQ $8, BX
+	SUBQ $2, CX
+	JMP  q4xv2pfpair
 
 q4xv2pair:
 	CMPQ CX, $2

@@ -1,0 +1,79 @@
+//go:build amd64 && !purego && unix
+
+package tensor
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// BenchmarkQ4xColdAVX2 times the AVX2 one-position Q4_0 x kernel on
+// 5632×2048 products whose weights stream from DRAM (≥ 256 MB of packed
+// copies, cycled) on a two-thread Pool, at several prefetch distances
+// (q4xAVX2BenchPF), every iteration running each of them in turn so that
+// all see the same machine. Per distance: GB/s of the median iteration and
+// GB per CPU-second (both threads).
+//
+//	go test -run x -bench Q4xColdAVX2 -benchtime 200x ./shards/tensor/
+func BenchmarkQ4xColdAVX2(b *testing.B) {
+	skipUnless(b, kernelGap("avx2"))
+	const rows, cols = 5632, 2048
+	const nb = cols / 32
+	rb := nb * 18
+	r := rand.New(rand.NewPCG(7, 7))
+	w0 := randomMatrix(r, Q4_0, rows, cols).Data
+	copies := max(2, (256<<20)/len(w0))
+	packed := make([][]byte, copies)
+	for i := range packed {
+		packed[i] = make([]byte, len(w0))
+		if err := packQ4_0x(packed[i], w0, rows, cols); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pool := NewPool(2)
+	defer pool.Close()
+	x := randomVec(r, cols)
+	qs := make([]int8, cols)
+	d := make([]float32, nb)
+	bias := make([]int32, nb)
+	out := make([]float32, rows)
+	ks := avx2Kernels()
+	wall := make([][]time.Duration, len(q4xAVX2BenchPF))
+	cpu := make([]time.Duration, len(q4xAVX2BenchPF))
+	for i := range wall {
+		wall[i] = make([]time.Duration, b.N)
+	}
+	for i := 0; i < b.N; i++ {
+		for jj := range q4xAVX2BenchPF {
+			j := (jj + i) % len(q4xAVX2BenchPF)
+			pf := q4xAVX2BenchPF[j]
+			pk := packed[(i*len(q4xAVX2BenchPF)+jj)%copies]
+			c0 := cpuTime()
+			t0 := time.Now()
+			ks.q8_0(x, qs, d)
+			biasQ4_0x(bias, qs)
+			pool.For(rows/16, func(lo, hi int) {
+				var tmp [16]float32
+				for tile := lo; tile < hi; tile++ {
+					q40xVec16AVX2(&pk[16*tile*rb], nb, &qs[0], &d[0], &bias[0], &tmp[0], pf)
+					copy(out[16*tile:][:16], tmp[:])
+				}
+			})
+			wall[j][i] = time.Since(t0)
+			cpu[j] += cpuTime() - c0
+		}
+	}
+	for j, pf := range q4xAVX2BenchPF {
+		t := wall[j]
+		slices.Sort(t)
+		tag := "pf" + strconv.Itoa(pf)
+		b.ReportMetric(float64(len(w0))/t[len(t)/2].Seconds()/1e9, tag+"-GB/s")
+		b.ReportMetric(float64(len(w0))*float64(b.N)/cpu[j].Seconds()/1e9, tag+"-GB/cpu-s")
+	}
+}
+
+// q4xAVX2BenchPF are the prefetch distances BenchmarkQ4xColdAVX2 compares.
+var q4xAVX2BenchPF = []int{0, 576, 1152, 2304, 4608}

@@ -2,13 +2,16 @@
 
 package tensor
 
-// AVX2 tile kernels for row-major Q4_K and Q6_K (tiles_k_avx2_amd64.s),
-// each output in dotQ4_K's / dotQ6_K's order: four rows for one position
+// AVX2 tile kernels for row-major Q4_K, Q5_K and Q6_K (tiles_k_avx2_amd64.s),
+// each output in dotQ4_K's, dotQ5_K's or dotQ6_K's order: four rows for one position
 // (decode), prefetching the rows that follow as they go, with the work
 // that depends on the activations alone done once for the four rows.
 
 //go:noescape
 func q4kVec4AVX2(w *byte, rs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[4]float32)
+
+//go:noescape
+func q5kVec4AVX2(w *byte, rs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[4]float32)
 
 //go:noescape
 func q6kVec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
@@ -19,6 +22,10 @@ func addKAVX2(ks *kernelSet) {
 	ks.vec[Q4_K] = tileSpec{rows: 4, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 144)
 		q4kVec4AVX2(pw, l.rs, py, pd, bsumsArgs(a, i, 1), nb, l.next, (*[4]float32)(out))
+	}}
+	ks.vec[Q5_K] = tileSpec{rows: 4, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 176)
+		q5kVec4AVX2(pw, l.rs, py, pd, bsumsArgs(a, i, 1), nb, l.next, (*[4]float32)(out))
 	}}
 	ks.vec[Q6_K] = tileSpec{rows: 4, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 210)

@@ -3,7 +3,8 @@
 #include "textflag.h"
 #include "prefetch_amd64.h"
 
-// AVX2 tile kernels for row-major Q4_K and Q6_K (tiles_k_avx2_amd64.go).
+// AVX2 tile kernels for row-major Q4_K, Q5_K and Q6_K
+// (tiles_k_avx2_amd64.go).
 // Each (row, position) keeps the canonical order of dotQ4_K / dotQ6_K: the
 // integer lanes of a super-block are exact, then acc = fma(dx*dy,
 // float(lanes), acc) into one 8-lane accumulator per super-block (Q4_K:
@@ -376,5 +377,137 @@ q6kv4done:
 	VMOVSS X9, 8(AX)
 	K_HSUM8(Y15, X15)
 	VMOVSS X15, 12(AX)
+	VZEROUPPER
+	RET
+
+DATA kavxBit4<>+0(SB)/8, $0x1010101010101010
+DATA kavxBit4<>+8(SB)/8, $0x1010101010101010
+DATA kavxBit4<>+16(SB)/8, $0x1010101010101010
+DATA kavxBit4<>+24(SB)/8, $0x1010101010101010
+GLOBL kavxBit4<>(SB), RODATA|NOPTR, $32
+
+// Q5_K: as Q4_K with each quant's fifth bit from qh (bit 2c for the low
+// nibbles of chunk c, 2c+1 for the high ones, held in Y15 for the row and
+// moved to bit 4 by word shifts that never carry a bit into a
+// neighbouring byte's bit 4), and the mins summed into one term per block
+// (summs = fma(-dy*dminx, float(total of the products), summs), kept in
+// every lane of ACCM). The pair sums of the block's activation sums are in
+// the frame at 0(SP).
+
+// K5_CHUNK(c, ROW, SH1, A1, SH2, A2): as K4_CHUNK with the fifth bits.
+#define K5_CHUNK(c, ROW, SH1, A1, SH2, A2) \
+	VMOVDQU    (48+32*c)ROW, Y11;     \
+	VPSRLW     $4, Y11, Y12;          \
+	VPAND      Y14, Y12, Y12;         \
+	VPAND      Y14, Y11, Y11;         \
+	SH1        A1, Y15, Y13;          \
+	VPAND      kavxBit4<>(SB), Y13, Y13; \
+	VPOR       Y13, Y11, Y11;         \
+	SH2        A2, Y15, Y13;          \
+	VPAND      kavxBit4<>(SB), Y13, Y13; \
+	VPOR       Y13, Y12, Y12;         \
+	VPMADDUBSW (64*c)(DI), Y11, Y11;  \
+	VPMADDUBSW (64*c+32)(DI), Y12, Y12; \
+	VPSHUFB    (64*c)(R11), Y9, Y13;  \
+	VPMADDWD   Y13, Y11, Y11;         \
+	VPSHUFB    (64*c+32)(R11), Y9, Y13; \
+	VPMADDWD   Y13, Y12, Y12;         \
+	VPADDD     Y11, Y8, Y8;           \
+	VPADDD     Y12, Y8, Y8
+
+// K5_ROW(ROW, FACC, ACCM): one Q5_K block of one row.
+#define K5_ROW(ROW, FACC, ACCM) \
+	K4_SCALES(ROW);                   \
+	VPMADDWD     (SP), X10, X10;      \
+	VPSHUFD      $0x4e, X10, X11;     \
+	VPADDD       X11, X10, X10;       \
+	VPSHUFD      $0xb1, X10, X11;     \
+	VPADDD       X11, X10, X10;       \
+	VCVTDQ2PS    X10, X10;            \
+	MOVWLZX      2 ROW, AX;           \
+	VMOVD        AX, X11;             \
+	VCVTPH2PS    X11, X11;            \
+	VMULSS       (DX), X11, X11;      \
+	VBROADCASTSS X11, X11;            \
+	VFNMADD231PS X10, X11, ACCM;      \
+	VMOVDQU      16 ROW, Y15;         \
+	VPXOR        Y8, Y8, Y8;          \
+	K5_CHUNK(0, ROW, VPSLLW, $4, VPSLLW, $3); \
+	K5_CHUNK(1, ROW, VPSLLW, $2, VPSLLW, $1); \
+	K5_CHUNK(2, ROW, VPSRLW, $0, VPSRLW, $1); \
+	K5_CHUNK(3, ROW, VPSRLW, $2, VPSRLW, $3); \
+	VCVTDQ2PS    Y8, Y8;              \
+	MOVWLZX      0 ROW, AX;           \
+	VMOVD        AX, X11;             \
+	VCVTPH2PS    X11, X11;            \
+	VMULSS       (DX), X11, X11;      \
+	VBROADCASTSS X11, Y11;            \
+	VFMADD231PS  Y8, Y11, FACC
+
+// K5_OUT: DST = hsum8(FACC) + summs.
+#define K5_OUT(FACC, XFACC, ACCM, DST) \
+	K_HSUM8(FACC, XFACC);         \
+	VADDSS ACCM, XFACC, XFACC;    \
+	VMOVSS XFACC, DST
+
+// func q5kVec4AVX2(w *byte, rs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[4]float32)
+// As q4kVec4AVX2 (704 bytes a block; twelve lines cover them).
+TEXT ·q5kVec4AVX2(SB), NOSPLIT, $16-64
+	MOVQ  w+0(FP), SI
+	MOVQ  rs+8(FP), R8
+	MOVQ  y+16(FP), DI
+	MOVQ  d+24(FP), DX
+	MOVQ  bsums+32(FP), R10
+	MOVQ  nb+40(FP), CX
+	MOVQ  next+48(FP), BX
+	TESTQ BX, BX
+	JZ    q5kv4nextok
+	ADDQ  SI, BX
+
+q5kv4nextok:
+	LEAQ    (R8)(R8*2), R9
+	LEAQ    kavxS4<>(SB), R11
+	VMOVDQU kavxNib<>(SB), Y14
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  X4, X4, X4
+	VXORPS  X5, X5, X5
+	VXORPS  X6, X6, X6
+	VXORPS  X7, X7, X7
+
+q5kv4loop:
+	TESTQ   CX, CX
+	JZ      q5kv4done
+	VMOVDQU (R10), X15
+	VPHADDW 16(R10), X15, X15
+	VMOVDQU X15, (SP)
+	K5_ROW((SI), Y0, X4)
+	K5_ROW((SI)(R8*1), Y1, X5)
+	K5_ROW((SI)(R8*2), Y2, X6)
+	K5_ROW((SI)(R9*1), Y3, X7)
+	TESTQ   BX, BX
+	JZ      q5kv4nopf
+	PREFETCH8(0, BX)
+	PREFETCHT0 512(BX)
+	PREFETCHT0 576(BX)
+	PREFETCHT0 640(BX)
+	ADDQ    $704, BX
+
+q5kv4nopf:
+	ADDQ $176, SI
+	ADDQ $256, DI
+	ADDQ $4, DX
+	ADDQ $32, R10
+	DECQ CX
+	JMP  q5kv4loop
+
+q5kv4done:
+	MOVQ out+56(FP), AX
+	K5_OUT(Y0, X0, X4, 0(AX))
+	K5_OUT(Y1, X1, X5, 4(AX))
+	K5_OUT(Y2, X2, X6, 8(AX))
+	K5_OUT(Y3, X3, X7, 12(AX))
 	VZEROUPPER
 	RET

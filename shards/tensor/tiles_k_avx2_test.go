@@ -10,7 +10,7 @@ import (
 )
 
 // kAVX2Types are the types with AVX2 tile kernels in tiles_k_avx2_amd64.s.
-var kAVX2Types = []Type{Q4_K, Q6_K}
+var kAVX2Types = []Type{Q4_K, Q5_K, Q6_K}
 
 // TestKAVX2TilesMatchGeneric checks the AVX2 k-quant tile kernels bit for
 // bit against the pure-Go kernels: through MatMul for batches that leave

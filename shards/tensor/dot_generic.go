@@ -54,6 +54,12 @@ func fma32(a, b, c float32) float32 {
 	cc := float64(c)
 	r := p + cc
 	f := float32(r)
+	// A float32 midpoint (finite, normal or subnormal) has at most 25
+	// significant bits, so the low 28 bits of its float64 mantissa are
+	// zero; any other r rounds to f whatever the error (the common case).
+	if math.Float64bits(r)&(1<<28-1) != 0 {
+		return f
+	}
 	if math.IsInf(r, 0) || math.IsNaN(r) {
 		return f
 	}
@@ -94,25 +100,36 @@ func finish32(acc *[32]float32) float32 {
 	return hsum8(&v)
 }
 
-// lanes8 adds the 32 products of one block (weights w, activations a) into
-// lane l of acc with acc[l] = fma(d, float(lane sum), acc[l]).
-func lanes8(acc *[8]float32, w *[32]int32, a []int8, d float32) {
-	a = a[:32]
-	for l := 0; l < 8; l++ {
-		p := w[4*l]*int32(a[4*l]) + w[4*l+1]*int32(a[4*l+1]) + w[4*l+2]*int32(a[4*l+2]) + w[4*l+3]*int32(a[4*l+3])
-		acc[l] = fma32(d, float32(p), acc[l])
+// The integer lane sums below are grouped freely (four products at a time,
+// sub-block scale applied to a group): integer sums are exact, so any
+// grouping gives the lanes of the definition above. Decoding the quants in
+// place instead of into a scratch array keeps the pure-Go set usable for
+// the model tests.
+
+// dot4 is the exact dot product of four weights and four activations.
+func dot4(w0, w1, w2, w3 int32, a *[4]int8) int32 {
+	return w0*int32(a[0]) + w1*int32(a[1]) + w2*int32(a[2]) + w3*int32(a[3])
+}
+
+// nib4 is dot4 of the four low (hi false) or high nibbles of q.
+func nib4(q *[4]byte, a *[4]int8, hi bool) int32 {
+	if hi {
+		return dot4(int32(q[0]>>4), int32(q[1]>>4), int32(q[2]>>4), int32(q[3]>>4), a)
 	}
+	return dot4(int32(q[0]&0xf), int32(q[1]&0xf), int32(q[2]&0xf), int32(q[3]&0xf), a)
 }
 
 func dotQ8_0(w []byte, qs []int8, d []float32) float32 {
 	var acc [8]float32
-	var v [32]int32
 	for b := range d {
 		blk := (*[34]byte)(w[34*b:])
-		for j := 0; j < 32; j++ {
-			v[j] = int32(int8(blk[2+j]))
+		a := (*[32]int8)(qs[32*b:])
+		dd := f16at(blk[:]) * d[b]
+		for l := 0; l < 8; l++ {
+			q := (*[4]byte)(blk[2+4*l:])
+			p := dot4(int32(int8(q[0])), int32(int8(q[1])), int32(int8(q[2])), int32(int8(q[3])), (*[4]int8)(a[4*l:]))
+			acc[l] = fma32(dd, float32(p), acc[l])
 		}
-		lanes8(&acc, &v, qs[32*b:], f16at(blk[:])*d[b])
 	}
 	return hsum8(&acc)
 }
@@ -131,17 +148,35 @@ func dotQ4_0(w []byte, qs []int8, d []float32) float32 {
 	return acc
 }
 
+// q5Lanes adds the lanes of one Q5_0/Q5_1 block (nibbles q, fifth bits qh,
+// weights minus off) times d into acc.
+func q5Lanes(acc *[8]float32, q *[16]byte, qh uint32, a *[32]int8, off int32, d float32) {
+	for l := 0; l < 8; l++ {
+		// Elements 4l..4l+3: low nibbles of bytes 4l.. for l < 4, high
+		// nibbles of bytes 4l-16.. after.
+		j := 4 * (l & 3)
+		sh := uint(4 * (l >> 2))
+		w0 := int32(q[j]>>sh&0xf|byte(qh>>(4*l)&1)<<4) - off
+		w1 := int32(q[j+1]>>sh&0xf|byte(qh>>(4*l+1)&1)<<4) - off
+		w2 := int32(q[j+2]>>sh&0xf|byte(qh>>(4*l+2)&1)<<4) - off
+		w3 := int32(q[j+3]>>sh&0xf|byte(qh>>(4*l+3)&1)<<4) - off
+		acc[l] = fma32(d, float32(dot4(w0, w1, w2, w3, (*[4]int8)(a[4*l:]))), acc[l])
+	}
+}
+
+// q4Lanes is q5Lanes without fifth bits or offset (Q4_1).
+func q4Lanes(acc *[8]float32, q *[16]byte, a *[32]int8, d float32) {
+	for l := 0; l < 8; l++ {
+		j := 4 * (l & 3)
+		acc[l] = fma32(d, float32(nib4((*[4]byte)(q[j:]), (*[4]int8)(a[4*l:]), l >= 4)), acc[l])
+	}
+}
+
 func dotQ5_0(w []byte, qs []int8, d []float32) float32 {
 	var acc [8]float32
-	var v [32]int32
 	for b := range d {
 		blk := (*[22]byte)(w[22*b:])
-		qh := binary.LittleEndian.Uint32(blk[2:])
-		for j := 0; j < 16; j++ {
-			v[j] = (int32(blk[6+j]&0xf) | int32((qh>>j)&1)<<4) - 16
-			v[j+16] = (int32(blk[6+j]>>4) | int32((qh>>(j+16))&1)<<4) - 16
-		}
-		lanes8(&acc, &v, qs[32*b:], f16at(blk[:])*d[b])
+		q5Lanes(&acc, (*[16]byte)(blk[6:]), binary.LittleEndian.Uint32(blk[2:]), (*[32]int8)(qs[32*b:]), 16, f16at(blk[:])*d[b])
 	}
 	return hsum8(&acc)
 }
@@ -149,14 +184,9 @@ func dotQ5_0(w []byte, qs []int8, d []float32) float32 {
 func dotQ4_1(w []byte, qs []int8, d, sy []float32) float32 {
 	var acc [8]float32
 	var summs float32
-	var v [32]int32
 	for b := range d {
 		blk := (*[20]byte)(w[20*b:])
-		for j := 0; j < 16; j++ {
-			v[j] = int32(blk[4+j] & 0xf)
-			v[j+16] = int32(blk[4+j] >> 4)
-		}
-		lanes8(&acc, &v, qs[32*b:], f16at(blk[:])*d[b])
+		q4Lanes(&acc, (*[16]byte)(blk[4:]), (*[32]int8)(qs[32*b:]), f16at(blk[:])*d[b])
 		summs = fma32(f16at(blk[2:]), sy[b], summs)
 	}
 	return hsum8(&acc) + summs
@@ -165,28 +195,12 @@ func dotQ4_1(w []byte, qs []int8, d, sy []float32) float32 {
 func dotQ5_1(w []byte, qs []int8, d, sy []float32) float32 {
 	var acc [8]float32
 	var summs float32
-	var v [32]int32
 	for b := range d {
 		blk := (*[24]byte)(w[24*b:])
-		qh := binary.LittleEndian.Uint32(blk[4:])
-		for j := 0; j < 16; j++ {
-			v[j] = int32(blk[8+j]&0xf) | int32((qh>>j)&1)<<4
-			v[j+16] = int32(blk[8+j]>>4) | int32((qh>>(j+16))&1)<<4
-		}
-		lanes8(&acc, &v, qs[32*b:], f16at(blk[:])*d[b])
+		q5Lanes(&acc, (*[16]byte)(blk[8:]), binary.LittleEndian.Uint32(blk[4:]), (*[32]int8)(qs[32*b:]), 0, f16at(blk[:])*d[b])
 		summs = fma32(f16at(blk[2:]), sy[b], summs)
 	}
 	return hsum8(&acc) + summs
-}
-
-// addLanes16 adds scale * w[l] * a[l] for 16 elements starting at element
-// index base (a multiple of 16) into the integer lanes (e%32)/4.
-func addLanes16(lanes *[8]int32, base int, w *[16]int32, a []int8, scale int32) {
-	a = a[:16]
-	off := base % 32
-	for l := 0; l < 16; l++ {
-		lanes[(off+l)/4] += scale * w[l] * int32(a[l])
-	}
 }
 
 // kLanes scales the integer lanes of one super-block into acc.
@@ -196,13 +210,27 @@ func kLanes(acc *[8]float32, lanes *[8]int32, d float32) {
 	}
 }
 
+// crumbLanes adds the lanes of 32 elements whose weights are the 2-bit
+// fields at shift of q (Q2_K), with the scale s0 for the first 16 elements
+// and s1 for the last 16.
+func crumbLanes(lanes *[8]int32, q *[32]byte, a *[32]int8, shift uint, s0, s1 int32) {
+	for l := 0; l < 8; l++ {
+		x := (*[4]byte)(q[4*l:])
+		p := dot4(int32(x[0]>>shift&3), int32(x[1]>>shift&3), int32(x[2]>>shift&3), int32(x[3]>>shift&3), (*[4]int8)(a[4*l:]))
+		if l < 4 {
+			lanes[l] += s0 * p
+		} else {
+			lanes[l] += s1 * p
+		}
+	}
+}
+
 func dotQ2_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 	var acc [8]float32
-	var v [16]int32
 	for b := range d {
 		blk := (*[84]byte)(w[84*b:])
-		q8 := qs[qkK*b:]
-		bs := bsums[16*b:]
+		q8 := (*[qkK]int8)(qs[qkK*b:])
+		bs := (*[16]int16)(bsums[16*b:])
 		dd := d[b] * f16at(blk[80:])
 		dmin := -d[b] * f16at(blk[82:])
 		for k := 0; k < 8; k++ {
@@ -211,16 +239,10 @@ func dotQ2_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 		}
 		var lanes [8]int32
 		for h := 0; h < 2; h++ {
-			q := blk[16+32*h : 16+32*h+32]
+			q := (*[32]byte)(blk[16+32*h:])
 			for j := 0; j < 4; j++ {
-				shift := uint(2 * j)
-				for k := 0; k < 2; k++ {
-					for l := 0; l < 16; l++ {
-						v[l] = int32((q[16*k+l] >> shift) & 3)
-					}
-					base := 128*h + 32*j + 16*k
-					addLanes16(&lanes, base, &v, q8[base:], int32(blk[8*h+2*j+k]&0xf))
-				}
+				sc := blk[8*h+2*j:]
+				crumbLanes(&lanes, q, (*[32]int8)(q8[128*h+32*j:]), uint(2*j), int32(sc[0]&0xf), int32(sc[1]&0xf))
 			}
 		}
 		kLanes(&acc, &lanes, dd)
@@ -230,28 +252,28 @@ func dotQ2_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 
 func dotQ3_K(w []byte, qs []int8, d []float32) float32 {
 	var acc [8]float32
-	var v [16]int32
 	for b := range d {
 		blk := (*[110]byte)(w[110*b:])
-		hm := blk[0:32]
+		hm := (*[32]byte)(blk[0:])
 		sc := blk[96:108]
-		q8 := qs[qkK*b:]
+		q8 := (*[qkK]int8)(qs[qkK*b:])
 		var lanes [8]int32
 		for h := 0; h < 2; h++ {
-			q := blk[32+32*h : 32+32*h+32]
+			q := (*[32]byte)(blk[32+32*h:])
 			for j := 0; j < 4; j++ {
-				shift := uint(2 * j)
-				m := byte(1) << uint(4*h+j)
-				for k := 0; k < 2; k++ {
-					for l := 0; l < 16; l++ {
-						x := int32((q[16*k+l] >> shift) & 3)
-						if hm[16*k+l]&m == 0 {
-							x -= 4
-						}
-						v[l] = x
+				shift, hb := uint(2*j), uint(4*h+j)
+				a := (*[32]int8)(q8[128*h+32*j:])
+				s0, s1 := q3kScale(sc, 8*h+2*j), q3kScale(sc, 8*h+2*j+1)
+				for l := 0; l < 8; l++ {
+					x, m := (*[4]byte)(q[4*l:]), (*[4]byte)(hm[4*l:])
+					// A weight is its two bits, minus 4 unless its hmask bit is set.
+					p := dot4(int32(x[0]>>shift&3|(m[0]>>hb&1)<<2)-4, int32(x[1]>>shift&3|(m[1]>>hb&1)<<2)-4,
+						int32(x[2]>>shift&3|(m[2]>>hb&1)<<2)-4, int32(x[3]>>shift&3|(m[3]>>hb&1)<<2)-4, (*[4]int8)(a[4*l:]))
+					if l < 4 {
+						lanes[l] += s0 * p
+					} else {
+						lanes[l] += s1 * p
 					}
-					base := 128*h + 32*j + 16*k
-					addLanes16(&lanes, base, &v, q8[base:], q3kScale(sc, 8*h+2*j+k))
 				}
 			}
 		}
@@ -277,11 +299,10 @@ func kMinProducts(s []byte, bs []int16) (prod [4]int32) {
 func dotQ4_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 	var acc [8]float32
 	var accm [4]float32
-	var v [16]int32
 	for b := range d {
 		blk := (*[144]byte)(w[144*b:])
 		s := blk[4:16]
-		q8 := qs[qkK*b:]
+		q8 := (*[qkK]int8)(qs[qkK*b:])
 		dd := d[b] * f16at(blk[0:])
 		dmin := -d[b] * f16at(blk[2:])
 		prod := kMinProducts(s, bsums[16*b:])
@@ -292,16 +313,12 @@ func dotQ4_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 		for c := 0; c < 4; c++ {
 			sc1, _ := kScaleMin(s, 2*c)
 			sc2, _ := kScaleMin(s, 2*c+1)
-			q := blk[16+32*c : 16+32*c+32]
-			for k := 0; k < 2; k++ {
-				for l := 0; l < 16; l++ {
-					v[l] = int32(q[16*k+l] & 0xf)
-				}
-				addLanes16(&lanes, 64*c+16*k, &v, q8[64*c+16*k:], int32(sc1))
-				for l := 0; l < 16; l++ {
-					v[l] = int32(q[16*k+l] >> 4)
-				}
-				addLanes16(&lanes, 64*c+32+16*k, &v, q8[64*c+32+16*k:], int32(sc2))
+			s1, s2 := int32(sc1), int32(sc2)
+			q := (*[32]byte)(blk[16+32*c:])
+			lo, hi := (*[32]int8)(q8[64*c:]), (*[32]int8)(q8[64*c+32:])
+			for l := 0; l < 8; l++ {
+				x := (*[4]byte)(q[4*l:])
+				lanes[l] += s1*nib4(x, (*[4]int8)(lo[4*l:]), false) + s2*nib4(x, (*[4]int8)(hi[4*l:]), true)
 			}
 		}
 		kLanes(&acc, &lanes, dd)
@@ -312,12 +329,11 @@ func dotQ4_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 func dotQ5_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 	var acc [8]float32
 	var summs float32
-	var v [16]int32
 	for b := range d {
 		blk := (*[176]byte)(w[176*b:])
 		s := blk[4:16]
-		qh := blk[16:48]
-		q8 := qs[qkK*b:]
+		qh := (*[32]byte)(blk[16:])
+		q8 := (*[qkK]int8)(qs[qkK*b:])
 		dd := d[b] * f16at(blk[0:])
 		dmin := -d[b] * f16at(blk[2:])
 		prod := kMinProducts(s, bsums[16*b:])
@@ -326,17 +342,17 @@ func dotQ5_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 		for c := 0; c < 4; c++ {
 			sc1, _ := kScaleMin(s, 2*c)
 			sc2, _ := kScaleMin(s, 2*c+1)
+			s1, s2 := int32(sc1), int32(sc2)
 			u1, u2 := uint(2*c), uint(2*c+1)
-			q := blk[48+32*c : 48+32*c+32]
-			for k := 0; k < 2; k++ {
-				for l := 0; l < 16; l++ {
-					v[l] = int32(q[16*k+l]&0xf) | int32((qh[16*k+l]>>u1)&1)<<4
-				}
-				addLanes16(&lanes, 64*c+16*k, &v, q8[64*c+16*k:], int32(sc1))
-				for l := 0; l < 16; l++ {
-					v[l] = int32(q[16*k+l]>>4) | int32((qh[16*k+l]>>u2)&1)<<4
-				}
-				addLanes16(&lanes, 64*c+32+16*k, &v, q8[64*c+32+16*k:], int32(sc2))
+			q := (*[32]byte)(blk[48+32*c:])
+			lo, hi := (*[32]int8)(q8[64*c:]), (*[32]int8)(q8[64*c+32:])
+			for l := 0; l < 8; l++ {
+				x, h := (*[4]byte)(q[4*l:]), (*[4]byte)(qh[4*l:])
+				p1 := dot4(int32(x[0]&0xf|(h[0]>>u1&1)<<4), int32(x[1]&0xf|(h[1]>>u1&1)<<4),
+					int32(x[2]&0xf|(h[2]>>u1&1)<<4), int32(x[3]&0xf|(h[3]>>u1&1)<<4), (*[4]int8)(lo[4*l:]))
+				p2 := dot4(int32(x[0]>>4|(h[0]>>u2&1)<<4), int32(x[1]>>4|(h[1]>>u2&1)<<4),
+					int32(x[2]>>4|(h[2]>>u2&1)<<4), int32(x[3]>>4|(h[3]>>u2&1)<<4), (*[4]int8)(hi[4*l:]))
+				lanes[l] += s1*p1 + s2*p2
 			}
 		}
 		kLanes(&acc, &lanes, dd)
@@ -344,30 +360,32 @@ func dotQ5_K(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 	return hsum8(&acc) + summs
 }
 
+// q6 is a Q6_K weight: four low bits from ql shifted by ls, two high bits
+// from qh shifted by hs, minus 32.
+func q6(ql, qh byte, ls, hs uint) int32 {
+	return int32(ql>>ls&0xf|(qh>>hs&3)<<4) - 32
+}
+
 func dotQ6_K(w []byte, qs []int8, d []float32) float32 {
 	var acc [8]float32
-	var v1, v2, v3, v4 [16]int32
 	for b := range d {
 		blk := (*[210]byte)(w[210*b:])
-		q8 := qs[qkK*b:]
+		q8 := (*[qkK]int8)(qs[qkK*b:])
 		var lanes [8]int32
 		for h := 0; h < 2; h++ {
-			ql := blk[64*h : 64*h+64]
-			qh := blk[128+32*h : 128+32*h+32]
-			sc := blk[192+8*h : 192+8*h+8]
-			for k := 0; k < 2; k++ {
-				for l := 0; l < 16; l++ {
-					i := 16*k + l
-					v1[l] = int32(ql[i]&0xf|(qh[i]&3)<<4) - 32
-					v2[l] = int32(ql[i+32]&0xf|((qh[i]>>2)&3)<<4) - 32
-					v3[l] = int32(ql[i]>>4|((qh[i]>>4)&3)<<4) - 32
-					v4[l] = int32(ql[i+32]>>4|((qh[i]>>6)&3)<<4) - 32
-				}
-				base := 128*h + 16*k
-				addLanes16(&lanes, base, &v1, q8[base:], int32(int8(sc[k])))
-				addLanes16(&lanes, base+32, &v2, q8[base+32:], int32(int8(sc[k+2])))
-				addLanes16(&lanes, base+64, &v3, q8[base+64:], int32(int8(sc[k+4])))
-				addLanes16(&lanes, base+96, &v4, q8[base+96:], int32(int8(sc[k+6])))
+			ql := (*[64]byte)(blk[64*h:])
+			qh := (*[32]byte)(blk[128+32*h:])
+			sc := (*[8]byte)(blk[192+8*h:])
+			a := (*[128]int8)(q8[128*h:])
+			for l := 0; l < 8; l++ {
+				// Elements 4l..4l+3 of each 32-element quarter of the half.
+				k := l >> 2
+				x, y, m := (*[4]byte)(ql[4*l:]), (*[4]byte)(ql[32+4*l:]), (*[4]byte)(qh[4*l:])
+				p1 := dot4(q6(x[0], m[0], 0, 0), q6(x[1], m[1], 0, 0), q6(x[2], m[2], 0, 0), q6(x[3], m[3], 0, 0), (*[4]int8)(a[4*l:]))
+				p2 := dot4(q6(y[0], m[0], 0, 2), q6(y[1], m[1], 0, 2), q6(y[2], m[2], 0, 2), q6(y[3], m[3], 0, 2), (*[4]int8)(a[32+4*l:]))
+				p3 := dot4(q6(x[0], m[0], 4, 4), q6(x[1], m[1], 4, 4), q6(x[2], m[2], 4, 4), q6(x[3], m[3], 4, 4), (*[4]int8)(a[64+4*l:]))
+				p4 := dot4(q6(y[0], m[0], 4, 6), q6(y[1], m[1], 4, 6), q6(y[2], m[2], 4, 6), q6(y[3], m[3], 4, 6), (*[4]int8)(a[96+4*l:]))
+				lanes[l] += int32(int8(sc[k]))*p1 + int32(int8(sc[k+2]))*p2 + int32(int8(sc[k+4]))*p3 + int32(int8(sc[k+6]))*p4
 			}
 		}
 		kLanes(&acc, &lanes, d[b]*f16at(blk[208:]))

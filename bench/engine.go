@@ -23,6 +23,11 @@ type EngineOptions struct {
 	Threads int    // <= 0: all cores
 	Prompt  int    // prompt tokens prefilled in one batch; 0 means 128
 	Gen     int    // single-token decode steps; 0 means 64
+	// Context is the number of tokens in the cache when the timed decode
+	// starts (0: Prompt). The first Prompt of them are the timed prefill;
+	// the rest are prefilled untimed after it, so that decode speed can be
+	// measured at a long context with the usual prefill figure.
+	Context int
 	// NoRepack computes on the model file's mapped row-major weights
 	// instead of the packed copies a shard makes by default.
 	NoRepack bool
@@ -52,8 +57,10 @@ type EngineResult struct {
 	Type string `json:"type"`
 	// Kernels names the kernel set that ran: "generic", "avx2" or
 	// "avx512", the best the CPU runs within SVC_KERNELS.
-	Kernels              string  `json:"kernels"`
-	PromptTokens         int     `json:"prompt_tokens"`
+	Kernels      string `json:"kernels"`
+	PromptTokens int    `json:"prompt_tokens"`
+	// ContextTokens is the cache length at the first timed decode step.
+	ContextTokens        int     `json:"context_tokens"`
 	GenTokens            int     `json:"gen_tokens"`
 	PrefillTokensPerS    float64 `json:"prefill_tokens_per_s"`
 	DecodeTokensPerS     float64 `json:"decode_tokens_per_s"`
@@ -81,8 +88,8 @@ type EngineResult struct {
 // argmax), and the bandwidth again (the better reading counts). Efficiency is decode tokens/s × weight bytes per token ÷
 // bandwidth: the fraction of the memory-bound limit that decoding reaches.
 func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
-	if o.Prompt < 0 || o.Gen < 0 || o.Repeat < 0 || o.FixedBandwidthGBps < 0 {
-		return nil, errors.New("bench: prompt, gen, repeat and bandwidth must not be negative")
+	if o.Prompt < 0 || o.Gen < 0 || o.Repeat < 0 || o.Context < 0 || o.FixedBandwidthGBps < 0 {
+		return nil, errors.New("bench: prompt, gen, context, repeat and bandwidth must not be negative")
 	}
 	if err := tensor.KernelEnvError(); err != nil {
 		// The figures would be taken for the set the variable names.
@@ -96,6 +103,12 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	}
 	if o.Repeat == 0 {
 		o.Repeat = 1
+	}
+	if o.Context == 0 {
+		o.Context = o.Prompt
+	}
+	if o.Context < o.Prompt {
+		return nil, fmt.Errorf("bench: a context of %d tokens is shorter than the %d-token prompt it starts with", o.Context, o.Prompt)
 	}
 	progress := o.Progress
 	if progress == nil {
@@ -112,9 +125,9 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	}
 	defer m.Close()
 	cfg := m.Config()
-	maxLen := o.Prompt + o.Gen
+	maxLen := o.Context + o.Gen
 	if maxLen > cfg.Context {
-		return nil, fmt.Errorf("bench: %d prompt + %d generated tokens exceed the model's context length %d", o.Prompt, o.Gen, cfg.Context)
+		return nil, fmt.Errorf("bench: %d context + %d generated tokens exceed the model's context length %d", o.Context, o.Gen, cfg.Context)
 	}
 	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: max(maxLen, 16+warmupSteps), IdleTimeout: -1, NoRepack: o.NoRepack})
 	if err != nil {
@@ -122,18 +135,19 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	}
 	defer sh.Close()
 	res := &EngineResult{
-		Model:        filepath.Base(o.Model),
-		Threads:      threads,
-		Type:         fileTypeName(m.File()),
-		Kernels:      tensor.KernelSet(),
-		PromptTokens: o.Prompt,
-		GenTokens:    o.Gen,
+		Model:         filepath.Base(o.Model),
+		Threads:       threads,
+		Type:          fileTypeName(m.File()),
+		Kernels:       tensor.KernelSet(),
+		PromptTokens:  o.Prompt,
+		ContextTokens: o.Context,
+		GenTokens:     o.Gen,
 	}
 	if res.WeightsBytesPerToken, err = WeightsBytesPerToken(m.File()); err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	prompt := make([]int32, o.Prompt)
+	prompt := make([]int32, o.Context)
 	for i := range prompt {
 		prompt[i] = int32(rng.IntN(cfg.Vocab))
 	}
@@ -147,7 +161,7 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	// The warm-up runs every kernel once and faults every weight page in,
 	// so the timed runs measure compute and memory, not the disk.
 	progress("warm-up", 0, 0)
-	warm, err := runOnce(ctx, sh, "bench-warmup", prompt[:min(len(prompt), 16)], warmupSteps, nil)
+	warm, err := runOnce(ctx, sh, "bench-warmup", prompt[:min(o.Prompt, 16)], nil, warmupSteps, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +169,7 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	for r := 0; r < o.Repeat; r++ {
 		tag := fmt.Sprintf("%d/%d", r+1, o.Repeat)
 		progress("prefill "+tag, 0, 0)
-		t, err := runOnce(ctx, sh, fmt.Sprintf("bench-%d", r), prompt, o.Gen, func(i int) { progress("decode "+tag, i, o.Gen) })
+		t, err := runOnce(ctx, sh, fmt.Sprintf("bench-%d", r), prompt[:o.Prompt], prompt[o.Prompt:], o.Gen, func(i int) { progress("decode "+tag, i, o.Gen) })
 		if err != nil {
 			return nil, err
 		}
@@ -197,11 +211,16 @@ type timings struct {
 	decodeAllocs    uint64 // heap allocations during decode steps 2..gen
 }
 
-// runOnce prefills prompt in one Forward, then decodes gen tokens one at a
-// time, and returns the time of each phase. The session is closed after.
-func runOnce(ctx context.Context, sh *model.Shard, id string, prompt []int32, gen int, step func(int)) (timings, error) {
+// fillBatch is the largest batch of the untimed prefill that brings the
+// cache to the requested context.
+const fillBatch = 512
+
+// runOnce prefills prompt in one Forward, then fill untimed in batches of
+// at most fillBatch, then decodes gen tokens one at a time, and returns the
+// time of the two timed phases. The session is closed after.
+func runOnce(ctx context.Context, sh *model.Shard, id string, prompt, fill []int32, gen int, step func(int)) (timings, error) {
 	var t timings
-	if err := sh.OpenSession(id, len(prompt)+gen); err != nil {
+	if err := sh.OpenSession(id, len(prompt)+len(fill)+gen); err != nil {
 		return t, fmt.Errorf("bench: %w", err)
 	}
 	defer sh.CloseSession(id)
@@ -211,6 +230,13 @@ func runOnce(ctx context.Context, sh *model.Shard, id string, prompt []int32, ge
 		return t, fmt.Errorf("bench: prefill: %w", err)
 	}
 	t.prefill = time.Since(t0)
+	for len(fill) > 0 {
+		n := min(len(fill), fillBatch)
+		if out, err = sh.Forward(ctx, id, model.Input{Tokens: fill[:n], Logits: model.LogitsLast, OmitLogits: true}); err != nil {
+			return t, fmt.Errorf("bench: filling the context: %w", err)
+		}
+		fill = fill[n:]
+	}
 	tok := []int32{0}
 	var ms runtime.MemStats
 	var mallocs uint64
@@ -300,7 +326,7 @@ func (r *EngineResult) WriteTable(w io.Writer) error {
 		{"threads", fmt.Sprint(r.Threads)},
 		{"kernels", r.Kernels},
 		{"prefill", fmt.Sprintf("%.1f tokens/s (%d tokens in one batch)", r.PrefillTokensPerS, r.PromptTokens)},
-		{"decode", fmt.Sprintf("%.2f tokens/s (%d steps)", r.DecodeTokensPerS, r.GenTokens)},
+		{"decode", fmt.Sprintf("%.2f tokens/s (%d steps after %d tokens of context)", r.DecodeTokensPerS, r.GenTokens, r.ContextTokens)},
 		{"weights per token", fmt.Sprintf("%.1f MB", float64(r.WeightsBytesPerToken)/1e6)},
 		{"read bandwidth", fmt.Sprintf("%.1f GB/s%s", r.ReadBandwidthGBps, given)},
 		{"read bandwidth, 4 streams/thread", fmt.Sprintf("%.1f GB/s", r.MultiStreamGBps)},

@@ -110,6 +110,21 @@ func TestRunEngineRejects(t *testing.T) {
 	if want := res.DecodeTokensPerS * float64(res.WeightsBytesPerToken) / 61e9; res.DecodeBandwidthEfficiency != want {
 		t.Errorf("efficiency %v, want %v", res.DecodeBandwidthEfficiency, want)
 	}
+	// A longer context is filled after the timed prefill (over more than
+	// one filler batch) and must leave room for the decode steps.
+	res, err = RunEngine(ctx, EngineOptions{Model: path, Prompt: 4, Context: fillBatch + 40, Gen: 2, FixedBandwidthGBps: 61})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PromptTokens != 4 || res.ContextTokens != fillBatch+40 || res.GenTokens != 2 || !(res.DecodeTokensPerS > 0) {
+		t.Errorf("long-context run: %+v", res)
+	}
+	if _, err := RunEngine(ctx, EngineOptions{Model: path, Prompt: 8, Context: 4, Gen: 2, FixedBandwidthGBps: 61}); err == nil {
+		t.Error("context shorter than the prompt accepted")
+	}
+	if _, err := RunEngine(ctx, EngineOptions{Model: path, Prompt: 8, Context: 1000, Gen: 100, FixedBandwidthGBps: 61}); err == nil {
+		t.Error("context + gen longer than the model's context accepted")
+	}
 	// The smallest run still has room for the warm-up.
 	if _, err := RunEngine(ctx, EngineOptions{Model: path, Prompt: 1, Gen: 1, Bandwidth: BandwidthOptions{Bytes: 1 << 20, Runs: 1}}); err != nil {
 		t.Errorf("1+1 token run: %v", err)

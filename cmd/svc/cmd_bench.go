@@ -35,11 +35,15 @@ func newBenchEngineCmd() *cobra.Command {
 		cpuProf  string
 	)
 	cmd := &cobra.Command{
-		Use:   "engine --model FILE [--threads N] [--prompt 128] [--gen 64] [--json]",
+		Use:   "engine --model FILE [--threads N] [--prompt 128] [--gen 64] [--context N] [--json]",
 		Short: "Measure prefill and decode speed of a model and the memory bandwidth that bounds it",
 		Long: `Load the whole model as one shard and measure, in one run:
   prefill tokens/s   one batched forward of --prompt tokens
-  decode tokens/s    --gen single-token steps, each feeding back the argmax
+  decode tokens/s    --gen single-token steps, each feeding back the argmax,
+                     after --context tokens of context (default: the
+                     prompt; the tokens past the prompt are prefilled
+                     untimed, so --context 2000 measures long-context
+                     decoding with the usual prefill figure)
   read bandwidth     memory read speed with the same number of threads, each
                      reading one sequential stream as decoding does (also
                      shown: four streams per thread, the memory's peak);
@@ -53,8 +57,11 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 			if o.Model == "" {
 				return cli.Usagef("bench engine: --model is required")
 			}
-			if o.Prompt <= 0 || o.Gen <= 0 || o.Repeat <= 0 || o.Threads < 0 || bwMiB <= 0 || bwPasses <= 0 || o.FixedBandwidthGBps < 0 {
-				return cli.Usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads and --bandwidth-gbs not negative")
+			if o.Prompt <= 0 || o.Gen <= 0 || o.Repeat <= 0 || o.Threads < 0 || o.Context < 0 || bwMiB <= 0 || bwPasses <= 0 || o.FixedBandwidthGBps < 0 {
+				return cli.Usagef("bench engine: --prompt, --gen, --repeat, --bandwidth-mib and --bandwidth-runs must be positive, --threads, --context and --bandwidth-gbs not negative")
+			}
+			if o.Context != 0 && o.Context < o.Prompt {
+				return cli.Usagef("bench engine: --context %d is shorter than --prompt %d", o.Context, o.Prompt)
 			}
 			o.Bandwidth = bench.BandwidthOptions{Bytes: bwMiB << 20, Runs: bwPasses}
 			bar := progressbar.NewOptions(4+o.Repeat*(1+o.Gen),
@@ -88,6 +95,7 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 	f.IntVar(&o.Threads, "threads", 0, "threads (0: all cores)")
 	f.IntVar(&o.Prompt, "prompt", 128, "prompt tokens prefilled in one batch")
 	f.IntVar(&o.Gen, "gen", 64, "tokens decoded one at a time")
+	f.IntVar(&o.Context, "context", 0, "tokens of context when decoding starts (0: --prompt); context + gen must fit the model's context length")
 	f.IntVar(&o.Repeat, "repeat", 1, "measurement runs; the best counts")
 	f.BoolVar(&o.NoRepack, "no-repack", false, "compute on the file's mapped row-major weights instead of packed copies (for comparison)")
 	f.Int64Var(&bwMiB, "bandwidth-mib", 1024, "buffer size of the bandwidth measurement, MiB")

@@ -53,7 +53,7 @@ func TestSynthQuantizeBenchCommands(t *testing.T) {
 	}
 	f.Close()
 
-	out, _, err = execBenchCmd(t, newBenchCmd(), "engine", "--model", q, "--threads", "2", "--prompt", "8", "--gen", "3",
+	out, _, err = execBenchCmd(t, newBenchCmd(), "engine", "--model", q, "--threads", "2", "--prompt", "8", "--gen", "3", "--context", "20",
 		"--bandwidth-mib", "8", "--bandwidth-runs", "1", "--json")
 	if err != nil {
 		t.Fatalf("bench engine: %v", err)
@@ -62,7 +62,7 @@ func TestSynthQuantizeBenchCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("bench engine output %q: %v", out, err)
 	}
-	if res["model"] != "tiny-q4_k_m.gguf" || res["threads"] != 2.0 || !(res["decode_tokens_per_s"].(float64) > 0) {
+	if res["model"] != "tiny-q4_k_m.gguf" || res["threads"] != 2.0 || res["context_tokens"] != 20.0 || !(res["decode_tokens_per_s"].(float64) > 0) {
 		t.Errorf("bench engine result %v", res)
 	}
 
@@ -80,6 +80,9 @@ func TestSynthQuantizeBenchCommands(t *testing.T) {
 	}
 	if _, _, err := execBenchCmd(t, newBenchCmd(), "engine"); err == nil {
 		t.Error("bench engine without --model accepted")
+	}
+	if _, _, err := execBenchCmd(t, newBenchCmd(), "engine", "--model", q, "--prompt", "8", "--context", "4"); err == nil {
+		t.Error("bench engine with --context shorter than --prompt accepted")
 	}
 }
 

@@ -308,6 +308,7 @@ func avx2Kernels() *kernelSet {
 	// once for four positions.
 	addQ80AVX2(ks)
 	addKAVX2(ks)
+	addF16AVX2(ks)
 	ks.batch[Q4_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 144}, a, i, 1, 4, 144)
 		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, bsumsArgs(a, i, 4), 32*nb, nb, out)

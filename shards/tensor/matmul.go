@@ -117,6 +117,10 @@ type acts struct {
 	s     []float32
 	bsums []int16
 	h     []uint16
+	// hf: for F16, the values of h as float32, so that kernels
+	// multiplying in float32 need not widen the activations again for
+	// every row.
+	hf []float32
 	// xs: the x kernels' per-row activation terms (prepareX), xstride
 	// of them per row.
 	xs      []int32
@@ -138,7 +142,9 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 	switch t {
 	case F32:
 		return
-	case F16, BF16:
+	case F16:
+		a.h, a.hf = grow(a.h, n*cols), grow(a.hf, n*cols)
+	case BF16:
 		a.h = grow(a.h, n*cols)
 	case Q4_0, Q5_0, Q8_0:
 		a.nb = cols / 32
@@ -164,7 +170,11 @@ func (a *acts) convRange(lo, hi int) {
 		x := a.x[i*cols : (i+1)*cols]
 		switch a.t {
 		case F16:
-			ks.f16(x, a.h[i*cols:(i+1)*cols])
+			h, hf := a.h[i*cols:(i+1)*cols], a.hf[i*cols:(i+1)*cols]
+			ks.f16(x, h)
+			for j, v := range h {
+				hf[j] = f16Lookup[v]
+			}
 		case BF16:
 			ks.bf16(x, a.h[i*cols:(i+1)*cols])
 		case Q4_0, Q5_0, Q8_0:

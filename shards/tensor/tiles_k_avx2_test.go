@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// kAVX2Types are the types with AVX2 tile kernels in tiles_k_avx2_amd64.s.
-var kAVX2Types = []Type{Q4_K, Q5_K, Q6_K}
+// kAVX2Types are the types with AVX2 tile kernels in tiles_k_avx2_amd64.s
+// and tiles_f16_avx2_amd64.s.
+var kAVX2Types = []Type{Q4_K, Q5_K, Q6_K, F16}
 
 // TestKAVX2TilesMatchGeneric checks the AVX2 k-quant tile kernels bit for
 // bit against the pure-Go kernels: through MatMul for batches that leave
@@ -28,6 +29,9 @@ func TestKAVX2TilesMatchGeneric(t *testing.T) {
 		}
 		for _, shape := range [][2]int{{4, 256}, {7, 768}, {37, 1280}, {16, 512}} {
 			rows, cols := shape[0], shape[1]
+			if typ.BlockSize() == 1 {
+				cols += 17 // a tail past the last 32 columns
+			}
 			for _, n := range []int{1, 2, 3, 5, 9} {
 				for variant := 0; variant < 4; variant++ {
 					w := randomMatrix(r, typ, rows, cols)
@@ -84,7 +88,11 @@ func TestKAVX2TilesNonFinite(t *testing.T) {
 	ks := avx2Kernels()
 	r := rand.New(rand.NewPCG(73, 74))
 	for _, typ := range kAVX2Types {
-		const rows, cols = 12, 512
+		const rows = 12
+		cols := 512
+		if typ.BlockSize() == 1 {
+			cols += 5
+		}
 		for _, n := range []int{1, 5} {
 			w := randomMatrix(r, typ, rows, cols)
 			x := randomVec(r, n*cols)

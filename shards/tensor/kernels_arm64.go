@@ -13,8 +13,8 @@ import (
 // later: Apple silicon, Graviton 2 and newer, Ampere), chosen at start-up
 // from the CPU's features. Both follow the canonical order of
 // dot_generic.go, so they give the generic kernels' bits; they replace the
-// one-position Q8_0 and Q4_0 products (dot_arm64.s) and keep the generic
-// kernels for the rest.
+// one-position products of Q8_0 and Q4_0 (dot_arm64.s) and of Q4_K and Q6_K
+// (dotk_arm64.s) and keep the generic kernels for the rest.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -69,6 +69,18 @@ func dotQ4_0SDOT(w *byte, y *int8, d *float32, nb int) float32
 //go:noescape
 func dotQ4_0NEON(w *byte, y *int8, d *float32, nb int) float32
 
+//go:noescape
+func dotQ4_KSDOT(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ4_KNEON(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ6_KSDOT(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ6_KNEON(w *byte, y *int8, d *float32, nb int) float32
+
 // neonBlockArgs checks the lengths the assembly relies on (a mismatch would
 // be a bug in MatMul, so it panics like an index error) and returns the
 // pointers to row i's weights, activations and scales, and the block count.
@@ -80,20 +92,40 @@ func neonBlockArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32
 	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
 }
 
+// neonKArgs is neonBlockArgs for the k-quants (256-element super-blocks of
+// blockBytes each, whose activations come with 16 block sums).
+func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *int16, int) {
+	nb := a.nb
+	_ = w[nb*blockBytes-1]
+	_ = a.qs[i*a.cols+qkK*nb-1]
+	_ = a.d[(i+1)*nb-1]
+	_ = a.bsums[16*(i+1)*nb-1]
+	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], &a.bsums[16*i*nb], nb
+}
+
 // neonKernels is the generic set with NEON kernels for the one-position
-// Q8_0 and Q4_0 products, using SDOT when dot is set.
+// Q8_0, Q4_0, Q4_K and Q6_K products, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon"}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
+	q4k, q6k := dotQ4_KNEON, dotQ6_KNEON
 	if dot {
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
+		q4k, q6k = dotQ4_KSDOT, dotQ6_KSDOT
 	}
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return q8(neonBlockArgs(w, a, i, 34))
 	}
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return q4(neonBlockArgs(w, a, i, 18))
+	}
+	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
+		return q4k(neonKArgs(w, a, i, 144))
+	}
+	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
+		pw, py, pd, _, nb := neonKArgs(w, a, i, 210)
+		return q6k(pw, py, pd, nb)
 	}
 	return withFallback(ks)
 }

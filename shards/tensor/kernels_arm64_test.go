@@ -9,55 +9,85 @@ import (
 )
 
 // TestNEONDots calls the NEON and SDOT kernels directly on every block
-// count from 1 to 40 (and 64) and checks their bits against the canonical
-// Go dot products, so a wrong lane order or scale shows even where MatMul
-// would pick another kernel. The SDOT ones skip, with the reason, on a CPU
-// without the dot-product extension.
+// count from 1 to 40 (and 64; 1 to 12 and 16 super-blocks for the
+// k-quants) and checks their bits against the canonical Go dot products, so
+// a wrong lane order or scale shows even where MatMul would pick another
+// kernel. The SDOT ones skip, with the reason, on a CPU without the
+// dot-product extension.
 func TestNEONDots(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	type kernel struct {
-		name  string
-		typ   Type
-		bytes int
-		fn    func(w *byte, y *int8, d *float32, nb int) float32
-		ref   func(w []byte, qs []int8, d []float32) float32
-		sdot  bool
+	// q0 adapts a Q8_0-activation kernel, qk a Q8_K one: each returns the
+	// kernel's result and the Go one's for the same weights and input.
+	type pair func(w []byte, x []float32, nb int) (got, want float32)
+	q0 := func(fn func(w *byte, y *int8, d *float32, nb int) float32, ref func(w []byte, qs []int8, d []float32) float32) pair {
+		return func(w []byte, x []float32, nb int) (float32, float32) {
+			qs, d := make([]int8, len(x)), make([]float32, nb)
+			quantQ8_0(x, qs, d)
+			return fn(&w[0], &qs[0], &d[0], nb), ref(w, qs, d)
+		}
 	}
-	kernels := []kernel{
-		{"dotQ8_0NEON", Q8_0, 34, dotQ8_0NEON, dotQ8_0, false},
-		{"dotQ8_0SDOT", Q8_0, 34, dotQ8_0SDOT, dotQ8_0, true},
-		{"dotQ4_0NEON", Q4_0, 18, dotQ4_0NEON, dotQ4_0, false},
-		{"dotQ4_0SDOT", Q4_0, 18, dotQ4_0SDOT, dotQ4_0, true},
+	qk := func(fn func(w *byte, y *int8, d *float32, bsums *int16, nb int) float32, ref func(w []byte, qs []int8, d []float32, bsums []int16) float32) pair {
+		return func(w []byte, x []float32, nb int) (float32, float32) {
+			qs, d, bs := make([]int8, len(x)), make([]float32, nb), make([]int16, 16*nb)
+			quantQ8_K(x, qs, d, bs)
+			return fn(&w[0], &qs[0], &d[0], &bs[0], nb), ref(w, qs, d, bs)
+		}
+	}
+	noBsums := func(fn func(w *byte, y *int8, d *float32, nb int) float32) func(w *byte, y *int8, d *float32, bsums *int16, nb int) float32 {
+		return func(w *byte, y *int8, d *float32, _ *int16, nb int) float32 { return fn(w, y, d, nb) }
+	}
+	noBsumsRef := func(fn func(w []byte, qs []int8, d []float32) float32) func(w []byte, qs []int8, d []float32, bsums []int16) float32 {
+		return func(w []byte, qs []int8, d []float32, _ []int16) float32 { return fn(w, qs, d) }
+	}
+	kernels := []struct {
+		name string
+		typ  Type
+		run  pair
+		sdot bool
+	}{
+		{"dotQ8_0NEON", Q8_0, q0(dotQ8_0NEON, dotQ8_0), false},
+		{"dotQ8_0SDOT", Q8_0, q0(dotQ8_0SDOT, dotQ8_0), true},
+		{"dotQ4_0NEON", Q4_0, q0(dotQ4_0NEON, dotQ4_0), false},
+		{"dotQ4_0SDOT", Q4_0, q0(dotQ4_0SDOT, dotQ4_0), true},
+		{"dotQ4_KNEON", Q4_K, qk(dotQ4_KNEON, dotQ4_K), false},
+		{"dotQ4_KSDOT", Q4_K, qk(dotQ4_KSDOT, dotQ4_K), true},
+		{"dotQ6_KNEON", Q6_K, qk(noBsums(dotQ6_KNEON), noBsumsRef(dotQ6_K)), false},
+		{"dotQ6_KSDOT", Q6_K, qk(noBsums(dotQ6_KSDOT), noBsumsRef(dotQ6_K)), true},
 	}
 	for _, k := range kernels {
 		t.Run(k.name, func(t *testing.T) {
 			if k.sdot && !CanRunKernels("neondot") {
 				t.Skip(KernelGap("neondot"))
 			}
-			for nb := 1; nb <= 64; nb++ {
-				if nb > 40 && nb != 64 {
+			bs := k.typ.BlockSize()
+			maxNB, lastNB := 40, 64
+			if bs == qkK {
+				maxNB, lastNB = 12, 16
+			}
+			for nb := 1; nb <= lastNB; nb++ {
+				if nb > maxNB && nb != lastNB {
 					continue
 				}
-				cols := 32 * nb
+				cols := bs * nb
 				w := randomMatrix(r, k.typ, 1, cols)
-				if nb%5 == 0 { // extreme quants: every bit set
-					for b := 0; b < nb; b++ {
-						for j := 2; j < k.bytes; j++ {
-							w.Data[b*k.bytes+j] = 0xff
-						}
+				if nb%5 == 0 || nb%5 == 3 { // extreme quants and scales: every bit set, or only the top ones
+					fill := byte(0xff)
+					if nb%5 == 3 {
+						fill = 0x80
 					}
+					for j := range w.Data {
+						w.Data[j] = fill
+					}
+					fixScales(r, w)
 				}
 				x := randomVec(r, cols)
 				if nb%7 == 0 { // a zero block and a huge one
-					clear(x[:32])
-					for j := 32 * (nb - 1); j < cols; j++ {
+					clear(x[:bs])
+					for j := bs * (nb - 1); j < cols; j++ {
 						x[j] *= 1e30
 					}
 				}
-				qs, d := make([]int8, cols), make([]float32, nb)
-				quantQ8_0(x, qs, d)
-				got := k.fn(&w.Data[0], &qs[0], &d[0], nb)
-				want := k.ref(w.Data, qs, d)
+				got, want := k.run(w.Data, x, nb)
 				if math.Float32bits(got) != math.Float32bits(want) {
 					t.Fatalf("%d blocks: %v (%#x), want %v (%#x)", nb, got, math.Float32bits(got), want, math.Float32bits(want))
 				}

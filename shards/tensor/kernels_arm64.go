@@ -13,8 +13,9 @@ import (
 // later: Apple silicon, Graviton 2 and newer, Ampere), chosen at start-up
 // from the CPU's features. Both follow the canonical order of
 // dot_generic.go, so they give the generic kernels' bits; they replace the
-// one-position products of Q8_0 and Q4_0 (dot_arm64.s) and of Q4_K and Q6_K
-// (dotk_arm64.s) and keep the generic kernels for the rest.
+// one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
+// Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets) and
+// keep the generic kernels for the rest.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -81,6 +82,15 @@ func dotQ6_KSDOT(w *byte, y *int8, d *float32, nb int) float32
 //go:noescape
 func dotQ6_KNEON(w *byte, y *int8, d *float32, nb int) float32
 
+//go:noescape
+func dotQ5_KSDOT(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ5_KNEON(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotF16NEON(w *byte, x *uint16, n int) float32
+
 // neonBlockArgs checks the lengths the assembly relies on (a mismatch would
 // be a bug in MatMul, so it panics like an index error) and returns the
 // pointers to row i's weights, activations and scales, and the block count.
@@ -104,15 +114,16 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 }
 
 // neonKernels is the generic set with NEON kernels for the one-position
-// Q8_0, Q4_0, Q4_K and Q6_K products, using SDOT when dot is set.
+// Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products, using SDOT when dot is
+// set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon"}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
-	q4k, q6k := dotQ4_KNEON, dotQ6_KNEON
+	q4k, q5k, q6k := dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
 	if dot {
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
-		q4k, q6k = dotQ4_KSDOT, dotQ6_KSDOT
+		q4k, q5k, q6k = dotQ4_KSDOT, dotQ5_KSDOT, dotQ6_KSDOT
 	}
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return q8(neonBlockArgs(w, a, i, 34))
@@ -122,6 +133,19 @@ func neonKernels(dot bool) *kernelSet {
 	}
 	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
 		return q4k(neonKArgs(w, a, i, 144))
+	}
+	ks.dot[Q5_K] = func(w []byte, a *acts, i int) float32 {
+		return q5k(neonKArgs(w, a, i, 176))
+	}
+	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
+		x := a.hrow(i)
+		n := len(x) / 32 * 32
+		var s float32
+		if n > 0 {
+			_ = w[2*n-1]
+			s = dotF16NEON(&w[0], &x[0], n)
+		}
+		return tailF16(s, w, x, n)
 	}
 	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, _, nb := neonKArgs(w, a, i, 210)

@@ -10,7 +10,7 @@ import (
 
 // TestNEONDots calls the NEON and SDOT kernels directly on every block
 // count from 1 to 40 (and 64; 1 to 12 and 16 super-blocks for the
-// k-quants) and checks their bits against the canonical Go dot products, so
+// k-quants; for F16, steps of 32 elements) and checks their bits against the canonical Go dot products, so
 // a wrong lane order or scale shows even where MatMul would pick another
 // kernel. The SDOT ones skip, with the reason, on a CPU without the
 // dot-product extension.
@@ -39,6 +39,12 @@ func TestNEONDots(t *testing.T) {
 	noBsumsRef := func(fn func(w []byte, qs []int8, d []float32) float32) func(w []byte, qs []int8, d []float32, bsums []int16) float32 {
 		return func(w []byte, qs []int8, d []float32, _ []int16) float32 { return fn(w, qs, d) }
 	}
+	// f16 runs the F16 kernel on whole 32-element steps (tails are Go's).
+	f16 := func(w []byte, x []float32, _ int) (float32, float32) {
+		h := make([]uint16, len(x))
+		toF16(x, h)
+		return dotF16NEON(&w[0], &h[0], len(h)), dotF16(w, h)
+	}
 	kernels := []struct {
 		name string
 		typ  Type
@@ -53,6 +59,9 @@ func TestNEONDots(t *testing.T) {
 		{"dotQ4_KSDOT", Q4_K, qk(dotQ4_KSDOT, dotQ4_K), true},
 		{"dotQ6_KNEON", Q6_K, qk(noBsums(dotQ6_KNEON), noBsumsRef(dotQ6_K)), false},
 		{"dotQ6_KSDOT", Q6_K, qk(noBsums(dotQ6_KSDOT), noBsumsRef(dotQ6_K)), true},
+		{"dotQ5_KNEON", Q5_K, qk(dotQ5_KNEON, dotQ5_K), false},
+		{"dotQ5_KSDOT", Q5_K, qk(dotQ5_KSDOT, dotQ5_K), true},
+		{"dotF16NEON", F16, f16, false},
 	}
 	for _, k := range kernels {
 		t.Run(k.name, func(t *testing.T) {
@@ -61,8 +70,11 @@ func TestNEONDots(t *testing.T) {
 			}
 			bs := k.typ.BlockSize()
 			maxNB, lastNB := 40, 64
-			if bs == qkK {
+			switch bs {
+			case qkK:
 				maxNB, lastNB = 12, 16
+			case 1: // F16: 32-element steps
+				bs = 32
 			}
 			for nb := 1; nb <= lastNB; nb++ {
 				if nb > maxNB && nb != lastNB {

@@ -37,6 +37,11 @@ type attnBuffers struct {
 	probs []float32
 	acc   []float32
 	sum   []float64
+
+	// For attnKernels.group: the queries, the scores (position-major),
+	// the converted values of one lane and the accumulators of the heads.
+	gq16                     []uint16
+	gq, gscores, gvals, gacc []float32
 }
 
 // attnBufList recycles attention scratch. Unlike a sync.Pool it keeps its
@@ -76,6 +81,28 @@ func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []
 	return b.q16[:hd], b.qf[:roundUp(hd, lanes)], b.probs[:positions], b.acc[:attnAccLen(hd)], b.sum[:hd]
 }
 
+// group returns the scratch of attnKernels.group for head size hd and
+// span positions: q16 (hd), the queries (groupHeads·hd), the scores
+// (groupHeads per position, padded to 16 positions), the values of one
+// accumulator lane (hd per 64 positions) and the accumulators
+// (groupHeads·attnAccLen(hd)).
+func (b *attnBuffers) group(hd, span int) (q16 []uint16, q, scores, vals, acc []float32) {
+	if cap(b.gq16) < hd {
+		b.gq16 = make([]uint16, hd)
+	}
+	if n := groupHeads * hd; cap(b.gq) < n {
+		b.gq, b.gacc = make([]float32, n), make([]float32, groupHeads*attnAccLen(hd))
+	}
+	if n := groupHeads * roundUp(span, lanes); cap(b.gscores) < n {
+		b.gscores = make([]float32, n)
+	}
+	if n := roundUp(span, 4*lanes) / (4 * lanes) * hd; cap(b.gvals) < n {
+		b.gvals = make([]float32, n)
+	}
+	return b.gq16[:hd], b.gq[:groupHeads*hd], b.gscores[:groupHeads*roundUp(span, lanes)],
+		b.gvals[:roundUp(span, 4*lanes)/(4*lanes)*hd], b.gacc[:groupHeads*attnAccLen(hd)]
+}
+
 // attention computes causal grouped-query attention for n query rows whose
 // first position is pos0, against the cache positions [0, pos0+n):
 //
@@ -90,7 +117,10 @@ func (b *attnBuffers) get(hd, positions int) ([]uint16, []float32, []float32, []
 // position and the batch size alone, so the result does not depend on the
 // thread count or on how the blocks are split into shards. The steps run
 // on the CPU's best kernel set (attn_kernels.go), which gives the same bits
-// as the pure-Go one.
+// as the pure-Go one. A single position on a set with a group kernel is
+// computed a key/value head (up to groupHeads query heads) at a time,
+// which reads the cache once per key/value head instead of once per query
+// head, with the same bits.
 func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
 	if t.fn == nil {
 		t.fn = t.heads
@@ -98,10 +128,23 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 	if t.kern == nil {
 		t.kern = bestAttn
 	}
+	if t.gfn == nil {
+		t.gfn = t.groups
+	}
 	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
-	p.For(n*c.Heads, t.fn)
+	if n == 1 && t.kern.group != nil && c.HeadDim == groupHD {
+		p.For(c.KVHeads*groupsPerKV(c), t.gfn)
+	} else {
+		p.For(n*c.Heads, t.fn)
+	}
 	// Drop the references to the caller's memory until the next call.
-	*t = attnTask{fn: t.fn, kern: t.kern}
+	*t = attnTask{fn: t.fn, gfn: t.gfn, kern: t.kern}
+}
+
+// groupsPerKV is the number of calls of attnKernels.group for the query
+// heads of one key/value head.
+func groupsPerKV(c *Config) int {
+	return (c.Heads/c.KVHeads + groupHeads - 1) / groupHeads
 }
 
 // attnTask is one attention call in progress, kept in the session's scratch
@@ -114,6 +157,7 @@ type attnTask struct {
 	q, out  []float32
 	n, pos0 int
 	fn      func(lo, hi int) // t.heads, bound once
+	gfn     func(lo, hi int) // t.groups, bound once
 	kern    *attnKernels     // bestAttn unless a test chose another set
 }
 
@@ -146,6 +190,27 @@ func (t *attnTask) heads(lo, hi int) {
 			kern.kqvTiny(probs[:span], lc.v[kvOff:], kvDim, acc, o)
 		} else {
 			kern.kqvVec(probs[:span], lc.v[kvOff:], kvDim, acc, sum, o)
+		}
+	}
+}
+
+// groups computes the head groups [lo, hi) of a single position (row 0):
+// group u is up to groupHeads consecutive query heads of key/value head
+// u/groupsPerKV.
+func (t *attnTask) groups(lo, hi int) {
+	c, lc, kern := t.c, t.lc, t.kern
+	hd, kvDim := c.HeadDim, c.KVDim()
+	group, per := c.Heads/c.KVHeads, groupsPerKV(c)
+	scale := 1 / float32(math.Sqrt(float64(hd)))
+	span := t.pos0 + 1
+	b := t.bufs.get()
+	defer t.bufs.put(b)
+	for u := lo; u < hi; u++ {
+		kv, first := u/per, (u%per)*groupHeads
+		h0, h1 := kv*group+first, kv*group+min(group, first+groupHeads)
+		q, out := t.q[h0*hd:h1*hd], t.out[h0*hd:h1*hd]
+		if !kern.group(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
+			t.heads(h0, h1) // a shape it does not take: one head at a time
 		}
 	}
 }

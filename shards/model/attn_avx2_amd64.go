@@ -15,6 +15,7 @@ var avx2Attn = &attnKernels{
 	softmax:    softmaxWith(attnSoftmax2),
 	kqvTiny:    kqvTinyAVX2,
 	kqvVec:     kqvVecAVX2,
+	group:      groupAVX2,
 	silu:       siluAVX2,
 	toF16:      toF16AVX2,
 }
@@ -35,7 +36,19 @@ func attnSoftmax2(p *float32, span int)
 func attnKQVTiny2(p *float32, v *uint16, stride int, span int, hd int, acc *float32, o *float32)
 
 //go:noescape
-func attnKQVVec2(p *float32, v *uint16, stride int, span int, np int, hd int, acc *float32, o *float32)
+func attnKQVAcc2(p *float32, v *uint16, stride int, np int, hd int, acc *float32)
+
+//go:noescape
+func attnKQVFold2(acc *float32, np int, p *float32, pstride int, v *uint16, vstride int, ntail int, hd int, o *float32)
+
+//go:noescape
+func attnGroupScores2(qg *float32, k *uint16, stride int, span int, scale float32, s *float32)
+
+//go:noescape
+func attnGroupSoftmax2(s *float32, span int)
+
+//go:noescape
+func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32)
 
 //go:noescape
 func attnToF16_2(dst *uint16, x *float32, n int)
@@ -86,8 +99,67 @@ func kqvVecAVX2(p []float32, v []uint16, stride int, acc []float32, sum []float6
 	}
 	_ = acc[4*lanes*hd-1]
 	_ = v[(span-1)*stride+hd-1]
-	np := min(max(32, roundUp(span, 32))&^(4*lanes-1), span)
-	attnKQVVec2(&p[0], &v[0], 2*stride, span, np, hd, &acc[0], &o[0])
+	np := vecWhole(span)
+	if np > 0 {
+		attnKQVAcc2(&p[0], &v[0], 2*stride, np, hd, &acc[0])
+	}
+	foldAVX2(acc, np, p[min(np, span-1):], 1, v[min(np, span-1)*stride:], stride, span-np, o)
+}
+
+// vecWhole is the number of positions that ggml_vec_dot_f16 takes in whole
+// 64-position steps over a cache of span positions padded to 32.
+func vecWhole(span int) int { return min(max(32, roundUp(span, 32))&^(4*lanes-1), span) }
+
+// foldAVX2 runs attnKQVFold2 for len(o) outputs (a multiple of 8) after
+// checking its reads: p_t = p[t·pstride] and v_t = v[t·vstride:] for the
+// ntail tail positions (p and v may be anything when there are none).
+func foldAVX2(acc []float32, np int, p []float32, pstride int, v []uint16, vstride int, ntail int, o []float32) {
+	hd := len(o)
+	if np > 0 {
+		_ = acc[4*lanes*hd-1]
+	}
+	if ntail > 0 {
+		_ = p[(ntail-1)*pstride]
+		_ = v[(ntail-1)*vstride+hd-1]
+	}
+	attnKQVFold2(&acc[0], np, &p[0], 4*pstride, &v[0], 2*vstride, ntail, hd, &o[0])
+}
+
+// groupSlot[h] is the slot of head h in attnGroupScores2's query block.
+var groupSlot = [groupHeads]int{0, 2, 4, 6, 1, 3, 5, 7}
+
+// groupAVX2 is attnKernels.group on the attnGroup* kernels.
+func groupAVX2(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+	const hd = groupHD
+	nh := len(q) / hd
+	if len(q)%hd != 0 || nh == 0 || nh > groupHeads || len(out) != len(q) || span <= 0 {
+		return false
+	}
+	q16, qg, sc, vs, acc := b.group(hd, span)
+	for h := range groupHeads {
+		slot := qg[groupSlot[h]*hd : (groupSlot[h]+1)*hd]
+		if h < nh {
+			prepQAVX2(q16, slot, q[h*hd:(h+1)*hd])
+		} else {
+			clear(slot) // a head that is not there: its results are ignored
+		}
+	}
+	_ = k[(span-1)*stride+hd-1]
+	_ = v[(span-1)*stride+hd-1]
+	_ = sc[roundUp(span, lanes)*groupHeads-1]
+	attnGroupScores2(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
+	attnGroupSoftmax2(&sc[0], span)
+	np := vecWhole(span)
+	if np > 0 {
+		_ = vs[(np+4*lanes-1)/(4*lanes)*hd-1]
+		_ = acc[groupHeads*4*lanes*hd-1]
+		attnGroupKQV2(&sc[0], &v[0], 2*stride, np, &acc[0], &vs[0])
+	}
+	t := min(np, span-1) // the first tail position, if any
+	for h := range nh {
+		foldAVX2(acc[h*4*lanes*hd:], np, sc[t*groupHeads+h:], groupHeads, v[t*stride:], stride, span-np, out[h*hd:(h+1)*hd])
+	}
+	return true
 }
 
 func siluAVX2(y, x []float32) {

@@ -689,41 +689,51 @@ tiny2_red:
 	FOLD2(Y8, Y9); \
 	VADDPS Y8, Yr, Yr
 
-// func attnKQVVec2(p *float32, v *uint16, stride int, span int, np int, hd int, acc *float32, o *float32)
+// func attnKQVAcc2(p *float32, v *uint16, stride int, np int, hd int, acc *float32)
 //
-// As attnKQVVec512 with hd a multiple of 8 and 8-output chunks.
-TEXT ·attnKQVVec2(SB), NOSPLIT, $0-64
+// The accumulation of attnKQVVec512 with hd a multiple of 8 and 8-output
+// chunks: acc row l (hd floats) = Σ p[j]·v_j over j < np, j ≡ l mod 64,
+// each row's chain in position order. np > 0.
+TEXT ·attnKQVAcc2(SB), NOSPLIT, $0-48
 	MOVQ p+0(FP), SI
 	MOVQ v+8(FP), R8
 	MOVQ stride+16(FP), R9
-	MOVQ np+32(FP), DX
-	MOVQ hd+40(FP), R12
-	MOVQ acc+48(FP), R10
+	MOVQ np+24(FP), DX
+	MOVQ hd+32(FP), R12
+	MOVQ acc+40(FP), R10
 	MOVQ R12, R11
 	SHLQ $2, R11
 	SHRQ $3, R12
-	TESTQ DX, DX
-	JZ    vec2_folded
-	CLEAR2(64, vec2_clear)
-	ACCUM2(63, vec2_acc_pos, vec2_acc_chunk, vec2_folded)
+	CLEAR2(64, acc2_clear)
+	ACCUM2(63, acc2_pos, acc2_chunk, acc2_done)
+	VZEROUPPER
+	RET
+
+// func attnKQVFold2(acc *float32, np int, p *float32, pstride int, v *uint16, vstride int, ntail int, hd int, o *float32)
+//
+// The rest of ggml_vec_dot_f16's order for one head: o = float32(the
+// fold of acc's 64 rows (attnKQVAcc2, none when np = 0) in float64, plus
+// p_t·v_t in float64 for the ntail positions t after them), with p_t at
+// p + t·pstride and v_t at v + t·vstride (bytes). hd is a multiple of 8.
+TEXT ·attnKQVFold2(SB), NOSPLIT, $0-72
+	MOVQ acc+0(FP), DI
+	MOVQ v+32(FP), SI
+	MOVQ vstride+40(FP), R9
+	MOVQ hd+56(FP), R12
+	MOVQ o+64(FP), DX
+	MOVQ R12, R11
+	SHLQ $2, R11
+	SHRQ $3, R12
+	MOVQ R12, BX
 
 	// Per chunk of 8 outputs: DI = its column in row 0 of acc, DX = its
-	// place in o, SI = its place in v at position np, BX = chunks left.
-	MOVQ  o+56(FP), DX
-	MOVQ  acc+48(FP), DI
-	MOVQ  np+32(FP), AX
-	MOVQ  stride+16(FP), R9
-	MOVQ  v+8(FP), SI
-	IMULQ R9, AX
-	ADDQ  AX, SI
-	MOVQ  R12, BX
-
-vec2_chunks:
+	// place in o, SI = its place in the first tail row, BX = chunks left.
+fold2_chunks:
 	VXORPD Y10, Y10, Y10
 	VXORPD Y11, Y11, Y11
-	MOVQ   np+32(FP), AX
+	MOVQ   np+8(FP), AX
 	TESTQ  AX, AX
-	JZ     vec2_tailpos
+	JZ     fold2_tail
 	MOVQ   R11, CX
 	SHLQ   $4, CX
 	LEAQ   (CX)(CX*2), R8
@@ -745,40 +755,377 @@ vec2_chunks:
 	FOLDADD2(Y6)
 	FOLDADD2(Y7)
 	TREE8
-	VCVTPS2PD     X0, Y10
-	VEXTRACTF128  $1, Y0, X0
-	VCVTPS2PD     X0, Y11
+	VCVTPS2PD    X0, Y10
+	VEXTRACTF128 $1, Y0, X0
+	VCVTPS2PD    X0, Y11
 
-vec2_tailpos:
-	// Positions [np, span) in float64: AX = j, R8 = &v_j's chunk.
-	MOVQ np+32(FP), AX
+fold2_tail:
+	// The tail positions in float64: AX = left, CX = &p_t, R8 = &v_t's chunk.
+	MOVQ ntail+48(FP), AX
+	MOVQ p+16(FP), CX
+	MOVQ pstride+24(FP), R13
 	MOVQ SI, R8
-	MOVQ p+0(FP), CX
 
-vec2_tailloop:
-	CMPQ          AX, span+24(FP)
-	JGE           vec2_out
-	VBROADCASTSS  (CX)(AX*4), Y0
-	VCVTPH2PS     (R8), Y1
-	VMULPS        Y0, Y1, Y1
-	VCVTPS2PD     X1, Y2
-	VEXTRACTF128  $1, Y1, X1
-	VCVTPS2PD     X1, Y3
-	VADDPD        Y2, Y10, Y10
-	VADDPD        Y3, Y11, Y11
-	ADDQ          R9, R8
-	INCQ          AX
-	JMP           vec2_tailloop
+fold2_tailloop:
+	TESTQ        AX, AX
+	JZ           fold2_out
+	VBROADCASTSS (CX), Y0
+	VCVTPH2PS    (R8), Y1
+	VMULPS       Y0, Y1, Y1
+	VCVTPS2PD    X1, Y2
+	VEXTRACTF128 $1, Y1, X1
+	VCVTPS2PD    X1, Y3
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y3, Y11, Y11
+	ADDQ         R9, R8
+	ADDQ         R13, CX
+	DECQ         AX
+	JMP          fold2_tailloop
 
-vec2_out:
-	VCVTPD2PSY    Y10, X0
-	VCVTPD2PSY    Y11, X1
-	VINSERTF128   $1, X1, Y0, Y0
-	VMOVUPS       Y0, (DX)
-	ADDQ          $32, DI
-	ADDQ          $32, DX
-	ADDQ          $16, SI
-	DECQ          BX
-	JNZ           vec2_chunks
+fold2_out:
+	VCVTPD2PSY  Y10, X0
+	VCVTPD2PSY  Y11, X1
+	VINSERTF128 $1, X1, Y0, Y0
+	VMOVUPS     Y0, (DX)
+	ADDQ        $32, DI
+	ADDQ        $32, DX
+	ADDQ        $16, SI
+	DECQ        BX
+	JNZ         fold2_chunks
+	VZEROUPPER
+	RET
+
+// The grouped decoding kernels below compute one position's attention for
+// the eight query heads (slots) that share a key/value head, with a head
+// size of 64, converting each cached key and value to float32 once for all
+// eight instead of once per head. Scores and probabilities are kept
+// position-major, eight floats (one per head) a position, so that the
+// reductions that ggml does within one head's vector become lane-wise
+// operations across heads; every float operation of the per-head kernels
+// (attnScoresVec2, attnSoftmax2, attnKQVAcc2) happens on the same operands
+// in the same order, so the bits are theirs.
+
+// GHEAD(W): W = the first steps of dotF16's tree, t[l] = v[l]+v[l+8] with
+// v[l] = (a0+a2)+(a1+a3) over the 8 lanes l, for the slot whose query is
+// at R10, against the key in Y8..Y15 (dimensions 8i..8i+7 in Y(8+i)).
+// a_k is a fused multiply-add into +0 as in the per-head kernel; a0+a2 is
+// one more fused multiply-add into a0, which rounds the same sum once
+// (the product is exact, and a0 is never -0). Clobbers Y0..Y2.
+#define GHEAD(W) \
+	VXORPS      Y0, Y0, Y0;      \
+	VFMADD231PS (R10), Y8, Y0;   \
+	VFMADD231PS 128(R10), Y12, Y0; \
+	VXORPS      Y1, Y1, Y1;      \
+	VFMADD231PS 64(R10), Y10, Y1; \
+	VFMADD231PS 192(R10), Y14, Y1; \
+	VADDPS      Y1, Y0, Y0;      \
+	VXORPS      Y1, Y1, Y1;      \
+	VFMADD231PS 32(R10), Y9, Y1; \
+	VFMADD231PS 160(R10), Y13, Y1; \
+	VXORPS      Y2, Y2, Y2;      \
+	VFMADD231PS 96(R10), Y11, Y2; \
+	VFMADD231PS 224(R10), Y15, Y2; \
+	VADDPS      Y2, Y1, Y1;      \
+	VADDPS      Y1, Y0, W;       \
+	ADDQ        $256, R10
+
+// GPAIR(U): two slots' GHEAD, then U = [t+t>>4 of the first | of the
+// second]: the step of hsum's tree that adds lanes l and l+4.
+#define GPAIR(U) \
+	GHEAD(Y3);                    \
+	GHEAD(Y0);                    \
+	VPERM2F128 $0x20, Y0, Y3, Y1; \
+	VPERM2F128 $0x31, Y0, Y3, Y2; \
+	VADDPS     Y2, Y1, U
+
+// func attnGroupScores2(qg *float32, k *uint16, stride int, span int, scale float32, s *float32)
+//
+// s[8j+h] = dotF16(q_h, k_j)·scale for j < span (span > 0), where qg holds
+// the eight rounded queries (64 floats each) in the slot order 0, 4, 1, 5,
+// 2, 6, 3, 7 of the heads h, which the final shuffles put back in order.
+TEXT ·attnGroupScores2(SB), NOSPLIT, $0-48
+	MOVQ qg+0(FP), SI
+	MOVQ k+8(FP), DI
+	MOVQ stride+16(FP), R8
+	MOVQ span+24(FP), DX
+	MOVQ s+40(FP), AX
+
+gs2_pos:
+	VCVTPH2PS (DI), Y8
+	VCVTPH2PS 16(DI), Y9
+	VCVTPH2PS 32(DI), Y10
+	VCVTPH2PS 48(DI), Y11
+	VCVTPH2PS 64(DI), Y12
+	VCVTPH2PS 80(DI), Y13
+	VCVTPH2PS 96(DI), Y14
+	VCVTPH2PS 112(DI), Y15
+	MOVQ      SI, R10
+	GPAIR(Y4)
+	GPAIR(Y5)
+	GPAIR(Y6)
+	GPAIR(Y7)
+
+	// (u0+u2) and (u1+u3) of slots 0, 2 (low lanes) and 1, 3 (high) in
+	// Y4, of slots 4, 6 and 5, 7 in Y6; then their sums, lane h = head h.
+	VSHUFPS      $0x44, Y5, Y4, Y0
+	VSHUFPS      $0xee, Y5, Y4, Y1
+	VADDPS       Y1, Y0, Y4
+	VSHUFPS      $0x44, Y7, Y6, Y0
+	VSHUFPS      $0xee, Y7, Y6, Y1
+	VADDPS       Y1, Y0, Y6
+	VSHUFPS      $0x88, Y6, Y4, Y0
+	VSHUFPS      $0xdd, Y6, Y4, Y1
+	VADDPS       Y1, Y0, Y0
+	VBROADCASTSS scale+32(FP), Y1
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, (AX)
+	ADDQ         $32, AX
+	ADDQ         R8, DI
+	DECQ         DX
+	JNZ          gs2_pos
+	VZEROUPPER
+	RET
+
+// func attnGroupSoftmax2(s *float32, span int)
+//
+// attnSoftmax2 for eight heads at once, lane h of row j being head h's
+// score j: the maximum, exponentials, sums (hsum's tree over 16 rows, then
+// float64) and f16 rounding per lane. Rows [span, roundUp(span, 16)) are
+// set to 0. span > 0.
+TEXT ·attnGroupSoftmax2(SB), NOSPLIT, $0-16
+	MOVQ s+0(FP), SI
+	MOVQ span+8(FP), DX
+
+	// Maximum in Y15; Y12 collects NaN lanes, whose maximum is NaN.
+	VMOVUPS NINF, Y0
+	VXORPS  Y12, Y12, Y12
+	MOVQ    SI, DI
+	MOVQ    DX, CX
+
+gsm2_max:
+	VMOVUPS   (DI), Y1
+	VMAXPS    Y1, Y0, Y0
+	VCMPPS    $3, Y1, Y1, Y2
+	VORPS     Y2, Y12, Y12
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       gsm2_max
+	MOVL      $0x7fc00000, AX
+	VMOVD     AX, X3
+	VBROADCASTSS X3, Y3
+	VBLENDVPS Y12, Y3, Y0, Y15
+
+	// Exponentials by groups of 16 rows; float64 totals in Y10 (heads
+	// 0..3) and Y11 (4..7). CX = rows left, DI = the group's first row.
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ   SI, DI
+	MOVQ   DX, CX
+
+gsm2_group:
+	CMPQ CX, $0
+	JLE  gsm2_norm
+	MOVQ $16, BX
+	MOVQ DI, R8
+
+gsm2_row:
+	CMPQ    CX, $0
+	JLE     gsm2_zero
+	VMOVUPS (R8), Y1
+	VSUBPS  Y15, Y1, Y1
+	VEXP2
+	VMOVUPS Y5, (R8)
+	JMP     gsm2_next
+
+gsm2_zero:
+	VXORPS  Y5, Y5, Y5
+	VMOVUPS Y5, (R8)
+
+gsm2_next:
+	ADDQ $32, R8
+	DECQ CX
+	DECQ BX
+	JNZ  gsm2_row
+
+	VMOVUPS      (DI), Y0
+	VADDPS       256(DI), Y0, Y0
+	VMOVUPS      32(DI), Y1
+	VADDPS       288(DI), Y1, Y1
+	VMOVUPS      64(DI), Y2
+	VADDPS       320(DI), Y2, Y2
+	VMOVUPS      96(DI), Y3
+	VADDPS       352(DI), Y3, Y3
+	VMOVUPS      128(DI), Y4
+	VADDPS       384(DI), Y4, Y4
+	VMOVUPS      160(DI), Y5
+	VADDPS       416(DI), Y5, Y5
+	VMOVUPS      192(DI), Y6
+	VADDPS       448(DI), Y6, Y6
+	VMOVUPS      224(DI), Y7
+	VADDPS       480(DI), Y7, Y7
+	TREE8
+	VCVTPS2PD    X0, Y1
+	VADDPD       Y1, Y10, Y10
+	VEXTRACTF128 $1, Y0, X0
+	VCVTPS2PD    X0, Y1
+	VADDPD       Y1, Y11, Y11
+	ADDQ         $512, DI
+	JMP          gsm2_group
+
+gsm2_norm:
+	// inv = float32(1/total) per lane; p = f16(p·inv) for the span rows.
+	MOVQ         $0x3ff0000000000000, AX
+	MOVQ         AX, X12
+	VBROADCASTSD X12, Y12
+	VDIVPD       Y10, Y12, Y13
+	VDIVPD       Y11, Y12, Y14
+	VCVTPD2PSY   Y13, X13
+	VCVTPD2PSY   Y14, X14
+	VINSERTF128  $1, X14, Y13, Y13
+	MOVQ         SI, DI
+	MOVQ         DX, CX
+
+gsm2_normloop:
+	VMOVUPS   (DI), Y1
+	VMULPS    Y13, Y1, Y1
+	VCVTPS2PH $0, Y1, X1
+	VCVTPH2PS X1, Y1
+	VMOVUPS   Y1, (DI)
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       gsm2_normloop
+	VZEROUPPER
+	RET
+
+// func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32)
+//
+// attnKQVAcc2 for the eight heads of p (position-major, as
+// attnGroupSoftmax2 leaves it) with a head size of 64: head h's row l goes
+// to acc[h·4096 + 64l ...]. Lane l's chain (positions l, l+64, ... < np)
+// stays in registers: its values are converted once into vs (64 floats a
+// position, up to ceil(np/64) positions) and then multiplied by each
+// head's probabilities. Rows of lanes l >= np are zero. np > 0.
+TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ stride+16(FP), R8
+	MOVQ acc+32(FP), R9
+	MOVQ vs+40(FP), R10
+	XORQ AX, AX
+
+gk2_lane:
+	CMPQ AX, $64
+	JGE  gk2_done
+	MOVQ AX, R14
+	SHLQ $8, R14
+	ADDQ R9, R14
+	CMPQ AX, np+24(FP)
+	JGE  gk2_zero
+
+	// CX = positions of lane l, DX = the end of their values in vs.
+	MOVQ np+24(FP), CX
+	SUBQ AX, CX
+	ADDQ $63, CX
+	SHRQ $6, CX
+	MOVQ CX, DX
+	SHLQ $8, DX
+	ADDQ R10, DX
+	MOVQ AX, BX
+	IMULQ R8, BX
+	ADDQ DI, BX
+	MOVQ R8, R11
+	SHLQ $6, R11
+	MOVQ R10, R12
+
+gk2_cvt:
+	VCVTPH2PS (BX), Y0
+	VCVTPH2PS 16(BX), Y1
+	VCVTPH2PS 32(BX), Y2
+	VCVTPH2PS 48(BX), Y3
+	VCVTPH2PS 64(BX), Y4
+	VCVTPH2PS 80(BX), Y5
+	VCVTPH2PS 96(BX), Y6
+	VCVTPH2PS 112(BX), Y7
+	VMOVUPS   Y0, (R12)
+	VMOVUPS   Y1, 32(R12)
+	VMOVUPS   Y2, 64(R12)
+	VMOVUPS   Y3, 96(R12)
+	VMOVUPS   Y4, 128(R12)
+	VMOVUPS   Y5, 160(R12)
+	VMOVUPS   Y6, 192(R12)
+	VMOVUPS   Y7, 224(R12)
+	ADDQ      R11, BX
+	ADDQ      $256, R12
+	CMPQ      R12, DX
+	JLT       gk2_cvt
+
+	// Each head: BX = &p[8l+h], R14 = its acc row l.
+	MOVQ AX, BX
+	SHLQ $5, BX
+	ADDQ SI, BX
+	MOVQ $8, R11
+
+gk2_head:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ   BX, R12
+	MOVQ   R10, R13
+
+gk2_pos:
+	VBROADCASTSS (R12), Y8
+	VFMADD231PS  (R13), Y8, Y0
+	VFMADD231PS  32(R13), Y8, Y1
+	VFMADD231PS  64(R13), Y8, Y2
+	VFMADD231PS  96(R13), Y8, Y3
+	VFMADD231PS  128(R13), Y8, Y4
+	VFMADD231PS  160(R13), Y8, Y5
+	VFMADD231PS  192(R13), Y8, Y6
+	VFMADD231PS  224(R13), Y8, Y7
+	ADDQ         $2048, R12
+	ADDQ         $256, R13
+	CMPQ         R13, DX
+	JLT          gk2_pos
+
+	VMOVUPS Y0, (R14)
+	VMOVUPS Y1, 32(R14)
+	VMOVUPS Y2, 64(R14)
+	VMOVUPS Y3, 96(R14)
+	VMOVUPS Y4, 128(R14)
+	VMOVUPS Y5, 160(R14)
+	VMOVUPS Y6, 192(R14)
+	VMOVUPS Y7, 224(R14)
+	ADDQ    $4, BX
+	ADDQ    $16384, R14
+	DECQ    R11
+	JNZ     gk2_head
+	INCQ    AX
+	JMP     gk2_lane
+
+gk2_zero:
+	VXORPS Y0, Y0, Y0
+	MOVQ   $8, R11
+
+gk2_zerohead:
+	VMOVUPS Y0, (R14)
+	VMOVUPS Y0, 32(R14)
+	VMOVUPS Y0, 64(R14)
+	VMOVUPS Y0, 96(R14)
+	VMOVUPS Y0, 128(R14)
+	VMOVUPS Y0, 160(R14)
+	VMOVUPS Y0, 192(R14)
+	VMOVUPS Y0, 224(R14)
+	ADDQ    $16384, R14
+	DECQ    R11
+	JNZ     gk2_zerohead
+	INCQ    AX
+	JMP     gk2_lane
+
+gk2_done:
 	VZEROUPPER
 	RET

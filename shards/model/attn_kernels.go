@@ -36,6 +36,15 @@ type attnKernels struct {
 	kqvTiny func(p []float32, v []uint16, stride int, acc []float32, o []float32)
 	kqvVec  func(p []float32, v []uint16, stride int, acc []float32, sum []float64, o []float32)
 
+	// group, when set, computes attention for one position and up to
+	// groupHeads query heads q (head size groupHD, len(out) = len(q)) that
+	// share the key/value head k, v (stride and positions as above) over
+	// span positions: for each head the steps prepQ, scoresVec, softmax and
+	// kqvVec, with the same bits, but reading and converting each cached
+	// key and value once for all the heads. It returns false, doing
+	// nothing, for shapes it does not take.
+	group func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
+
 	// silu is siluRow (ggmlmath.go), which shares the vector exponential
 	// with the softmax.
 	silu func(y, x []float32)
@@ -43,6 +52,13 @@ type attnKernels struct {
 	// toF16 is toF16 (ops.go): dst[i] = x[i] rounded to f16, for the cache.
 	toF16 func(dst []uint16, x []float32)
 }
+
+// groupHeads is the number of query heads attnKernels.group computes at
+// once, and groupHD the head size it takes.
+const (
+	groupHeads = 8
+	groupHD    = 64
+)
 
 // attnAccLen is the scratch the kqv kernels need for head dimension hd: 64
 // lanes of accumulators per output, the outputs padded to whole vectors.

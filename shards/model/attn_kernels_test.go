@@ -314,12 +314,24 @@ func TestSiLUKernels(t *testing.T) {
 // BenchmarkAttention times one block's attention with TinyLlama's shape
 // (32 query heads, 4 key/value heads of 64) on one thread, per kernel set:
 // a 128-position prompt and single-position steps at 128, 512 and 2000
-// positions.
+// positions. A set with a group kernel is also timed without it
+// ("-perhead"), the two alternating within one run. cpu-µs/op is the
+// process's CPU time per call, which a shared machine disturbs less than
+// the wall clock.
 func BenchmarkAttention(b *testing.B) {
 	pool := tensor.NewPool(1)
 	defer pool.Close()
 	r := rand.New(rand.NewPCG(17, 18))
 	c := &Config{Heads: 32, KVHeads: 4, HeadDim: 64}
+	var sets []*attnKernels
+	for _, ks := range attnKernelSets() {
+		sets = append(sets, ks)
+		if ks.group != nil {
+			ph := *ks
+			ph.name, ph.group = ks.name+"-perhead", nil
+			sets = append(sets, &ph)
+		}
+	}
 	for _, bt := range []struct{ n, pos0 int }{{128, 0}, {1, 127}, {1, 511}, {1, 1999}} {
 		total := bt.n + bt.pos0
 		lc := &layerCache{k: randF16(r, total*c.KVDim(), 1, false), v: randF16(r, total*c.KVDim(), 1, false)}
@@ -328,13 +340,15 @@ func BenchmarkAttention(b *testing.B) {
 			q[i] = randF32(r, 3, false)
 		}
 		out := make([]float32, len(q))
-		for _, ks := range attnKernelSets() {
+		for _, ks := range sets {
 			b.Run(fmt.Sprintf("n=%d/pos0=%d/%s", bt.n, bt.pos0, ks.name), func(b *testing.B) {
 				bufs := newAttnBufList(4)
 				task := attnTask{kern: ks}
+				c0 := cpuSeconds()
 				for b.Loop() {
 					attention(pool, &task, bufs, c, lc, q, bt.n, bt.pos0, out)
 				}
+				b.ReportMetric(float64((cpuSeconds()-c0).Microseconds())/float64(b.N), "cpu-µs/op")
 			})
 		}
 	}
@@ -358,6 +372,66 @@ func TestToF16Kernels(t *testing.T) {
 			for i := range want {
 				if got[i] != want[i] {
 					t.Fatalf("%s n=%d: element %d = %#04x, want %#04x (x=%g)", ks.name, n, i, got[i], want[i], x[i])
+				}
+			}
+		}
+	}
+}
+
+// TestAttentionGroup checks the single-position path that computes the
+// query heads of a key/value head together (attnKernels.group) against the
+// per-head Go kernels: group sizes below, at and above groupHeads, spans
+// around every boundary of the kernels (8 and 16 lanes, 32-position
+// padding, 64-position steps), extreme values, and scratch left dirty by
+// a longer call before a shorter one.
+func TestAttentionGroup(t *testing.T) {
+	var sets []*attnKernels
+	for _, ks := range attnKernelSets() {
+		if ks.group != nil {
+			sets = append(sets, ks)
+		}
+	}
+	if len(sets) == 0 {
+		t.Skip("no kernel set with a group kernel in this build or on this CPU")
+	}
+	pool := tensor.NewPool(2)
+	defer pool.Close()
+	r := rand.New(rand.NewPCG(21, 22))
+	type shape struct{ heads, kvHeads int }
+	shapes := []shape{{32, 4}, {8, 1}, {4, 4}, {12, 1}, {6, 2}, {16, 1}}
+	spans := []int{300, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 150, 2000}
+	for _, sh := range shapes {
+		c := &Config{Heads: sh.heads, KVHeads: sh.kvHeads, HeadDim: groupHD}
+		for _, ks := range sets {
+			bufs := newAttnBufList(4)
+			for _, span := range spans {
+				for _, ext := range []bool{false, true} {
+					if span == 2000 && (ext || sh.heads != 32) {
+						continue // the long span once, for the time
+					}
+					lc := &layerCache{
+						k: randF16(r, span*c.KVDim(), 1, ext),
+						v: randF16(r, span*c.KVDim(), 1, ext),
+					}
+					q := make([]float32, c.QDim())
+					for i := range q {
+						q[i] = randF32(r, 3, ext)
+					}
+					want := make([]float32, len(q))
+					wt := attnTask{kern: genericAttn}
+					attention(nil, &wt, newAttnBufList(1), c, lc, q, 1, span-1, want)
+					got := make([]float32, len(q))
+					gt := attnTask{kern: ks}
+					attention(pool, &gt, bufs, c, lc, q, 1, span-1, got)
+					compareRows(t, fmt.Sprintf("%s heads=%d/%d span=%d extremes=%v", ks.name, sh.heads, sh.kvHeads, span, ext), got, want)
+					if span >= 2 {
+						// The per-head path on the same scratch.
+						q2 := append(q, q...)
+						want2, got2 := make([]float32, len(q2)), make([]float32, len(q2))
+						attention(nil, &wt, newAttnBufList(1), c, lc, q2, 2, span-2, want2)
+						attention(pool, &gt, bufs, c, lc, q2, 2, span-2, got2)
+						compareRows(t, fmt.Sprintf("%s heads=%d/%d two rows to span=%d extremes=%v", ks.name, sh.heads, sh.kvHeads, span, ext), got2, want2)
+					}
 				}
 			}
 		}

@@ -199,9 +199,6 @@ func dotF16AVX2(w *byte, x *uint16, n int) float32
 func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
 
 //go:noescape
-func dotQ4_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
-
-//go:noescape
 func dotQ6_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
 // quad adapts a one-row, four-position kernel to a tile kernel.
@@ -309,10 +306,6 @@ func avx2Kernels() *kernelSet {
 	addQ80AVX2(ks)
 	addKAVX2(ks)
 	addF16AVX2(ks)
-	ks.batch[Q4_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 144}, a, i, 1, 4, 144)
-		dotQ4_Kx4AVX2(pw, py, a.cols, pd, 4*nb, bsumsArgs(a, i, 4), 32*nb, nb, out)
-	})
 	ks.batch[Q6_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 210}, a, i, 1, 4, 210)
 		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)

@@ -511,3 +511,266 @@ q5kv4done:
 	K5_OUT(Y3, X3, X7, 12(AX))
 	VZEROUPPER
 	RET
+
+// K5B_POS(c, YP, ACC): chunk c's low (Y10, scales Y12) and high (Y11,
+// scales Y8) quants times the activations of one position at YP, into the
+// int32 lanes of ACC.
+#define K5B_POS(c, YP, ACC) \
+	VPMADDUBSW (64*c)YP, Y10, Y13;    \
+	VPMADDWD   Y12, Y13, Y13;         \
+	VPADDD     Y13, ACC, ACC;         \
+	VPMADDUBSW (64*c+32)YP, Y11, Y13; \
+	VPMADDWD   Y8, Y13, Y13;          \
+	VPADDD     Y13, ACC, ACC
+
+// K5B_CHUNK(c, SH1, A1, SH2, A2): chunk c of the block at SI (quants with
+// their fifth bits from Y15) for the four positions (DI, DI+R8, DI+2*R8,
+// R9) into Y4-Y7.
+#define K5B_CHUNK(c, SH1, A1, SH2, A2) \
+	VMOVDQU    (48+32*c)(SI), Y10;    \
+	VPSRLW     $4, Y10, Y11;          \
+	VPAND      Y14, Y11, Y11;         \
+	VPAND      Y14, Y10, Y10;         \
+	SH1        A1, Y15, Y13;          \
+	VPAND      kavxBit4<>(SB), Y13, Y13; \
+	VPOR       Y13, Y10, Y10;         \
+	SH2        A2, Y15, Y13;          \
+	VPAND      kavxBit4<>(SB), Y13, Y13; \
+	VPOR       Y13, Y11, Y11;         \
+	VPSHUFB    (64*c)(R11), Y9, Y12;  \
+	VPSHUFB    (64*c+32)(R11), Y9, Y8; \
+	K5B_POS(c, (DI), Y4);             \
+	K5B_POS(c, (DI)(R8*1), Y5);       \
+	K5B_POS(c, (DI)(R8*2), Y6);       \
+	K5B_POS(c, (R9), Y7)
+
+// K5B_MINS(BS, XP): the four min products of one position (block sums at
+// BS) into XP (mins in X10).
+#define K5B_MINS(BS, XP) \
+	VMOVDQU  BS, X11;          \
+	VPHADDW  16 BS, X11, X11;  \
+	VPMADDWD X10, X11, XP
+
+// K5B_FMA(p, ACC, FACC): FACC = fma(dx*dy_p, float(ACC), FACC), dx*dy_p
+// at 16+4p(SP).
+#define K5B_FMA(p, ACC, FACC) \
+	VCVTDQ2PS    ACC, ACC;           \
+	VBROADCASTSS (16+4*p)(SP), Y13;  \
+	VFMADD231PS  ACC, Y13, FACC
+
+// K5B_OUT(p, FACC, XFACC, DST): DST = hsum8(FACC) + summs of position p.
+#define K5B_OUT(p, FACC, XFACC, DST) \
+	K_HSUM8(FACC, XFACC);        \
+	VADDSS (4*p)(SP), XFACC, XFACC; \
+	VMOVSS XFACC, DST
+
+// func q5kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+// One Q5_K row for four positions (quants ystride bytes, scales dstride
+// bytes, block sums bstride bytes apart). Each block's weights and scales
+// are unpacked once for the four; the four positions' mins terms go
+// through one vector fma (lane p: position p's summs, in the frame at
+// 0(SP)), and their dx*dy at 16(SP).
+TEXT ·q5kBatch4AVX2(SB), NOSPLIT, $32-72
+	MOVQ    w+0(FP), SI
+	MOVQ    y+8(FP), DI
+	MOVQ    ystride+16(FP), R8
+	LEAQ    (DI)(R8*2), R9
+	ADDQ    R8, R9
+	MOVQ    d+24(FP), DX
+	MOVQ    dstride+32(FP), R10
+	MOVQ    bsums+40(FP), BX
+	MOVQ    bstride+48(FP), R14
+	MOVQ    nb+56(FP), CX
+	LEAQ    kavxS4<>(SB), R11
+	VMOVDQU kavxNib<>(SB), Y14
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VMOVUPS X0, (SP)
+
+q5kb4loop:
+	TESTQ CX, CX
+	JZ    q5kb4done
+	K4_SCALES((SI))
+	// Mins: the four positions' totals in the lanes of X4.
+	K5B_MINS((BX), X4)
+	K5B_MINS((BX)(R14*1), X5)
+	K5B_MINS((BX)(R14*2), X6)
+	LEAQ    (BX)(R14*2), R13
+	K5B_MINS((R13)(R14*1), X7)
+	VPHADDD X5, X4, X4
+	VPHADDD X7, X6, X6
+	VPHADDD X6, X4, X4
+	VCVTDQ2PS X4, X4
+	// dy of the four positions in X11.
+	VMOVSS   (DX), X11
+	VINSERTPS $0x10, (DX)(R10*1), X11, X11
+	VINSERTPS $0x20, (DX)(R10*2), X11, X11
+	LEAQ     (DX)(R10*2), R13
+	VINSERTPS $0x30, (R13)(R10*1), X11, X11
+	// summs = fma(-dy*dminx, float(total), summs), lane p for position p.
+	MOVWLZX      2(SI), AX
+	VMOVD        AX, X12
+	VCVTPH2PS    X12, X12
+	VBROADCASTSS X12, X12
+	VMULPS       X11, X12, X12
+	VMOVUPS      (SP), X13
+	VFNMADD231PS X4, X12, X13
+	VMOVUPS      X13, (SP)
+	// dx*dy of the four positions.
+	MOVWLZX      (SI), AX
+	VMOVD        AX, X12
+	VCVTPH2PS    X12, X12
+	VBROADCASTSS X12, X12
+	VMULPS       X11, X12, X12
+	VMOVUPS      X12, 16(SP)
+	VMOVDQU 16(SI), Y15
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	K5B_CHUNK(0, VPSLLW, $4, VPSLLW, $3)
+	K5B_CHUNK(1, VPSLLW, $2, VPSLLW, $1)
+	K5B_CHUNK(2, VPSRLW, $0, VPSRLW, $1)
+	K5B_CHUNK(3, VPSRLW, $2, VPSRLW, $3)
+	K5B_FMA(0, Y4, Y0)
+	K5B_FMA(1, Y5, Y1)
+	K5B_FMA(2, Y6, Y2)
+	K5B_FMA(3, Y7, Y3)
+	ADDQ $176, SI
+	ADDQ $256, DI
+	ADDQ $256, R9
+	ADDQ $4, DX
+	ADDQ $32, BX
+	DECQ CX
+	JMP  q5kb4loop
+
+q5kb4done:
+	MOVQ out+64(FP), AX
+	K5B_OUT(0, Y0, X0, 0(AX))
+	K5B_OUT(1, Y1, X1, 4(AX))
+	K5B_OUT(2, Y2, X2, 8(AX))
+	K5B_OUT(3, Y3, X3, 12(AX))
+	VZEROUPPER
+	RET
+
+// K4B_CHUNK(c): chunk c of the Q4_K block at SI for the four positions
+// (DI, DI+R8, DI+2*R8, R9) into Y4-Y7.
+#define K4B_CHUNK(c) \
+	VMOVDQU    (16+32*c)(SI), Y10;    \
+	VPSRLW     $4, Y10, Y11;          \
+	VPAND      Y14, Y11, Y11;         \
+	VPAND      Y14, Y10, Y10;         \
+	VPSHUFB    (64*c)(R11), Y9, Y12;  \
+	VPSHUFB    (64*c+32)(R11), Y9, Y8; \
+	K5B_POS(c, (DI), Y4);             \
+	K5B_POS(c, (DI)(R8*1), Y5);       \
+	K5B_POS(c, (DI)(R8*2), Y6);       \
+	K5B_POS(c, (R9), Y7)
+
+// K4B_MINS(p, XP): accm of position p (frame, 32+16p(SP)) = fma(-dy_p *
+// dminx, float(min products XP), accm), dy_p*dminx at 4p(SP).
+#define K4B_MINS(p, XP) \
+	VCVTDQ2PS    XP, XP;               \
+	VBROADCASTSS (4*p)(SP), X12;       \
+	VMOVUPS      (32+16*p)(SP), X13;   \
+	VFNMADD231PS XP, X12, X13;         \
+	VMOVUPS      X13, (32+16*p)(SP)
+
+// K4B_OUT(p, FACC, XFACC, DST): DST = hsum8(FACC) + ((m0+m2) + (m1+m3))
+// of position p's accm.
+#define K4B_OUT(p, FACC, XFACC, DST) \
+	K_HSUM8(FACC, XFACC);              \
+	VMOVUPS   (32+16*p)(SP), X12;      \
+	VMOVHLPS  X12, X12, X11;           \
+	VADDPS    X11, X12, X12;           \
+	VMOVSHDUP X12, X11;                \
+	VADDSS    X11, X12, X12;           \
+	VADDSS    X12, XFACC, XFACC;       \
+	VMOVSS    XFACC, DST
+
+// func q4kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+// One Q4_K row for four positions, as q5kBatch4AVX2: per block, the
+// scales and the dx, dminx products with the four dy are formed once
+// (dy*dminx at 0(SP), dy*dx at 16(SP)); each position's 4-lane mins
+// accumulator lives in the frame at 32+16p(SP).
+TEXT ·q4kBatch4AVX2(SB), NOSPLIT, $96-72
+	MOVQ    w+0(FP), SI
+	MOVQ    y+8(FP), DI
+	MOVQ    ystride+16(FP), R8
+	LEAQ    (DI)(R8*2), R9
+	ADDQ    R8, R9
+	MOVQ    d+24(FP), DX
+	MOVQ    dstride+32(FP), R10
+	MOVQ    bsums+40(FP), BX
+	MOVQ    bstride+48(FP), R14
+	MOVQ    nb+56(FP), CX
+	LEAQ    kavxS4<>(SB), R11
+	VMOVDQU kavxNib<>(SB), Y14
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VMOVUPS Y0, 32(SP)
+	VMOVUPS Y0, 64(SP)
+
+q4kb4loop:
+	TESTQ CX, CX
+	JZ    q4kb4done
+	K4_SCALES((SI))
+	// dy of the four positions in X11; dy*dminx, dy*dx into the frame.
+	VMOVSS   (DX), X11
+	VINSERTPS $0x10, (DX)(R10*1), X11, X11
+	VINSERTPS $0x20, (DX)(R10*2), X11, X11
+	LEAQ     (DX)(R10*2), R13
+	VINSERTPS $0x30, (R13)(R10*1), X11, X11
+	MOVWLZX      2(SI), AX
+	VMOVD        AX, X12
+	VCVTPH2PS    X12, X12
+	VBROADCASTSS X12, X12
+	VMULPS       X11, X12, X12
+	VMOVUPS      X12, (SP)
+	MOVWLZX      (SI), AX
+	VMOVD        AX, X12
+	VCVTPH2PS    X12, X12
+	VBROADCASTSS X12, X12
+	VMULPS       X11, X12, X12
+	VMOVUPS      X12, 16(SP)
+	K5B_MINS((BX), X4)
+	K4B_MINS(0, X4)
+	K5B_MINS((BX)(R14*1), X5)
+	K4B_MINS(1, X5)
+	K5B_MINS((BX)(R14*2), X6)
+	K4B_MINS(2, X6)
+	LEAQ    (BX)(R14*2), R13
+	K5B_MINS((R13)(R14*1), X7)
+	K4B_MINS(3, X7)
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	K4B_CHUNK(0)
+	K4B_CHUNK(1)
+	K4B_CHUNK(2)
+	K4B_CHUNK(3)
+	K5B_FMA(0, Y4, Y0)
+	K5B_FMA(1, Y5, Y1)
+	K5B_FMA(2, Y6, Y2)
+	K5B_FMA(3, Y7, Y3)
+	ADDQ $144, SI
+	ADDQ $256, DI
+	ADDQ $256, R9
+	ADDQ $4, DX
+	ADDQ $32, BX
+	DECQ CX
+	JMP  q4kb4loop
+
+q4kb4done:
+	MOVQ out+64(FP), AX
+	K4B_OUT(0, Y0, X0, 0(AX))
+	K4B_OUT(1, Y1, X1, 4(AX))
+	K4B_OUT(2, Y2, X2, 8(AX))
+	K4B_OUT(3, Y3, X3, 12(AX))
+	VZEROUPPER
+	RET

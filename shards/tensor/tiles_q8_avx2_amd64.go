@@ -4,14 +4,20 @@ package tensor
 
 // AVX2 tile kernels for row-major Q8_0 (tiles_q8_avx2_amd64.s), each row
 // in dotQ8_0's order: four rows for one position (decode; it prefetches
-// the rows that follow), two rows for four positions (prefill, batched
-// decode; each weight block is loaded once for the four).
+// the rows that follow), two rows for up to q80AVX2Pos positions (prefill,
+// batched decode; each weight block is loaded once for four positions).
 
 //go:noescape
 func q80Vec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
 
 //go:noescape
-func q80Batch2x4AVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, next int, out *[8]float32)
+func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32)
+
+// q80AVX2Pos is the most positions one call of the batch kernel takes: a
+// posTile, so that MatMul calls it once per two rows and posTile
+// positions (on 2048 columns a call per four positions spent about a
+// tenth of the time outside the kernel).
+const q80AVX2Pos = posTile
 
 // addQ80AVX2 registers the kernels above.
 func addQ80AVX2(ks *kernelSet) {
@@ -19,8 +25,22 @@ func addQ80AVX2(ks *kernelSet) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 34)
 		q80Vec4AVX2(pw, l.rs, py, pd, nb, l.next, (*[4]float32)(out))
 	}}
-	ks.batch[Q8_0] = tileSpec{rows: 2, pos: 4, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
-		pw, py, pd, nb := tileArgs(w, l, a, i, 2, 4, 34)
-		q80Batch2x4AVX2(pw, l.rs, py, a.cols, pd, nb, nb, l.next, (*[8]float32)(out))
-	}}
+	ks.batch[Q8_0] = tileSpec{rows: 2, pos: q80AVX2Pos, minPos: 4, fn: q80BatchAVX2}
+}
+
+// q80BatchAVX2 computes two rows for as many positions as out has room
+// for (4..q80AVX2Pos): whole groups of four in the kernel, the rest (at
+// most three) with the row kernel.
+func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	k := len(out) / 2
+	g := k / 4
+	pw, py, pd, nb := tileArgs(w, l, a, i, 2, k, 34)
+	if g > 0 {
+		q80Batch2xNAVX2(pw, l.rs, py, a.cols, pd, nb, nb, g, l.next, &out[0])
+	}
+	for p := 4 * g; p < k; p++ {
+		for r := 0; r < 2; r++ {
+			out[2*p+r] = dotQ8_0AVX2(blockArgs(w[r*l.rs:], a, i+p, 34))
+		}
+	}
 }

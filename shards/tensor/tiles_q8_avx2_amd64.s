@@ -115,91 +115,120 @@ q8v4done:
 	VZEROUPPER
 	RET
 
-// Q8B_POS: the current block of both rows for one position (activations at
-// YP, activation scale at DP), into ACC0 (row 0) and ACC1 (row 1). Y8 and
-// Y9 hold the rows' weight magnitudes, X10 and X11 their scales as float.
-#define Q8B_POS(YP, DP, ACC0, ACC1) \
-	VMOVDQU      YP, Y12;           \
-	VPSIGNB      2(SI), Y12, Y13;   \
-	VPMADDUBSW   Y13, Y8, Y13;      \
-	VPMADDWD     Y15, Y13, Y13;     \
-	VCVTDQ2PS    Y13, Y13;          \
-	VMULSS       DP, X10, X14;      \
-	VBROADCASTSS X14, Y14;          \
-	VFMADD231PS  Y14, Y13, ACC0;    \
-	VPSIGNB      2(SI)(R8*1), Y12, Y13; \
-	VPMADDUBSW   Y13, Y9, Y13;      \
-	VPMADDWD     Y15, Y13, Y13;     \
-	VCVTDQ2PS    Y13, Y13;          \
-	VMULSS       DP, X11, X14;      \
-	VBROADCASTSS X14, Y14;          \
-	VFMADD231PS  Y14, Y13, ACC1
+// Q8B_PP: the current block of both rows for two positions (activations
+// at YP0 and YP1), into A00, A10 (position 0, rows 0 and 1) and A01, A11
+// (position 1); the four scale products dx*dy are at SPA, SPB, SPC, SPD
+// (SP). Y8 and Y9 hold the rows' weight magnitudes. The four pairs go
+// through each step together, so that on Zen 2, whose one integer
+// multiplier takes both VPMADDUBSW and VPMADDWD, the multiplies of one
+// pair never wait for the step before them.
+#define Q8B_PP(YP0, YP1, SPA, SPB, SPC, SPD, A00, A10, A01, A11) \
+	VMOVDQU      YP0, Y14;              \
+	VPSIGNB      2(SI), Y14, Y10;       \
+	VPSIGNB      2(SI)(R8*1), Y14, Y11; \
+	VMOVDQU      YP1, Y14;              \
+	VPSIGNB      2(SI), Y14, Y12;       \
+	VPSIGNB      2(SI)(R8*1), Y14, Y13; \
+	VPMADDUBSW   Y10, Y8, Y10;          \
+	VPMADDUBSW   Y11, Y9, Y11;          \
+	VPMADDUBSW   Y12, Y8, Y12;          \
+	VPMADDUBSW   Y13, Y9, Y13;          \
+	VPMADDWD     Y15, Y10, Y10;         \
+	VPMADDWD     Y15, Y11, Y11;         \
+	VPMADDWD     Y15, Y12, Y12;         \
+	VPMADDWD     Y15, Y13, Y13;         \
+	VCVTDQ2PS    Y10, Y10;              \
+	VCVTDQ2PS    Y11, Y11;              \
+	VCVTDQ2PS    Y12, Y12;              \
+	VCVTDQ2PS    Y13, Y13;              \
+	VBROADCASTSS SPA(SP), Y14;          \
+	VFMADD231PS  Y14, Y10, A00;         \
+	VBROADCASTSS SPB(SP), Y14;          \
+	VFMADD231PS  Y14, Y11, A10;         \
+	VBROADCASTSS SPC(SP), Y14;          \
+	VFMADD231PS  Y14, Y12, A01;         \
+	VBROADCASTSS SPD(SP), Y14;          \
+	VFMADD231PS  Y14, Y13, A11
 
-// func q80Batch2x4AVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, next int, out *[8]float32)
-// Two rows (rs bytes apart) for four positions (quants ystride bytes,
-// scales dstride floats apart); out[2*p+r]. Each block's weights are
-// loaded once for the four positions. next as for q80Vec4AVX2.
-TEXT ·q80Batch2x4AVX2(SB), NOSPLIT, $0-72
-	MOVQ  w+0(FP), SI
+// func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32)
+// Two rows (rs bytes apart) for groups×4 positions (quants ystride bytes,
+// scales dstride floats apart), four positions at a time; out[2*p+r].
+// Per block, one VMULPS forms the eight scale products dx*dy (the bits of
+// the scalar products) and stores them on the stack, where each pair
+// broadcasts its own from memory: no shuffle per pair. Staying in the
+// kernel for all the groups saves a call and a scatter per four
+// positions. next as for q80Vec4AVX2, during the first group only.
+TEXT ·q80Batch2xNAVX2(SB), NOSPLIT, $48-80
+	MOVQ  w+0(FP), R14
 	MOVQ  rs+8(FP), R8
-	MOVQ  y+16(FP), DI
 	MOVQ  ystride+24(FP), R10
-	LEAQ  (DI)(R10*2), R11
-	ADDQ  R10, R11
-	MOVQ  d+32(FP), DX
 	MOVQ  dstride+40(FP), R12
 	SHLQ  $2, R12
+	MOVQ  y+16(FP), AX
+	MOVQ  AX, 32(SP) // the group's activations
+	MOVQ  d+32(FP), AX
+	MOVQ  AX, 40(SP) // the group's activation scales
+	MOVQ  groups+56(FP), R9
+	MOVQ  next+64(FP), BX
+	TESTQ BX, BX
+	JZ    q8n24nextok
+	ADDQ  R14, BX
+
+q8n24nextok:
+	MOVQ    out+72(FP), AX
+	VMOVDQU q8avxOnes<>(SB), Y15
+
+q8n24group:
+	MOVQ  R14, SI
+	MOVQ  32(SP), DI
+	LEAQ  (DI)(R10*2), R11
+	ADDQ  R10, R11
+	MOVQ  40(SP), DX
 	LEAQ  (DX)(R12*2), R13
 	ADDQ  R12, R13
 	MOVQ  nb+48(FP), CX
-	MOVQ  next+56(FP), BX
-	TESTQ BX, BX
-	JZ    q8b24nextok
-	ADDQ  SI, BX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
 
-q8b24nextok:
-	VPXOR   Y0, Y0, Y0
-	VPXOR   Y1, Y1, Y1
-	VPXOR   Y2, Y2, Y2
-	VPXOR   Y3, Y3, Y3
-	VPXOR   Y4, Y4, Y4
-	VPXOR   Y5, Y5, Y5
-	VPXOR   Y6, Y6, Y6
-	VPXOR   Y7, Y7, Y7
-	VMOVDQU q8avxOnes<>(SB), Y15
+q8n24loop:
+	VPABSB       2(SI), Y8
+	VPABSB       2(SI)(R8*1), Y9
+	// (dy0 dy1 dy2 dy3) in both halves times (dx0 x4, dx1 x4): lane
+	// 4r+p is the scale product of row r and position p.
+	VMOVSS       (DX), X14
+	VINSERTPS    $0x10, (DX)(R12*1), X14, X14
+	VINSERTPS    $0x20, (DX)(R12*2), X14, X14
+	VINSERTPS    $0x30, (R13), X14, X14
+	VINSERTF128  $1, X14, Y14, Y14
+	VPBROADCASTW (SI), X10
+	VPBROADCASTW (SI)(R8*1), X11
+	VPUNPCKLQDQ  X11, X10, X10
+	VCVTPH2PS    X10, Y10
+	VMULPS       Y14, Y10, Y10
+	VMOVUPS      Y10, (SP)
+	Q8B_PP((DI), (DI)(R10*1), 0, 16, 4, 20, Y0, Y4, Y1, Y5)
+	Q8B_PP((DI)(R10*2), (R11), 8, 24, 12, 28, Y2, Y6, Y3, Y7)
+	TESTQ        BX, BX
+	JZ           q8n24nopf
+	PREFETCHT0   0(BX)
+	PREFETCHT0   64(BX)
+	ADDQ         $68, BX
 
-q8b24loop:
-	TESTQ     CX, CX
-	JZ        q8b24done
-	VPABSB    2(SI), Y8
-	VPABSB    2(SI)(R8*1), Y9
-	MOVWLZX   (SI), AX
-	VMOVD     AX, X10
-	VCVTPH2PS X10, X10
-	MOVWLZX   (SI)(R8*1), AX
-	VMOVD     AX, X11
-	VCVTPH2PS X11, X11
-	Q8B_POS((DI), (DX), Y0, Y4)
-	Q8B_POS((DI)(R10*1), (DX)(R12*1), Y1, Y5)
-	Q8B_POS((DI)(R10*2), (DX)(R12*2), Y2, Y6)
-	Q8B_POS((R11), (R13), Y3, Y7)
-	TESTQ     BX, BX
-	JZ        q8b24nopf
-	PREFETCHT0 0(BX)
-	PREFETCHT0 64(BX)
-	ADDQ      $68, BX
-
-q8b24nopf:
+q8n24nopf:
 	ADDQ $34, SI
 	ADDQ $32, DI
 	ADDQ $32, R11
 	ADDQ $4, DX
 	ADDQ $4, R13
 	DECQ CX
-	JMP  q8b24loop
+	JNZ  q8n24loop
 
-q8b24done:
-	MOVQ out+64(FP), AX
 	Q8_FIN(Y0, X0, 0(AX))
 	Q8_FIN(Y4, X4, 4(AX))
 	Q8_FIN(Y1, X1, 8(AX))
@@ -208,5 +237,15 @@ q8b24done:
 	Q8_FIN(Y6, X6, 20(AX))
 	Q8_FIN(Y3, X3, 24(AX))
 	Q8_FIN(Y7, X7, 28(AX))
+	ADDQ $32, AX
+	XORQ BX, BX
+	MOVQ 32(SP), DI
+	LEAQ (DI)(R10*4), DI
+	MOVQ DI, 32(SP)
+	MOVQ 40(SP), DX
+	LEAQ (DX)(R12*4), DX
+	MOVQ DX, 40(SP)
+	DECQ R9
+	JNZ  q8n24group
 	VZEROUPPER
 	RET

@@ -1,0 +1,35 @@
+//go:build amd64 && !purego
+
+package tensor
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestQ8BatchAVX2Positions runs the AVX2 Q8_0 batch kernel through matMul
+// at position counts around its groups of four and its posTile limit
+// (whole groups, one to three left over, more than one call per row
+// pair) and compares every element with the generic kernels, bit for bit.
+func TestQ8BatchAVX2Positions(t *testing.T) {
+	skipUnless(t, kernelGap("avx2"))
+	r := rand.New(rand.NewPCG(5, 6))
+	p := NewPool(2)
+	defer p.Close()
+	ks := avx2Kernels()
+	for _, n := range []int{4, 5, 6, 7, 8, 31, 32, 33, 36, 67} {
+		for _, cols := range []int{32, 96, 2048} {
+			w := randomMatrix(r, Q8_0, 38, cols)
+			x := randomVec(r, n*cols)
+			want := make([]float32, n*w.Rows)
+			got := make([]float32, n*w.Rows)
+			matMul(genericKernels, p, NewWorkspace(), w, x, n, want)
+			matMul(ks, p, NewWorkspace(), w, x, n, got)
+			for j := range want {
+				if !sameBits(got[j], want[j]) {
+					t.Fatalf("n=%d cols=%d row %d position %d: %g, generic %g", n, cols, j%w.Rows, j/w.Rows, got[j], want[j])
+				}
+			}
+		}
+	}
+}

@@ -14,8 +14,9 @@ import (
 // from the CPU's features. Both follow the canonical order of
 // dot_generic.go, so they give the generic kernels' bits; they replace the
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
-// Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets) and
-// keep the generic kernels for the rest.
+// Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets), add
+// four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s) and keep the
+// generic kernels for the rest.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -91,6 +92,18 @@ func dotQ5_KNEON(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
 //go:noescape
 func dotF16NEON(w *byte, x *uint16, n int) float32
 
+//go:noescape
+func dotQ8_0x4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ8_0x4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ4_0x4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ4_0x4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
 // neonBlockArgs checks the lengths the assembly relies on (a mismatch would
 // be a bug in MatMul, so it panics like an index error) and returns the
 // pointers to row i's weights, activations and scales, and the block count.
@@ -100,6 +113,19 @@ func neonBlockArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32
 	_ = a.qs[i*a.cols+32*nb-1]
 	_ = a.d[(i+1)*nb-1]
 	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
+}
+
+// neonQuad makes a one-row, four-position tile of a kernel like
+// dotQ8_0x4SDOT (weight blocks of blockBytes), checking the lengths it
+// relies on as neonBlockArgs does.
+func neonQuad(k func(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32), blockBytes int) tileSpec {
+	return tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ tileLayout, a *acts, i int, out []float32) {
+		nb := a.nb
+		_ = w[nb*blockBytes-1]
+		_ = a.qs[(i+4)*a.cols-1]
+		_ = a.d[(i+4)*nb-1]
+		k(&w[0], &a.qs[i*a.cols], a.cols, &a.d[i*nb], nb, nb, (*[4]float32)(out))
+	}}
 }
 
 // neonKArgs is neonBlockArgs for the k-quants (256-element super-blocks of
@@ -114,17 +140,22 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 }
 
 // neonKernels is the generic set with NEON kernels for the one-position
-// Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products, using SDOT when dot is
-// set.
+// Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products and four-position ones
+// for Q8_0 and Q4_0, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon"}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
+	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q4k, q5k, q6k := dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
 	if dot {
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
+		q8x4, q4x4 = dotQ8_0x4SDOT, dotQ4_0x4SDOT
 		q4k, q5k, q6k = dotQ4_KSDOT, dotQ5_KSDOT, dotQ6_KSDOT
 	}
+	// Prompt batches: each weight block loaded once for four positions.
+	ks.batch[Q8_0] = neonQuad(q8x4, 34)
+	ks.batch[Q4_0] = neonQuad(q4x4, 18)
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return q8(neonBlockArgs(w, a, i, 34))
 	}

@@ -107,3 +107,58 @@ func TestNEONDots(t *testing.T) {
 		})
 	}
 }
+
+// TestNEONQuads checks the four-position kernels the same way: each of
+// their four results against the Go kernel on that position's activations.
+func TestNEONQuads(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	type quad func(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+	kernels := []struct {
+		name string
+		typ  Type
+		fn   quad
+		ref  func(w []byte, qs []int8, d []float32) float32
+		sdot bool
+	}{
+		{"dotQ8_0x4NEON", Q8_0, dotQ8_0x4NEON, dotQ8_0, false},
+		{"dotQ8_0x4SDOT", Q8_0, dotQ8_0x4SDOT, dotQ8_0, true},
+		{"dotQ4_0x4NEON", Q4_0, dotQ4_0x4NEON, dotQ4_0, false},
+		{"dotQ4_0x4SDOT", Q4_0, dotQ4_0x4SDOT, dotQ4_0, true},
+	}
+	for _, k := range kernels {
+		t.Run(k.name, func(t *testing.T) {
+			if k.sdot && !CanRunKernels("neondot") {
+				t.Skip(KernelGap("neondot"))
+			}
+			for nb := 1; nb <= 24; nb++ {
+				cols := 32 * nb
+				w := randomMatrix(r, k.typ, 1, cols)
+				if nb%5 == 0 {
+					for j := range w.Data {
+						w.Data[j] = 0xff
+					}
+					fixScales(r, w)
+				}
+				x := randomVec(r, 4*cols)
+				if nb%7 == 0 { // a zero block in one position, a huge one in another
+					clear(x[cols : cols+32])
+					for j := 3*cols - 32; j < 3*cols; j++ {
+						x[j] *= 1e30
+					}
+				}
+				qs, d := make([]int8, len(x)), make([]float32, 4*nb)
+				for p := 0; p < 4; p++ {
+					quantQ8_0(x[p*cols:(p+1)*cols], qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb])
+				}
+				var got [4]float32
+				k.fn(&w.Data[0], &qs[0], cols, &d[0], nb, nb, &got)
+				for p := 0; p < 4; p++ {
+					want := k.ref(w.Data, qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb])
+					if math.Float32bits(got[p]) != math.Float32bits(want) {
+						t.Fatalf("%d blocks, position %d: %v (%#x), want %v (%#x)", nb, p, got[p], math.Float32bits(got[p]), want, math.Float32bits(want))
+					}
+				}
+			}
+		})
+	}
+}

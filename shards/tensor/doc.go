@@ -15,7 +15,8 @@
 //
 // Determinism: dot_generic.go defines, per weight type, the exact sequence
 // of float32 operations that produces one output element. The pure-Go
-// kernels, the AVX2 kernels (dot_amd64.s, actquant_amd64.s), the AVX-512
+// kernels, the AVX2 kernels (dot_amd64.s, actquant_amd64.s, and the tiles
+// of tiles_q8_avx2, tiles_k_avx2 and tiles_f16_avx2_amd64.s), the AVX-512
 // kernels for the float types (dot512_amd64.s), the VDPBF16PS kernels for
 // BF16 (bf16_amd64.s) and the AVX-512 VNNI tile kernels for Q8_0/Q4_0
 // (tiles_q0_amd64.s, tiles_q4v_amd64.s, and tiles_q4x/q8x_amd64.s for the

@@ -198,9 +198,6 @@ func dotF16AVX2(w *byte, x *uint16, n int) float32
 //go:noescape
 func dotQ4_0x8rowsAVX2(w *byte, rb int, y *int8, d *float32, nb int, out *[8]float32)
 
-//go:noescape
-func dotQ6_Kx4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
-
 // quad adapts a one-row, four-position kernel to a tile kernel.
 func quad(k func(w []byte, a *acts, i int, out *[4]float32)) tileSpec {
 	return tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ tileLayout, a *acts, i int, out []float32) {
@@ -301,15 +298,11 @@ func avx2Kernels() *kernelSet {
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ8_0AVX2(blockArgs(w, a, i, 34))
 	}
-	// Four-position kernels: for a batch, each weight block is unpacked
-	// once for four positions.
+	// Tile kernels: several rows for one position (decode), several
+	// positions per weight block (batches).
 	addQ80AVX2(ks)
 	addKAVX2(ks)
 	addF16AVX2(ks)
-	ks.batch[Q6_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 210}, a, i, 1, 4, 210)
-		dotQ6_Kx4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
-	})
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX2(blockArgs(w, a, i, 18))
 	}

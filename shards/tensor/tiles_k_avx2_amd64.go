@@ -22,6 +22,9 @@ func q4kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums
 func q5kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
 //go:noescape
+func q6kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
 func q6kVec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
 
 // addKAVX2 registers the kernels above. The AVX-512 VNNI tiles
@@ -47,4 +50,8 @@ func addKAVX2(ks *kernelSet) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 210)
 		q6kVec4AVX2(pw, l.rs, py, pd, nb, l.next, (*[4]float32)(out))
 	}}
+	ks.batch[Q6_K] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
+		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 210}, a, i, 1, 4, 210)
+		q6kBatch4AVX2(pw, py, a.cols, pd, 4*nb, nb, out)
+	})
 }

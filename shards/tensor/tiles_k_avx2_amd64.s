@@ -774,3 +774,132 @@ q4kb4done:
 	K4B_OUT(3, Y3, X3, 12(AX))
 	VZEROUPPER
 	RET
+
+// Q6_K for four positions. The quants are made signed once a group (q -
+// 32, in -32..31) and multiplied as ggml's mul_sum_i8_pairs does: |y|
+// (unsigned, 128 included) times the weight with y's sign, which is
+// exactly w*y; that costs one VPMADDUBSW a position where subtracting the
+// bias products would cost two.
+
+// K6B_POS(YP, ACC): the signed weights in Y4 times the activations at YP,
+// scaled by the words of Y7, into the int32 lanes of ACC.
+#define K6B_POS(YP, ACC) \
+	VPABSB     YP, Y5;     \
+	VPSIGNB    YP, Y4, Y6; \
+	VPMADDUBSW Y6, Y5, Y6; \
+	VPMADDWD   Y7, Y6, Y6; \
+	VPADDD     Y6, ACC, ACC
+
+// K6B_GROUP(g, soff): group g (unsigned quants in Y4) for the four
+// positions (DI, DI+R12, DI+2*R12, R13) into Y0, Y8, Y9, Y15.
+#define K6B_GROUP(g, soff) \
+	VPSUBB    Y11, Y4, Y4;         \
+	VPSHUFB   soff(R11), X10, X7;  \
+	VPMOVSXBW X7, Y7;              \
+	K6B_POS((32*(g))(DI), Y0);     \
+	K6B_POS((32*(g))(DI)(R12*1), Y8); \
+	K6B_POS((32*(g))(DI)(R12*2), Y9); \
+	K6B_POS((32*(g))(R13), Y15)
+
+#define K6B_HALF(h) \
+	VMOVDQU (64*h)(SI), Y1;      \
+	VMOVDQU (64*h+32)(SI), Y2;   \
+	VMOVDQU (128+32*h)(SI), Y3;  \
+	VPAND   Y14, Y1, Y4;         \
+	VPAND   Y13, Y3, Y5;         \
+	VPSLLW  $4, Y5, Y5;          \
+	VPOR    Y5, Y4, Y4;          \
+	K6B_GROUP(4*h, 64*h);        \
+	VPAND   Y14, Y2, Y4;         \
+	VPSLLW  $2, Y3, Y5;          \
+	VPAND   Y12, Y5, Y5;         \
+	VPOR    Y5, Y4, Y4;          \
+	K6B_GROUP(4*h+1, 64*h+16);   \
+	VPSRLW  $4, Y1, Y4;          \
+	VPAND   Y14, Y4, Y4;         \
+	VPAND   Y12, Y3, Y5;         \
+	VPOR    Y5, Y4, Y4;          \
+	K6B_GROUP(4*h+2, 64*h+32);   \
+	VPSRLW  $4, Y2, Y4;          \
+	VPAND   Y14, Y4, Y4;         \
+	VPSRLW  $2, Y3, Y5;          \
+	VPAND   Y12, Y5, Y5;         \
+	VPOR    Y5, Y4, Y4;          \
+	K6B_GROUP(4*h+3, 64*h+48)
+
+// K6B_FMA(p, ACC): position p's float accumulator (frame, 32p(SP)) =
+// fma(dx*dy_p, float(ACC), acc), dx in X10's low lane, dy_p at DA.
+#define K6B_FMA(p, DA, ACC) \
+	VCVTDQ2PS    ACC, ACC;         \
+	VMULSS       DA, X10, X3;      \
+	VBROADCASTSS X3, Y3;           \
+	VMOVUPS      (32*p)(SP), Y4;   \
+	VFMADD231PS  ACC, Y3, Y4;      \
+	VMOVUPS      Y4, (32*p)(SP)
+
+// func q6kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+// One Q6_K row for four positions (quants ystride bytes, scales dstride
+// bytes apart); the float accumulators live in the frame.
+TEXT ·q6kBatch4AVX2(SB), NOSPLIT, $128-56
+	MOVQ    w+0(FP), SI
+	MOVQ    y+8(FP), DI
+	MOVQ    ystride+16(FP), R12
+	MOVQ    d+24(FP), DX
+	MOVQ    dstride+32(FP), R10
+	MOVQ    nb+40(FP), CX
+	LEAQ    (DI)(R12*2), R13
+	ADDQ    R12, R13
+	LEAQ    (DX)(R10*2), R9
+	ADDQ    R10, R9
+	LEAQ    kavxS6<>(SB), R11
+	VMOVDQU kavxNib<>(SB), Y14
+	VMOVDQU kavx03<>(SB), Y13
+	VMOVDQU kavx30<>(SB), Y12
+	VMOVDQU kavx32<>(SB), Y11
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS Y0, (SP)
+	VMOVUPS Y0, 32(SP)
+	VMOVUPS Y0, 64(SP)
+	VMOVUPS Y0, 96(SP)
+
+q6kb4loop:
+	TESTQ   CX, CX
+	JZ      q6kb4done
+	VMOVDQU 192(SI), X10
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y15, Y15, Y15
+	K6B_HALF(0)
+	K6B_HALF(1)
+	MOVWLZX   208(SI), AX
+	VMOVD     AX, X10
+	VCVTPH2PS X10, X10
+	K6B_FMA(0, (DX), Y0)
+	K6B_FMA(1, (DX)(R10*1), Y8)
+	K6B_FMA(2, (DX)(R10*2), Y9)
+	K6B_FMA(3, (R9), Y15)
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $256, R13
+	ADDQ $4, DX
+	ADDQ $4, R9
+	DECQ CX
+	JMP  q6kb4loop
+
+q6kb4done:
+	MOVQ    out+48(FP), AX
+	VMOVUPS (SP), Y0
+	K_HSUM8(Y0, X0)
+	VMOVSS  X0, 0(AX)
+	VMOVUPS 32(SP), Y0
+	K_HSUM8(Y0, X0)
+	VMOVSS  X0, 4(AX)
+	VMOVUPS 64(SP), Y0
+	K_HSUM8(Y0, X0)
+	VMOVSS  X0, 8(AX)
+	VMOVUPS 96(SP), Y0
+	K_HSUM8(Y0, X0)
+	VMOVSS  X0, 12(AX)
+	VZEROUPPER
+	RET

@@ -368,9 +368,14 @@ func (t *mmTask) tiles(lo, hi int) {
 		buf = t.scratch[lo*maxTile : (lo+1)*maxTile]
 	}
 	if x := t.x; x.fn != nil {
+		tb := rowTile * t.rb
+		if x.run != nil && t.n == 1 {
+			// Rows%rowTile == 0 in an x layout: whole tiles only.
+			x.run(t.w.Data[lo*tb:hi*tb], t.a, 0, t.out[r0:r1])
+			return
+		}
 		// Every position against one tile before the next tile: the
 		// first call streams it from memory, the others find it in cache.
-		tb := rowTile * t.rb
 		for tile := lo; tile < hi; tile++ {
 			for i := 0; i < t.n; i += x.pos {
 				p := min(x.pos, t.n-i)

@@ -9,11 +9,12 @@ import "fmt"
 // rows for one position (decode), eight rows for four positions (prefill,
 // batched decode). Both read a tile as one sequential stream.
 
-// q40xVec16AVX2 is q40xVec16 (sixteen rows, one position): pf > 0
+// q40xVecAVX2 is q40xVec16 (sixteen rows, one position) for tiles
+// consecutive tiles (tiles >= 1): out[16*t+r] for row r of tile t. pf > 0
 // prefetches the bytes pf ahead of those it reads, pf = 0 none.
 //
 //go:noescape
-func q40xVec16AVX2(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32, pf int)
+func q40xVecAVX2(w *byte, nb int, tiles int, y *int8, d *float32, bias *int32, out *float32, pf int)
 
 // q40xHalf4AVX2 computes rows 8*half..8*half+7 of a tile for four
 // positions, laid out as for q40xBatch16: out[k*16+8*half+r].
@@ -47,7 +48,7 @@ func q40xTileAVX2(tile []byte, nb int, qs []int8, ystride int, d []float32, bias
 		return nil
 	}
 	for k := 0; k < p; k++ {
-		q40xVec16AVX2(&tile[0], nb, &qs[k*ystride], &d[k*dstride], &bias[k*dstride], &out[16*k], q40xAVX2PF)
+		q40xVecAVX2(&tile[0], nb, 1, &qs[k*ystride], &d[k*dstride], &bias[k*dstride], &out[16*k], q40xAVX2PF)
 	}
 	return nil
 }
@@ -59,5 +60,18 @@ func addQ40xAVX2(ks *kernelSet) {
 		if err := q40xTileAVX2(tile, nb, a.qs[i*a.cols:], a.cols, a.d[i*nb:], a.xs[i*a.xstride:], nb, p, out); err != nil {
 			panic(err)
 		}
-	}}
+	}, run: q40xRunAVX2}
+}
+
+// q40xRunAVX2 is xTile.run for the AVX2 kernels: the whole tiles of
+// tiles against position i in one call of q40xVecAVX2.
+func q40xRunAVX2(tiles []byte, a *acts, i int, out []float32) {
+	nb := a.nb
+	tb := nb * q40xTileBytes
+	n := len(tiles) / tb
+	if n == 0 || len(tiles) != n*tb || len(out) < 16*n {
+		panic(fmt.Errorf("tensor: Q4_0x AVX2 run: %d bytes of %d-byte tiles into %d outputs", len(tiles), tb, len(out)))
+	}
+	qs, d, bias := a.qs[i*a.cols:][:32*nb], a.d[i*nb:][:nb], a.xs[i*a.xstride:][:nb]
+	q40xVecAVX2(&tiles[0], nb, n, &qs[0], &d[0], &bias[0], &out[0], q40xAVX2PF)
 }

@@ -84,20 +84,27 @@ GLOBL q4xavxOnes<>(SB), RODATA|NOPTR, $32
 	PREFETCHT0 448(SI)(R8*1); \
 	PREFETCHT0 512(SI)(R8*1)
 
-// func q40xVec16AVX2(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32, pf int)
-TEXT ·q40xVec16AVX2(SB), NOSPLIT, $0-56
+// func q40xVecAVX2(w *byte, nb int, tiles int, y *int8, d *float32, bias *int32, out *float32, pf int)
+// Consecutive tiles (one stream of tiles*nb*288 bytes) for one position:
+// out[16*t+r] for row r of tile t. Looping over the tiles here instead of
+// in Go saves a call, its checks and a copy per tile.
+TEXT ·q40xVecAVX2(SB), NOSPLIT, $0-64
 	MOVQ    w+0(FP), SI
-	MOVQ    nb+8(FP), CX
-	MOVQ    y+16(FP), DI
-	MOVQ    d+24(FP), DX
-	MOVQ    bias+32(FP), BX
-	MOVQ    pf+48(FP), R8
-	VPXOR   Y0, Y0, Y0
-	VPXOR   Y1, Y1, Y1
+	MOVQ    tiles+16(FP), R9
+	MOVQ    out+48(FP), AX
+	MOVQ    pf+56(FP), R8
 	VMOVDQU q4xavxMask<>(SB), Y14
 	VMOVDQU q4xavxOnes<>(SB), Y15
-	TESTQ   R8, R8
-	JZ      q4xv2pair
+
+q4xv2tile:
+	MOVQ  nb+8(FP), CX
+	MOVQ  y+24(FP), DI
+	MOVQ  d+32(FP), DX
+	MOVQ  bias+40(FP), BX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	TESTQ R8, R8
+	JZ    q4xv2pair
 
 q4xv2pfpair:
 	CMPQ CX, $2
@@ -128,11 +135,14 @@ q4xv2single:
 	TESTQ CX, CX
 	JZ    q4xv2done
 	Q4XV_BLOCK(0, 256, 0, 0)
+	ADDQ  $288, SI
 
 q4xv2done:
-	MOVQ    out+40(FP), AX
 	VMOVUPS Y0, (AX)
 	VMOVUPS Y1, 32(AX)
+	ADDQ    $64, AX
+	DECQ    R9
+	JNZ     q4xv2tile
 	VZEROUPPER
 	RET
 

@@ -56,11 +56,7 @@ func BenchmarkQ4xColdAVX2(b *testing.B) {
 			ks.q8_0(x, qs, d)
 			biasQ4_0x(bias, qs)
 			pool.For(rows/16, func(lo, hi int) {
-				var tmp [16]float32
-				for tile := lo; tile < hi; tile++ {
-					q40xVec16AVX2(&pk[16*tile*rb], nb, &qs[0], &d[0], &bias[0], &tmp[0], pf)
-					copy(out[16*tile:][:16], tmp[:])
-				}
+				q40xVecAVX2(&pk[16*lo*rb], nb, hi-lo, &qs[0], &d[0], &bias[0], &out[16*lo], pf)
 			})
 			wall[j][i] = time.Since(t0)
 			cpu[j] += cpuTime() - c0

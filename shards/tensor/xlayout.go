@@ -43,6 +43,11 @@ func xFormatOf(t Type) xFormat {
 type xTile struct {
 	pos int
 	fn  func(tile []byte, a *acts, i, p int, out []float32)
+	// run, if set, computes consecutive whole tiles (tiles holds them all)
+	// for the single position i into out[16*t+r] in one call, for
+	// products of one position (decode), which then skip a call and a
+	// copy per tile.
+	run func(tiles []byte, a *acts, i int, out []float32)
 }
 
 // xPackable reports whether ks has x kernels for m's type and m's rows

@@ -39,6 +39,9 @@ func attnKernelSets() []*attnKernels {
 	return sets
 }
 
+// avx512Attn computes a single position's head groups with the AVX2 group
+// kernel (attn_avx2_amd64.go): it gives the same bits, and its instructions
+// are among those this set requires.
 var avx512Attn = &attnKernels{
 	name:       "avx512",
 	prepQ:      prepQAVX512,
@@ -47,6 +50,7 @@ var avx512Attn = &attnKernels{
 	softmax:    softmaxWith(attnSoftmax512),
 	kqvTiny:    kqvTinyAVX512,
 	kqvVec:     kqvVecAVX512,
+	group:      groupAVX2,
 	silu:       siluAVX512,
 	toF16:      toF16AVX512,
 }

@@ -849,8 +849,14 @@ TEXT ·attnGroupScores2(SB), NOSPLIT, $0-48
 	MOVQ stride+16(FP), R8
 	MOVQ span+24(FP), DX
 	MOVQ s+40(FP), AX
+	LEAQ (R8)(R8*2), R11
+	SHLQ $2, R11
 
 gs2_pos:
+	// The key 12 positions ahead: a layer's cache has usually left the
+	// caches while the weights streamed through them.
+	PREFETCHT0 (DI)(R11*1)
+	PREFETCHT0 64(DI)(R11*1)
 	VCVTPH2PS (DI), Y8
 	VCVTPH2PS 16(DI), Y9
 	VCVTPH2PS 32(DI), Y10
@@ -1038,7 +1044,12 @@ gk2_lane:
 	MOVQ R10, R12
 
 gk2_cvt:
-	VCVTPH2PS (BX), Y0
+	// The next lane's value at this position (the next row in memory):
+	// lanes read the cache 64 rows apart, which the hardware does not
+	// prefetch.
+	PREFETCHT0 (BX)(R8*1)
+	PREFETCHT0 64(BX)(R8*1)
+	VCVTPH2PS  (BX), Y0
 	VCVTPH2PS 16(BX), Y1
 	VCVTPH2PS 32(BX), Y2
 	VCVTPH2PS 48(BX), Y3

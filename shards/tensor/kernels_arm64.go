@@ -15,8 +15,8 @@ import (
 // dot_generic.go, so they give the generic kernels' bits; they replace the
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
 // Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets), add
-// four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s) and keep the
-// generic kernels for the rest.
+// four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K and Q6_K
+// (dotkx4_arm64.s) and keep the generic kernels for the rest.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -104,6 +104,18 @@ func dotQ4_0x4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb in
 //go:noescape
 func dotQ4_0x4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
+//go:noescape
+func dotQ4_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ4_Kx4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ6_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ6_Kx4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
 // neonBlockArgs checks the lengths the assembly relies on (a mismatch would
 // be a bug in MatMul, so it panics like an index error) and returns the
 // pointers to row i's weights, activations and scales, and the block count.
@@ -128,6 +140,19 @@ func neonQuad(k func(w *byte, y *int8, ystride int, d *float32, dstride int, nb 
 	}}
 }
 
+// neonKQuad is neonQuad for the k-quants, whose kernels take byte
+// strides and, with bsums set, the activations' block sums.
+func neonKQuad(k func(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32), blockBytes int) tileSpec {
+	return tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ tileLayout, a *acts, i int, out []float32) {
+		nb := a.nb
+		_ = w[nb*blockBytes-1]
+		_ = a.qs[(i+4)*a.cols-1]
+		_ = a.d[(i+4)*nb-1]
+		_ = a.bsums[16*(i+4)*nb-1]
+		k(&w[0], &a.qs[i*a.cols], a.cols, &a.d[i*nb], 4*nb, &a.bsums[16*i*nb], 32*nb, nb, (*[4]float32)(out))
+	}}
+}
+
 // neonKArgs is neonBlockArgs for the k-quants (256-element super-blocks of
 // blockBytes each, whose activations come with 16 block sums).
 func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *int16, int) {
@@ -141,13 +166,15 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 
 // neonKernels is the generic set with NEON kernels for the one-position
 // Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products and four-position ones
-// for Q8_0 and Q4_0, using SDOT when dot is set.
+// for Q8_0, Q4_0, Q4_K and Q6_K, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon"}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q4k, q5k, q6k := dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
+	q4kx4, q6kx4 := dotQ4_Kx4NEON, dotQ6_Kx4NEON
 	if dot {
+		q4kx4, q6kx4 = dotQ4_Kx4SDOT, dotQ6_Kx4SDOT
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
 		q8x4, q4x4 = dotQ8_0x4SDOT, dotQ4_0x4SDOT
@@ -156,6 +183,10 @@ func neonKernels(dot bool) *kernelSet {
 	// Prompt batches: each weight block loaded once for four positions.
 	ks.batch[Q8_0] = neonQuad(q8x4, 34)
 	ks.batch[Q4_0] = neonQuad(q4x4, 18)
+	ks.batch[Q4_K] = neonKQuad(q4kx4, 144)
+	ks.batch[Q6_K] = neonKQuad(func(w *byte, y *int8, ystride int, d *float32, dstride int, _ *int16, _ int, nb int, out *[4]float32) {
+		q6kx4(w, y, ystride, d, dstride, nb, out)
+	}, 210)
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return q8(neonBlockArgs(w, a, i, 34))
 	}

@@ -162,3 +162,67 @@ func TestNEONQuads(t *testing.T) {
 		})
 	}
 }
+
+// TestNEONKQuads checks the four-position k-quant kernels as TestNEONQuads
+// does, on 1 to 6 and 9 super-blocks.
+func TestNEONKQuads(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	type kquad func(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+	q6 := func(fn func(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)) kquad {
+		return func(w *byte, y *int8, ystride int, d *float32, dstride int, _ *int16, _ int, nb int, out *[4]float32) {
+			fn(w, y, ystride, d, dstride, nb, out)
+		}
+	}
+	kernels := []struct {
+		name string
+		typ  Type
+		fn   kquad
+		ref  func(w []byte, qs []int8, d []float32, bsums []int16) float32
+		sdot bool
+	}{
+		{"dotQ4_Kx4NEON", Q4_K, dotQ4_Kx4NEON, dotQ4_K, false},
+		{"dotQ4_Kx4SDOT", Q4_K, dotQ4_Kx4SDOT, dotQ4_K, true},
+		{"dotQ6_Kx4NEON", Q6_K, q6(dotQ6_Kx4NEON), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, false},
+		{"dotQ6_Kx4SDOT", Q6_K, q6(dotQ6_Kx4SDOT), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, true},
+	}
+	for _, k := range kernels {
+		t.Run(k.name, func(t *testing.T) {
+			if k.sdot && !CanRunKernels("neondot") {
+				t.Skip(KernelGap("neondot"))
+			}
+			for _, nb := range []int{1, 2, 3, 4, 5, 6, 9} {
+				cols := qkK * nb
+				w := randomMatrix(r, k.typ, 1, cols)
+				if nb%3 == 0 { // extreme quants and scales
+					fill := byte(0xff)
+					if nb == 3 {
+						fill = 0x80
+					}
+					for j := range w.Data {
+						w.Data[j] = fill
+					}
+					fixScales(r, w)
+				}
+				x := randomVec(r, 4*cols)
+				if nb == 5 { // a zero super-block in one position, a huge one in another
+					clear(x[cols : cols+qkK])
+					for j := 3*cols - qkK; j < 3*cols; j++ {
+						x[j] *= 1e30
+					}
+				}
+				qs, d, bs := make([]int8, len(x)), make([]float32, 4*nb), make([]int16, 64*nb)
+				for p := 0; p < 4; p++ {
+					quantQ8_K(x[p*cols:(p+1)*cols], qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb], bs[16*p*nb:16*(p+1)*nb])
+				}
+				var got [4]float32
+				k.fn(&w.Data[0], &qs[0], cols, &d[0], 4*nb, &bs[0], 32*nb, nb, &got)
+				for p := 0; p < 4; p++ {
+					want := k.ref(w.Data, qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb], bs[16*p*nb:16*(p+1)*nb])
+					if math.Float32bits(got[p]) != math.Float32bits(want) {
+						t.Fatalf("%d super-blocks, position %d: %v (%#x), want %v (%#x)", nb, p, got[p], math.Float32bits(got[p]), want, math.Float32bits(want))
+					}
+				}
+			}
+		})
+	}
+}

@@ -41,7 +41,11 @@ func watchConn(c net.Conn, gone func()) (stop func()) {
 			case <-t.C:
 			}
 			closed := false
-			err := rc.Read(func(fd uintptr) bool {
+			// Control, not Read: Read fails once the connection's read
+			// deadline (fasthttp's ReadTimeout, counted from the start
+			// of the request) has passed, which would take every answer
+			// still streaming after it for a departed client.
+			err := rc.Control(func(fd uintptr) {
 				n, _, err := unix.Recvfrom(int(fd), buf, unix.MSG_PEEK|unix.MSG_DONTWAIT)
 				switch {
 				case err == nil && n == 0:
@@ -49,7 +53,6 @@ func watchConn(c net.Conn, gone func()) (stop func()) {
 				case err != nil && err != unix.EAGAIN && err != unix.EINTR:
 					closed = true // reset or otherwise broken
 				}
-				return true
 			})
 			if err != nil || closed {
 				gone()

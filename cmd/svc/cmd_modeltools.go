@@ -30,7 +30,8 @@ in the shape of a published model, with the tokenizer copied from --vocab (any
 GGUF with tokenizer.* metadata, e.g. ggml-vocab-llama-spm.gguf). The file is
 the same for the same shape, vocabulary, type and seed, and llama.cpp reads it.
 Tensor types per --type follow llama-quantize (Q4_0/Q4_K_M put the output
-head in Q6_K; Q4_K_M puts some attn_v/ffn_down layers in Q6_K; Q4_K is pure).
+head in Q6_K; Q4_K_M/Q5_K_M put some attn_v/ffn_down layers in Q6_K; Q4_K is
+pure).
 
 Shapes: %s
 Types:  %s`, modeltools.WeightStd, strings.Join(modeltools.ShapeNames(), ", "), strings.Join(modeltools.FileTypeNames(), ", ")),
@@ -83,8 +84,8 @@ func newModelQuantizeCmd() *cobra.Command {
 		Short: "Convert a model's tensors to another type (llama-quantize's rules)",
 		Long: `Write IN's model to OUT with its matrices converted to TYPE, choosing each
 tensor's type as llama-quantize does: norms and other 1-D tensors keep their
-type; the output head goes to Q6_K (except for Q8_0); Q4_K_M puts attn_v and
-ffn_down of some layers in Q6_K; rows too short for a k-quant fall back to a
+type; the output head goes to Q6_K (except for Q8_0); Q4_K_M and Q5_K_M put
+attn_v and ffn_down of some layers in Q6_K; rows too short for a k-quant fall back to a
 32-element type. Metadata is copied with general.file_type updated.
 
 Types: ` + strings.Join(modeltools.FileTypeNames(), ", "),

@@ -18,9 +18,10 @@ type FileType struct {
 	Base tensor.Type
 	// Pure types put every quantizable matrix in Base (llama-quantize
 	// --pure); the others apply llama.cpp's per-tensor adjustments (output
-	// head in Q6_K, and for Q4_K_M some attn_v/ffn_down in Q6_K).
+	// head in Q6_K, and for Q4_K_M and Q5_K_M some attn_v/ffn_down in
+	// Q6_K).
 	Pure bool
-	// mix is Q4_K_M's extra rule for attn_v and ffn_down.
+	// mix is the extra rule of Q4_K_M and Q5_K_M for attn_v and ffn_down.
 	mix bool
 }
 
@@ -32,6 +33,7 @@ const (
 	ftypeQ8_0  = 7
 	ftypeQ4_KS = 14
 	ftypeQ4_KM = 15
+	ftypeQ5_KM = 17
 	ftypeQ6_K  = 18
 	ftypeBF16  = 32
 )
@@ -46,6 +48,7 @@ var fileTypes = []FileType{
 	{Name: "Q4_K", ID: ftypeQ4_KS, Base: tensor.Q4_K, Pure: true},
 	{Name: "Q6_K", ID: ftypeQ6_K, Base: tensor.Q6_K},
 	{Name: "Q4_K_M", ID: ftypeQ4_KM, Base: tensor.Q4_K, mix: true},
+	{Name: "Q5_K_M", ID: ftypeQ5_KM, Base: tensor.Q5_K, mix: true},
 }
 
 // ParseFileType maps a name such as "q4_k_m" or "F16" to its file type.

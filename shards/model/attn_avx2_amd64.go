@@ -42,7 +42,7 @@ func attnKQVAcc2(p *float32, v *uint16, stride int, np int, hd int, acc *float32
 func attnKQVFold2(acc *float32, np int, p *float32, pstride int, v *uint16, vstride int, ntail int, hd int, o *float32)
 
 //go:noescape
-func attnGroupScores2(qg *float32, k *uint16, stride int, span int, scale float32, s *float32)
+func attnGroupScores2(qg *float32, k *uint16, v *uint16, stride int, span int, scale float32, s *float32)
 
 //go:noescape
 func attnGroupSoftmax2(s *float32, span int)
@@ -147,7 +147,7 @@ func groupAVX2(q []float32, k, v []uint16, stride int, scale float32, span int, 
 	_ = k[(span-1)*stride+hd-1]
 	_ = v[(span-1)*stride+hd-1]
 	_ = sc[roundUp(span, lanes)*groupHeads-1]
-	attnGroupScores2(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
+	attnGroupScores2(&qg[0], &k[0], &v[0], 2*stride, span, scale, &sc[0])
 	attnGroupSoftmax2(&sc[0], span)
 	np := vecWhole(span)
 	if np > 0 {

@@ -838,25 +838,31 @@ fold2_out:
 	VPERM2F128 $0x31, Y0, Y3, Y2; \
 	VADDPS     Y2, Y1, U
 
-// func attnGroupScores2(qg *float32, k *uint16, stride int, span int, scale float32, s *float32)
+// func attnGroupScores2(qg *float32, k *uint16, v *uint16, stride int, span int, scale float32, s *float32)
 //
 // s[8j+h] = dotF16(q_h, k_j)·scale for j < span (span > 0), where qg holds
 // the eight rounded queries (64 floats each) in the slot order 0, 4, 1, 5,
 // 2, 6, 3, 7 of the heads h, which the final shuffles put back in order.
-TEXT ·attnGroupScores2(SB), NOSPLIT, $0-48
+// The values v (same stride) are only prefetched, for attnGroupKQV2.
+TEXT ·attnGroupScores2(SB), NOSPLIT, $0-56
 	MOVQ qg+0(FP), SI
 	MOVQ k+8(FP), DI
-	MOVQ stride+16(FP), R8
-	MOVQ span+24(FP), DX
-	MOVQ s+40(FP), AX
+	MOVQ v+16(FP), R9
+	MOVQ stride+24(FP), R8
+	MOVQ span+32(FP), DX
+	MOVQ s+48(FP), AX
 	LEAQ (R8)(R8*2), R11
 	SHLQ $2, R11
 
 gs2_pos:
-	// The key 12 positions ahead: a layer's cache has usually left the
-	// caches while the weights streamed through them.
+	// The key and the value 12 positions ahead: a layer's cache has
+	// usually left the caches while the weights streamed through them.
+	// The values go to L2, where attnGroupKQV2's out-of-order reads find
+	// them.
 	PREFETCHT0 (DI)(R11*1)
 	PREFETCHT0 64(DI)(R11*1)
+	PREFETCHT1 (R9)(R11*1)
+	PREFETCHT1 64(R9)(R11*1)
 	VCVTPH2PS (DI), Y8
 	VCVTPH2PS 16(DI), Y9
 	VCVTPH2PS 32(DI), Y10
@@ -882,11 +888,12 @@ gs2_pos:
 	VSHUFPS      $0x88, Y6, Y4, Y0
 	VSHUFPS      $0xdd, Y6, Y4, Y1
 	VADDPS       Y1, Y0, Y0
-	VBROADCASTSS scale+32(FP), Y1
+	VBROADCASTSS scale+40(FP), Y1
 	VMULPS       Y1, Y0, Y0
 	VMOVUPS      Y0, (AX)
 	ADDQ         $32, AX
 	ADDQ         R8, DI
+	ADDQ         R8, R9
 	DECQ         DX
 	JNZ          gs2_pos
 	VZEROUPPER

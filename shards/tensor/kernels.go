@@ -24,6 +24,10 @@ type tileKernel func(w []byte, l tileLayout, a *acts, i int, out []float32)
 // tile has); 0 asks for no prefetching.
 type tileLayout struct {
 	rs, bs, next int
+	// os > 0 (tileSpec.direct kernels only): out is the product's output
+	// from the tile's first row and position on, os floats between
+	// positions, and the kernel writes out[p*os+k] instead.
+	os int
 }
 
 // tileSpec is one tile kernel and its shape. strided kernels honour
@@ -34,8 +38,11 @@ type tileSpec struct {
 	fn        tileKernel
 	strided   bool
 	// minPos > 0: fn computes any minPos..pos positions, as many as its
-	// out has room for (rows each); otherwise exactly pos.
+	// out has room for (rows each, or os apart); otherwise exactly pos.
 	minPos int
+	// direct: fn honours tileLayout.os, and MatMul has it write into the
+	// product's output instead of a scratch tile it would then copy.
+	direct bool
 }
 
 // maxTile bounds rows*pos of any tile kernel (the size of a scratch tile),

@@ -405,8 +405,14 @@ func (t *mmTask) tiles(lo, hi int) {
 					if i != i0 {
 						lp.next = 0
 					}
-					b.fn(t.w.Data[off:], lp, t.a, i, buf[:b.rows*k])
-					t.scatter(buf, r, b.rows, i, k)
+					if b.direct {
+						lp.os = t.w.Rows
+						o := i*t.w.Rows + r
+						b.fn(t.w.Data[off:], lp, t.a, i, t.out[o:o+(k-1)*t.w.Rows+b.rows])
+					} else {
+						b.fn(t.w.Data[off:], lp, t.a, i, buf[:b.rows*k])
+						t.scatter(buf, r, b.rows, i, k)
+					}
 					i += k
 				}
 				t.single(r, r+b.rows, i, i1, buf)

@@ -11,7 +11,7 @@ package tensor
 func q80Vec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
 
 //go:noescape
-func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32)
+func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32, ostride int)
 
 // q80AVX2Pos is the most positions one call of the batch kernel takes: a
 // posTile, so that MatMul calls it once per two rows and posTile
@@ -25,22 +25,28 @@ func addQ80AVX2(ks *kernelSet) {
 		pw, py, pd, nb := tileArgs(w, l, a, i, 4, 1, 34)
 		q80Vec4AVX2(pw, l.rs, py, pd, nb, l.next, (*[4]float32)(out))
 	}}
-	ks.batch[Q8_0] = tileSpec{rows: 2, pos: q80AVX2Pos, minPos: 4, fn: q80BatchAVX2}
+	ks.batch[Q8_0] = tileSpec{rows: 2, pos: q80AVX2Pos, minPos: 4, fn: q80BatchAVX2, direct: true}
 }
 
 // q80BatchAVX2 computes two rows for as many positions as out has room
-// for (4..q80AVX2Pos): whole groups of four in the kernel, the rest (at
-// most three) with the row kernel.
+// for (4..q80AVX2Pos), out[p*ostride+r] (ostride = tileLayout.os, or 2): whole
+// groups of four in the kernel, the rest (at most three) with the row
+// kernel.
 func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
-	k := len(out) / 2
+	ostride := l.os
+	if ostride <= 0 {
+		ostride = 2
+	}
+	k := (len(out)-2)/ostride + 1
 	g := k / 4
 	pw, py, pd, nb := tileArgs(w, l, a, i, 2, k, 34)
 	if g > 0 {
-		q80Batch2xNAVX2(pw, l.rs, py, a.cols, pd, nb, nb, g, l.next, &out[0])
+		_ = out[(4*g-1)*ostride+1]
+		q80Batch2xNAVX2(pw, l.rs, py, a.cols, pd, nb, nb, g, l.next, &out[0], ostride)
 	}
 	for p := 4 * g; p < k; p++ {
 		for r := 0; r < 2; r++ {
-			out[2*p+r] = dotQ8_0AVX2(blockArgs(w[r*l.rs:], a, i+p, 34))
+			out[p*ostride+r] = dotQ8_0AVX2(blockArgs(w[r*l.rs:], a, i+p, 34))
 		}
 	}
 }

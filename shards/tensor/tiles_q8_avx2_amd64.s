@@ -150,15 +150,15 @@ q8v4done:
 	VBROADCASTSS SPD(SP), Y14;          \
 	VFMADD231PS  Y14, Y13, A11
 
-// func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32)
+// func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32, ostride int)
 // Two rows (rs bytes apart) for groups×4 positions (quants ystride bytes,
-// scales dstride floats apart), four positions at a time; out[2*p+r].
+// scales dstride floats apart), four positions at a time; out[ostride*p+r].
 // Per block, one VMULPS forms the eight scale products dx*dy (the bits of
 // the scalar products) and stores them on the stack, where each pair
 // broadcasts its own from memory: no shuffle per pair. Staying in the
 // kernel for all the groups saves a call and a scatter per four
 // positions. next as for q80Vec4AVX2, during the first group only.
-TEXT ·q80Batch2xNAVX2(SB), NOSPLIT, $48-80
+TEXT ·q80Batch2xNAVX2(SB), NOSPLIT, $48-88
 	MOVQ  w+0(FP), R14
 	MOVQ  rs+8(FP), R8
 	MOVQ  ystride+24(FP), R10
@@ -229,15 +229,19 @@ q8n24nopf:
 	DECQ CX
 	JNZ  q8n24loop
 
+	MOVQ ostride+80(FP), CX
+	SHLQ $2, CX
+	LEAQ (AX)(CX*2), R11
+	ADDQ CX, R11
 	Q8_FIN(Y0, X0, 0(AX))
 	Q8_FIN(Y4, X4, 4(AX))
-	Q8_FIN(Y1, X1, 8(AX))
-	Q8_FIN(Y5, X5, 12(AX))
-	Q8_FIN(Y2, X2, 16(AX))
-	Q8_FIN(Y6, X6, 20(AX))
-	Q8_FIN(Y3, X3, 24(AX))
-	Q8_FIN(Y7, X7, 28(AX))
-	ADDQ $32, AX
+	Q8_FIN(Y1, X1, 0(AX)(CX*1))
+	Q8_FIN(Y5, X5, 4(AX)(CX*1))
+	Q8_FIN(Y2, X2, 0(AX)(CX*2))
+	Q8_FIN(Y6, X6, 4(AX)(CX*2))
+	Q8_FIN(Y3, X3, 0(R11))
+	Q8_FIN(Y7, X7, 4(R11))
+	LEAQ (AX)(CX*4), AX
 	XORQ BX, BX
 	MOVQ 32(SP), DI
 	LEAQ (DI)(R10*4), DI

@@ -37,9 +37,12 @@
 // and names the missing features. kernels_test.go and the tiles_*_test.go
 // files check every SIMD kernel bit for bit against the Go ones. On arm64
 // the sets are neon and neondot (SDOT, where the CPU has it), with NEON
-// kernels for the one-position Q8_0, Q4_0 (dot_arm64.s), Q4_K and Q6_K
-// (dotk_arm64.s) products in the same canonical order, not that of
-// llama.cpp's ARM kernels; .ci/run tests them under qemu-user.
+// kernels for the one-position Q8_0, Q4_0 (dot_arm64.s), Q4_K, Q5_K, Q6_K
+// (dotk_arm64.s) and F16 (dotf16_arm64.s) products and one-row,
+// four-position tiles for Q8_0, Q4_0 (dotx4_arm64.s), Q4_K and Q6_K
+// (dotkx4_arm64.s), all in the same canonical order, not that of
+// llama.cpp's ARM kernels; .ci/run tests them under qemu-user
+// (kernels_arm64_test.go calls each one directly).
 //
 // Pack copies a weight matrix, once at load, into the layout the CPU's
 // kernels read fastest. For Q4_0 (AVX2 or AVX-512 VNNI) and Q8_0 (AVX-512

@@ -25,8 +25,26 @@ DATA q4xavxOnes<>+24(SB)/8, $0x0001000100010001
 GLOBL q4xavxOnes<>(SB), RODATA|NOPTR, $32
 
 // Q4XV_K: quant group K of the block whose quants start at Q(SI) and whose
-// activations at YO(DI): the 16-bit pair sums of rows 0-7 into Y2, rows
-// 8-15 into Y3.
+// activations at YO(DI): the 16-bit pair sums of rows 0-7 added to Y2,
+// rows 8-15 to Y3 (Q4XV_K0: group 0, which sets them).
+#define Q4XV_K0(Q, YO) \
+	VPBROADCASTD (YO)(DI), Y8;         \
+	VPBROADCASTD (YO+16)(DI), Y9;      \
+	VMOVDQU      (Q)(SI), Y4;          \
+	VMOVDQU      (Q+32)(SI), Y5;       \
+	VPSRLW       $4, Y4, Y6;           \
+	VPSRLW       $4, Y5, Y7;           \
+	VPAND        Y14, Y4, Y4;          \
+	VPAND        Y14, Y5, Y5;          \
+	VPAND        Y14, Y6, Y6;          \
+	VPAND        Y14, Y7, Y7;          \
+	VPMADDUBSW   Y8, Y4, Y4;           \
+	VPMADDUBSW   Y8, Y5, Y5;           \
+	VPMADDUBSW   Y9, Y6, Y6;           \
+	VPMADDUBSW   Y9, Y7, Y7;           \
+	VPADDW       Y6, Y4, Y2;           \
+	VPADDW       Y7, Y5, Y3
+
 #define Q4XV_K(Q, YO, K) \
 	VPBROADCASTD (YO+4*K)(DI), Y8;     \
 	VPBROADCASTD (YO+16+4*K)(DI), Y9;  \
@@ -51,9 +69,7 @@ GLOBL q4xavxOnes<>(SB), RODATA|NOPTR, $32
 // S(SI), activations at YO(DI), its activation scale and bias at DO(DX)
 // and DO(BX); accumulates rows 0-7 into Y0, 8-15 into Y1.
 #define Q4XV_BLOCK(Q, S, YO, DO) \
-	VPXOR        Y2, Y2, Y2;          \
-	VPXOR        Y3, Y3, Y3;          \
-	Q4XV_K(Q, YO, 0);                 \
+	Q4XV_K0(Q, YO);                   \
 	Q4XV_K(Q, YO, 1);                 \
 	Q4XV_K(Q, YO, 2);                 \
 	Q4XV_K(Q, YO, 3);                 \

@@ -14,8 +14,9 @@ import (
 // 5632×2048 products whose weights stream from DRAM (≥ 256 MB of packed
 // copies, cycled) on a two-thread Pool, at several prefetch distances
 // (q4xAVX2BenchPF), every iteration running each of them in turn so that
-// all see the same machine. Per distance: GB/s of the median iteration and
-// GB per CPU-second (both threads).
+// all see the same machine. Per distance: GB/s of the best iteration (other
+// work on a shared machine only ever slows one down) and GB per CPU-second
+// (both threads).
 //
 //	go test -run x -bench Q4xColdAVX2 -benchtime 200x ./shards/tensor/
 func BenchmarkQ4xColdAVX2(b *testing.B) {
@@ -63,13 +64,11 @@ func BenchmarkQ4xColdAVX2(b *testing.B) {
 		}
 	}
 	for j, pf := range q4xAVX2BenchPF {
-		t := wall[j]
-		slices.Sort(t)
 		tag := "pf" + strconv.Itoa(pf)
-		b.ReportMetric(float64(len(w0))/t[len(t)/2].Seconds()/1e9, tag+"-GB/s")
+		b.ReportMetric(float64(len(w0))/slices.Min(wall[j]).Seconds()/1e9, tag+"-GB/s")
 		b.ReportMetric(float64(len(w0))*float64(b.N)/cpu[j].Seconds()/1e9, tag+"-GB/cpu-s")
 	}
 }
 
 // q4xAVX2BenchPF are the prefetch distances BenchmarkQ4xColdAVX2 compares.
-var q4xAVX2BenchPF = []int{0, 576, 1152, 2304, 4608}
+var q4xAVX2BenchPF = []int{0, 1152, 2304, 4608, 9216}

@@ -132,7 +132,7 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 		t.gfn = t.groups
 	}
 	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
-	if n == 1 && t.kern.group != nil && c.HeadDim == groupHD {
+	if n == 1 && t.kern.group != nil && c.HeadDim == groupHD && c.Heads/c.KVHeads >= groupMinHeads {
 		p.For(c.KVHeads*groupsPerKV(c), t.gfn)
 	} else {
 		p.For(n*c.Heads, t.fn)
@@ -209,8 +209,11 @@ func (t *attnTask) groups(lo, hi int) {
 		kv, first := u/per, (u%per)*groupHeads
 		h0, h1 := kv*group+first, kv*group+min(group, first+groupHeads)
 		q, out := t.q[h0*hd:h1*hd], t.out[h0*hd:h1*hd]
-		if !kern.group(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
-			t.heads(h0, h1) // a shape it does not take: one head at a time
+		// The group kernel always computes groupHeads heads: for fewer than
+		// groupMinHeads the per-head kernels do less work. They also take
+		// the shapes the group kernel does not.
+		if h1-h0 < groupMinHeads || !kern.group(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
+			t.heads(h0, h1)
 		}
 	}
 }

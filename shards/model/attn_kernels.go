@@ -54,10 +54,14 @@ type attnKernels struct {
 }
 
 // groupHeads is the number of query heads attnKernels.group computes at
-// once, and groupHD the head size it takes.
+// once (fewer are padded), groupHD the head size it takes, and
+// groupMinHeads the fewest heads for which it is faster than the per-head
+// kernels (at 2000 positions on a Zen 2 core one group of eight costs
+// about what three heads cost one at a time).
 const (
-	groupHeads = 8
-	groupHD    = 64
+	groupHeads    = 8
+	groupHD       = 64
+	groupMinHeads = 4
 )
 
 // attnAccLen is the scratch the kqv kernels need for head dimension hd: 64

@@ -398,7 +398,8 @@ func TestAttentionGroup(t *testing.T) {
 	defer pool.Close()
 	r := rand.New(rand.NewPCG(21, 22))
 	type shape struct{ heads, kvHeads int }
-	shapes := []shape{{32, 4}, {8, 1}, {4, 4}, {12, 1}, {6, 2}, {16, 1}}
+	// 4/4 and 6/2 take the per-head path, 40/4 groups of 8 and 2 heads.
+	shapes := []shape{{32, 4}, {8, 1}, {4, 4}, {12, 1}, {6, 2}, {16, 1}, {8, 2}, {40, 4}}
 	spans := []int{300, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 150, 2000}
 	for _, sh := range shapes {
 		c := &Config{Heads: sh.heads, KVHeads: sh.kvHeads, HeadDim: groupHD}

@@ -16,7 +16,8 @@ import (
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
 // Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets), add
 // four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K and Q6_K
-// (dotkx4_arm64.s) and keep the generic kernels for the rest.
+// (dotkx4_arm64.s), quantize activations to Q8_0 and Q8_K in NEON
+// (actquant_arm64.s) and keep the generic kernels for the rest.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -116,6 +117,35 @@ func dotQ6_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb in
 //go:noescape
 func dotQ6_Kx4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
+//go:noescape
+func quantQ8_0NEON(x *float32, qs *int8, d *float32, nb int)
+
+//go:noescape
+func quantQ8_KBlockNEON(x *float32, qs *int8, d *float32, bsums *int16) bool
+
+// quantQ8_0Neon is quantQ8_0 in NEON (actquant_arm64.s).
+func quantQ8_0Neon(x []float32, qs []int8, d []float32) {
+	nb := len(x) / 32
+	if nb == 0 {
+		return
+	}
+	_ = qs[32*nb-1]
+	_ = d[nb-1]
+	quantQ8_0NEON(&x[0], &qs[0], &d[0], nb)
+}
+
+// quantQ8_KNeon is quantQ8_K in NEON, a super-block at a time; a block
+// whose largest magnitude occurs with both signs (the first decides) is
+// left to the Go converter.
+func quantQ8_KNeon(x []float32, qs []int8, d []float32, bsums []int16) {
+	for b := 0; b*qkK < len(x); b++ {
+		xb, qb, bs := x[qkK*b:qkK*b+qkK], qs[qkK*b:qkK*b+qkK], bsums[16*b:16*b+16]
+		if !quantQ8_KBlockNEON(&xb[0], &qb[0], &d[b], &bs[0]) {
+			quantQ8_K(xb, qb, d[b:b+1], bs)
+		}
+	}
+}
+
 // neonBlockArgs checks the lengths the assembly relies on (a mismatch would
 // be a bug in MatMul, so it panics like an index error) and returns the
 // pointers to row i's weights, activations and scales, and the block count.
@@ -168,7 +198,7 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 // Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products and four-position ones
 // for Q8_0, Q4_0, Q4_K and Q6_K, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
-	ks := &kernelSet{name: "neon"}
+	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q4k, q5k, q6k := dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON

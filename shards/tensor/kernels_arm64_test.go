@@ -226,3 +226,84 @@ func TestNEONKQuads(t *testing.T) {
 		})
 	}
 }
+
+// TestNEONQuantize checks the NEON activation converters against the Go
+// ones, bit for bit, block by block on the cases their branches handle:
+// random values, an all-zero block, all NaN, both signs at the largest
+// magnitude (in either order, and as ±Inf, which the Q8_K kernel leaves to
+// Go), one sign only at Inf, signalling NaNs, values whose scaled
+// quants round at ±127.5, and subnormals.
+func TestNEONQuantize(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	cases := []struct {
+		name string
+		set  func(x []float32)
+		tie  bool // quantQ8_KBlockNEON must decline the block
+	}{
+		{"random", func(x []float32) {}, false},
+		{"zero", func(x []float32) { clear(x) }, false},
+		{"nan", func(x []float32) {
+			for i := range x {
+				x[i] = nan
+			}
+		}, false},
+		{"tie-negative-first", func(x []float32) { m := 4 * absMax32(x); x[10], x[200] = -m, m }, true},
+		{"tie-positive-first", func(x []float32) { m := 4 * absMax32(x); x[3], x[4] = m, -m }, true},
+		{"tie-inf", func(x []float32) { x[100], x[30] = inf, -inf }, true},
+		{"inf", func(x []float32) { x[77] = -inf; x[78] = nan }, false},
+		{"snan", func(x []float32) {
+			x[5] = math.Float32frombits(0x7f800001)
+			x[6] = math.Float32frombits(0xffc12345)
+		}, false},
+		{"half-steps", func(x []float32) {
+			for i := range x {
+				x[i] = float32(i%255-127) * 0.5
+			}
+			x[255] = 127 // scale 1 in Q8_K, 127/127.5 in Q8_0
+		}, false},
+		{"subnormal", func(x []float32) {
+			for i := range x {
+				x[i] = float32(math.Ldexp(r.NormFloat64(), -140))
+			}
+		}, false},
+		{"huge", func(x []float32) { x[9] = 3e38; x[10] = -3e38; x[11] = 1e38 }, true},
+	}
+	for _, c := range cases {
+		x := randomVec(r, qkK)
+		c.set(x)
+		qa, qb := make([]int8, qkK), make([]int8, qkK)
+		da, db := make([]float32, 8), make([]float32, 8)
+		ba, bb := make([]int16, 16), make([]int16, 16)
+		quantQ8_0(x, qa, da)
+		quantQ8_0Neon(x, qb, db)
+		for i := range qa {
+			if qa[i] != qb[i] {
+				t.Fatalf("%s: Q8_0 quant %d: %d, want %d", c.name, i, qb[i], qa[i])
+			}
+		}
+		for i := range da {
+			if math.Float32bits(da[i]) != math.Float32bits(db[i]) {
+				t.Fatalf("%s: Q8_0 d[%d]: %g, want %g", c.name, i, db[i], da[i])
+			}
+		}
+		quantQ8_K(x, qa, da[:1], ba)
+		if ok := quantQ8_KBlockNEON(&x[0], &qb[0], &db[0], &bb[0]); ok == c.tie {
+			t.Fatalf("%s: quantQ8_KBlockNEON returned %v", c.name, ok)
+		}
+		quantQ8_KNeon(x, qb, db[:1], bb)
+		for i := range qa {
+			if qa[i] != qb[i] {
+				t.Fatalf("%s: Q8_K quant %d: %d, want %d", c.name, i, qb[i], qa[i])
+			}
+		}
+		if math.Float32bits(da[0]) != math.Float32bits(db[0]) {
+			t.Fatalf("%s: Q8_K d: %g, want %g", c.name, db[0], da[0])
+		}
+		for i := range ba {
+			if ba[i] != bb[i] {
+				t.Fatalf("%s: bsums[%d]: %d, want %d", c.name, i, bb[i], ba[i])
+			}
+		}
+	}
+}

@@ -194,14 +194,22 @@ func TestForwardBatchBitIdentical(t *testing.T) {
 		{d, d, d, d},
 		{d, d, d, d},
 	}
+	// Under the pure-Go kernels only the tiny stories260K runs the prompts
+	// longer than a pass; the other models get short ones in their place.
+	short := slices.Clone(plan)
+	short[5] = []planStep{{n: 9, mode: L}, d, {n: 17, mode: A, omit: true}, d}
 	for _, path := range batchModelPaths(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".gguf"), func(t *testing.T) {
+		name := strings.TrimSuffix(filepath.Base(path), ".gguf")
+		t.Run(name, func(t *testing.T) {
 			m, err := Open(path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer m.Close()
 			p := plan
+			if pureGoKernels() && name != "stories260K" {
+				p = short
+			}
 			if c := m.Config().Context; c < 2*maxBatch+40 {
 				t.Fatalf("context length %d is too short for the plan", c)
 			}

@@ -345,7 +345,7 @@ func TestReferenceBitExactWithGGMLKernels(t *testing.T) {
 			defer sh.Close()
 			sh.useMatMul(ggmlMatMul)
 			var maxDev float64
-			for ci, c := range ref.Cases {
+			for ci, c := range refCases(t, ref.Cases) {
 				steps := alignSteps(t, ci, c)
 				rows := teacherForced(t, sh, c)
 				for j, want := range c.TopLogprobs {

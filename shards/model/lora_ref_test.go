@@ -93,9 +93,10 @@ func TestLoRAReferenceTeacherForced(t *testing.T) {
 			if typ == tensor.Q8_0 {
 				tol = tolerance("q8_0")
 			}
+			cases := refCases(t, fx.Cases)
 			dev := func(adapter string) (float64, int) {
 				worst, bad := 0.0, 0
-				for ci, c := range fx.Cases {
+				for ci, c := range cases {
 					steps := alignSteps(t, ci, c)
 					rows := teacherForcedAdapter(t, sh, c, adapter)
 					for j, want := range c.TopLogprobs {

@@ -15,8 +15,8 @@ import (
 // dot_generic.go, so they give the generic kernels' bits; they replace the
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
 // Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets), add
-// four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K and Q6_K
-// (dotkx4_arm64.s), quantize activations to Q8_0 and Q8_K in NEON
+// four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and
+// Q6_K (dotkx4_arm64.s), quantize activations to Q8_0 and Q8_K in NEON
 // (actquant_arm64.s) and keep the generic kernels for the rest.
 
 // bestKernels is chosen once from the CPU's features and never changes.
@@ -112,6 +112,12 @@ func dotQ4_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, bsums
 func dotQ4_Kx4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
 //go:noescape
+func dotQ5_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ5_Kx4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
 func dotQ6_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
 //go:noescape
@@ -196,15 +202,15 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 
 // neonKernels is the generic set with NEON kernels for the one-position
 // Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products and four-position ones
-// for Q8_0, Q4_0, Q4_K and Q6_K, using SDOT when dot is set.
+// for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q4k, q5k, q6k := dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
-	q4kx4, q6kx4 := dotQ4_Kx4NEON, dotQ6_Kx4NEON
+	q4kx4, q5kx4, q6kx4 := dotQ4_Kx4NEON, dotQ5_Kx4NEON, dotQ6_Kx4NEON
 	if dot {
-		q4kx4, q6kx4 = dotQ4_Kx4SDOT, dotQ6_Kx4SDOT
+		q4kx4, q5kx4, q6kx4 = dotQ4_Kx4SDOT, dotQ5_Kx4SDOT, dotQ6_Kx4SDOT
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
 		q8x4, q4x4 = dotQ8_0x4SDOT, dotQ4_0x4SDOT
@@ -214,6 +220,7 @@ func neonKernels(dot bool) *kernelSet {
 	ks.batch[Q8_0] = neonQuad(q8x4, 34)
 	ks.batch[Q4_0] = neonQuad(q4x4, 18)
 	ks.batch[Q4_K] = neonKQuad(q4kx4, 144)
+	ks.batch[Q5_K] = neonKQuad(q5kx4, 176)
 	ks.batch[Q6_K] = neonKQuad(func(w *byte, y *int8, ystride int, d *float32, dstride int, _ *int16, _ int, nb int, out *[4]float32) {
 		q6kx4(w, y, ystride, d, dstride, nb, out)
 	}, 210)

@@ -182,6 +182,8 @@ func TestNEONKQuads(t *testing.T) {
 	}{
 		{"dotQ4_Kx4NEON", Q4_K, dotQ4_Kx4NEON, dotQ4_K, false},
 		{"dotQ4_Kx4SDOT", Q4_K, dotQ4_Kx4SDOT, dotQ4_K, true},
+		{"dotQ5_Kx4NEON", Q5_K, dotQ5_Kx4NEON, dotQ5_K, false},
+		{"dotQ5_Kx4SDOT", Q5_K, dotQ5_Kx4SDOT, dotQ5_K, true},
 		{"dotQ6_Kx4NEON", Q6_K, q6(dotQ6_Kx4NEON), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, false},
 		{"dotQ6_Kx4SDOT", Q6_K, q6(dotQ6_Kx4SDOT), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, true},
 	}

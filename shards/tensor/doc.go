@@ -38,9 +38,10 @@
 // files check every SIMD kernel bit for bit against the Go ones. On arm64
 // the sets are neon and neondot (SDOT, where the CPU has it), with NEON
 // kernels for the one-position Q8_0, Q4_0 (dot_arm64.s), Q4_K, Q5_K, Q6_K
-// (dotk_arm64.s) and F16 (dotf16_arm64.s) products, one-row,
-// four-position tiles for Q8_0, Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K
-// (dotkx4_arm64.s), all in the same canonical order, not that of
+// (dotk_arm64.s) and F16 (dotf16_arm64.s) products, four-row tiles for
+// Q8_0 and Q4_0 (dotrows_arm64.s), one-row, four-position tiles for Q8_0,
+// Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), all in the
+// same canonical order, not that of
 // llama.cpp's ARM kernels, and the Q8_0/Q8_K activation converters
 // (actquant_arm64.s); .ci/run tests them under qemu-user
 // (kernels_arm64_test.go calls each one directly).

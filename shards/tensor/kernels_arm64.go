@@ -15,7 +15,7 @@ import (
 // dot_generic.go, so they give the generic kernels' bits; they replace the
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
 // Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets), add
-// four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and
+// four-row tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and
 // Q6_K (dotkx4_arm64.s), quantize activations to Q8_0 and Q8_K in NEON
 // (actquant_arm64.s) and keep the generic kernels for the rest.
 
@@ -124,6 +124,18 @@ func dotQ6_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb in
 func dotQ6_Kx4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
 //go:noescape
+func dotQ4_0x4rowsSDOT(w *byte, rs int, y *int8, d *float32, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ4_0x4rowsNEON(w *byte, rs int, y *int8, d *float32, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ8_0x4rowsSDOT(w *byte, rs int, y *int8, d *float32, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ8_0x4rowsNEON(w *byte, rs int, y *int8, d *float32, nb int, out *[4]float32)
+
+//go:noescape
 func quantQ8_0NEON(x *float32, qs *int8, d *float32, nb int)
 
 //go:noescape
@@ -176,6 +188,18 @@ func neonQuad(k func(w *byte, y *int8, ystride int, d *float32, dstride int, nb 
 	}}
 }
 
+// neonRows makes a four-row, one-position tile of a kernel like
+// dotQ4_0x4rowsSDOT (row-major rows rs bytes apart, blocks of blockBytes).
+func neonRows(k func(w *byte, rs int, y *int8, d *float32, nb int, out *[4]float32), blockBytes int) tileSpec {
+	return tileSpec{rows: 4, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		nb := a.nb
+		_ = w[3*l.rs+nb*blockBytes-1]
+		_ = a.qs[(i+1)*a.cols-1]
+		_ = a.d[(i+1)*nb-1]
+		k(&w[0], l.rs, &a.qs[i*a.cols], &a.d[i*nb], nb, (*[4]float32)(out))
+	}}
+}
+
 // neonKQuad is neonQuad for the k-quants, whose kernels take byte
 // strides and, with bsums set, the activations' block sums.
 func neonKQuad(k func(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32), blockBytes int) tileSpec {
@@ -201,12 +225,14 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 }
 
 // neonKernels is the generic set with NEON kernels for the one-position
-// Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products and four-position ones
-// for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K, using SDOT when dot is set.
+// Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products, four-row ones for Q8_0
+// and Q4_0, and four-position ones for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K,
+// using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
+	q8rows, q4rows := dotQ8_0x4rowsNEON, dotQ4_0x4rowsNEON
 	q4k, q5k, q6k := dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
 	q4kx4, q5kx4, q6kx4 := dotQ4_Kx4NEON, dotQ5_Kx4NEON, dotQ6_Kx4NEON
 	if dot {
@@ -214,8 +240,13 @@ func neonKernels(dot bool) *kernelSet {
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
 		q8x4, q4x4 = dotQ8_0x4SDOT, dotQ4_0x4SDOT
+		q8rows, q4rows = dotQ8_0x4rowsSDOT, dotQ4_0x4rowsSDOT
 		q4k, q5k, q6k = dotQ4_KSDOT, dotQ5_KSDOT, dotQ6_KSDOT
 	}
+	// Decode: four rows at a time share the activation loads (and for
+	// Q4_0 run their float chains as one vector).
+	ks.vec[Q8_0] = neonRows(q8rows, 34)
+	ks.vec[Q4_0] = neonRows(q4rows, 18)
 	// Prompt batches: each weight block loaded once for four positions.
 	ks.batch[Q8_0] = neonQuad(q8x4, 34)
 	ks.batch[Q4_0] = neonQuad(q4x4, 18)

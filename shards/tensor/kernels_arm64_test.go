@@ -309,3 +309,62 @@ func TestNEONQuantize(t *testing.T) {
 		}
 	}
 }
+
+// TestNEONRows checks the four-row kernels: each row's result against the
+// Go kernel, rows a few bytes more than their blocks apart.
+func TestNEONRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	type rows func(w *byte, rs int, y *int8, d *float32, nb int, out *[4]float32)
+	kernels := []struct {
+		name string
+		typ  Type
+		fn   rows
+		ref  func(w []byte, qs []int8, d []float32) float32
+		sdot bool
+	}{
+		{"dotQ4_0x4rowsNEON", Q4_0, dotQ4_0x4rowsNEON, dotQ4_0, false},
+		{"dotQ4_0x4rowsSDOT", Q4_0, dotQ4_0x4rowsSDOT, dotQ4_0, true},
+		{"dotQ8_0x4rowsNEON", Q8_0, dotQ8_0x4rowsNEON, dotQ8_0, false},
+		{"dotQ8_0x4rowsSDOT", Q8_0, dotQ8_0x4rowsSDOT, dotQ8_0, true},
+	}
+	for _, k := range kernels {
+		t.Run(k.name, func(t *testing.T) {
+			if k.sdot && !CanRunKernels("neondot") {
+				t.Skip(KernelGap("neondot"))
+			}
+			bb := k.typ.BlockBytes()
+			for nb := 1; nb <= 24; nb++ {
+				cols := 32 * nb
+				rs := nb*bb + 3
+				m := randomMatrix(r, k.typ, 4, cols)
+				if nb%5 == 0 {
+					for j := range m.Data {
+						m.Data[j] = 0xff
+					}
+					fixScales(r, m)
+				}
+				w := make([]byte, 4*rs)
+				for row := 0; row < 4; row++ {
+					copy(w[row*rs:], m.Data[row*nb*bb:(row+1)*nb*bb])
+				}
+				x := randomVec(r, cols)
+				if nb%7 == 0 {
+					clear(x[:32])
+					for j := cols - 32; j < cols; j++ {
+						x[j] *= 1e30
+					}
+				}
+				qs, d := make([]int8, cols), make([]float32, nb)
+				quantQ8_0(x, qs, d)
+				var got [4]float32
+				k.fn(&w[0], rs, &qs[0], &d[0], nb, &got)
+				for row := 0; row < 4; row++ {
+					want := k.ref(w[row*rs:], qs, d)
+					if math.Float32bits(got[row]) != math.Float32bits(want) {
+						t.Fatalf("%d blocks, row %d: %v (%#x), want %v (%#x)", nb, row, got[row], math.Float32bits(got[row]), want, math.Float32bits(want))
+					}
+				}
+			}
+		})
+	}
+}

@@ -50,16 +50,22 @@ import (
 // a float64 sum lying exactly halfway between two float32 values, which is
 // resolved with the sign of the error.
 func fma32(a, b, c float32) float32 {
+	r := float64(a)*float64(b) + float64(c)
+	// A float32 midpoint (finite, normal or subnormal) has at most 25
+	// significant bits, so the low 28 bits of its float64 mantissa are
+	// zero; any other r rounds to the right float32 whatever the error.
+	if math.Float64bits(r)<<36 != 0 {
+		return float32(r)
+	}
+	return fma32Exact(a, b, c)
+}
+
+// fma32Exact is fma32 for any r: the possible float32 midpoints.
+func fma32Exact(a, b, c float32) float32 {
 	p := float64(a) * float64(b)
 	cc := float64(c)
 	r := p + cc
 	f := float32(r)
-	// A float32 midpoint (finite, normal or subnormal) has at most 25
-	// significant bits, so the low 28 bits of its float64 mantissa are
-	// zero; any other r rounds to f whatever the error (the common case).
-	if math.Float64bits(r)&(1<<28-1) != 0 {
-		return f
-	}
 	if math.IsInf(r, 0) || math.IsNaN(r) {
 		return f
 	}
@@ -124,12 +130,12 @@ func dotQ8_0(w []byte, qs []int8, d []float32) float32 {
 	for b := range d {
 		blk := (*[34]byte)(w[34*b:])
 		a := (*[32]int8)(qs[32*b:])
-		dd := f16at(blk[:]) * d[b]
-		for l := 0; l < 8; l++ {
+		var lanes [8]int32
+		for l := range lanes {
 			q := (*[4]byte)(blk[2+4*l:])
-			p := dot4(int32(int8(q[0])), int32(int8(q[1])), int32(int8(q[2])), int32(int8(q[3])), (*[4]int8)(a[4*l:]))
-			acc[l] = fma32(dd, float32(p), acc[l])
+			lanes[l] = dot4(int32(int8(q[0])), int32(int8(q[1])), int32(int8(q[2])), int32(int8(q[3])), (*[4]int8)(a[4*l:]))
 		}
+		kLanes(&acc, &lanes, f16at(blk[:])*d[b])
 	}
 	return hsum8(&acc)
 }
@@ -151,7 +157,8 @@ func dotQ4_0(w []byte, qs []int8, d []float32) float32 {
 // q5Lanes adds the lanes of one Q5_0/Q5_1 block (nibbles q, fifth bits qh,
 // weights minus off) times d into acc.
 func q5Lanes(acc *[8]float32, q *[16]byte, qh uint32, a *[32]int8, off int32, d float32) {
-	for l := 0; l < 8; l++ {
+	var lanes [8]int32
+	for l := range lanes {
 		// Elements 4l..4l+3: low nibbles of bytes 4l.. for l < 4, high
 		// nibbles of bytes 4l-16.. after.
 		j := 4 * (l & 3)
@@ -160,16 +167,18 @@ func q5Lanes(acc *[8]float32, q *[16]byte, qh uint32, a *[32]int8, off int32, d 
 		w1 := int32(q[j+1]>>sh&0xf|byte(qh>>(4*l+1)&1)<<4) - off
 		w2 := int32(q[j+2]>>sh&0xf|byte(qh>>(4*l+2)&1)<<4) - off
 		w3 := int32(q[j+3]>>sh&0xf|byte(qh>>(4*l+3)&1)<<4) - off
-		acc[l] = fma32(d, float32(dot4(w0, w1, w2, w3, (*[4]int8)(a[4*l:]))), acc[l])
+		lanes[l] = dot4(w0, w1, w2, w3, (*[4]int8)(a[4*l:]))
 	}
+	kLanes(acc, &lanes, d)
 }
 
 // q4Lanes is q5Lanes without fifth bits or offset (Q4_1).
 func q4Lanes(acc *[8]float32, q *[16]byte, a *[32]int8, d float32) {
-	for l := 0; l < 8; l++ {
-		j := 4 * (l & 3)
-		acc[l] = fma32(d, float32(nib4((*[4]byte)(q[j:]), (*[4]int8)(a[4*l:]), l >= 4)), acc[l])
+	var lanes [8]int32
+	for l := range lanes {
+		lanes[l] = nib4((*[4]byte)(q[4*(l&3):]), (*[4]int8)(a[4*l:]), l >= 4)
 	}
+	kLanes(acc, &lanes, d)
 }
 
 func dotQ5_0(w []byte, qs []int8, d []float32) float32 {
@@ -203,10 +212,17 @@ func dotQ5_1(w []byte, qs []int8, d, sy []float32) float32 {
 	return hsum8(&acc) + summs
 }
 
-// kLanes scales the integer lanes of one super-block into acc.
+// kLanes scales the integer lanes of one block or super-block into acc:
+// acc[l] = fma32(d, float32(lanes[l]), acc[l]), with fma32's common case
+// written out here (the Go compiler does not inline fma32).
 func kLanes(acc *[8]float32, lanes *[8]int32, d float32) {
-	for l := 0; l < 8; l++ {
-		acc[l] = fma32(d, float32(lanes[l]), acc[l])
+	for l := range acc {
+		x := float32(lanes[l])
+		if r := float64(d)*float64(x) + float64(acc[l]); math.Float64bits(r)<<36 != 0 {
+			acc[l] = float32(r)
+		} else {
+			acc[l] = fma32Exact(d, x, acc[l])
+		}
 	}
 }
 

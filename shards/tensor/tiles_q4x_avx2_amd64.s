@@ -209,11 +209,11 @@ q4xv2done:
 	Q4XH_END(DO, R13, Y6, Y2);         \
 	Q4XH_END(DO, R14, Y7, Y3)
 
-// func q40xHalf4AVX2(w *byte, half int, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, out *float32)
+// func q40xHalf4AVX2(w *byte, half int, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, out *float32, pf int)
 // Rows 8*half..8*half+7 of a tile (w, nb blocks) for four positions:
 // position k's quants at y + k*ystride, its scales and biases at d +
 // k*dstride and bias + k*dstride (elements); out[k*16+8*half+r].
-TEXT ·q40xHalf4AVX2(SB), NOSPLIT, $0-72
+TEXT ·q40xHalf4AVX2(SB), NOSPLIT, $0-80
 	MOVQ w+0(FP), SI
 	MOVQ half+8(FP), AX
 	MOVQ SI, R11
@@ -230,6 +230,7 @@ TEXT ·q40xHalf4AVX2(SB), NOSPLIT, $0-72
 	MOVQ d+40(FP), DX
 	MOVQ bias+48(FP), R15
 	SUBQ DX, R15 // bias - d: the biases sit at the same offsets
+	MOVQ pf+72(FP), BX
 	MOVQ dstride+56(FP), AX
 	LEAQ (DX)(AX*4), R12
 	LEAQ (R12)(AX*4), R13
@@ -246,8 +247,21 @@ TEXT ·q40xHalf4AVX2(SB), NOSPLIT, $0-72
 	VMOVDQU q4xavxOnes<>(SB), Y15
 
 q4xh2pair:
-	CMPQ CX, $2
-	JLT  q4xh2single
+	CMPQ  CX, $2
+	JLT   q4xh2single
+	TESTQ BX, BX
+	JZ    q4xh2nopf
+	PREFETCHT0 0(SI)(BX*1)
+	PREFETCHT0 64(SI)(BX*1)
+	PREFETCHT0 128(SI)(BX*1)
+	PREFETCHT0 192(SI)(BX*1)
+	PREFETCHT0 256(SI)(BX*1)
+	PREFETCHT0 320(SI)(BX*1)
+	PREFETCHT0 384(SI)(BX*1)
+	PREFETCHT0 448(SI)(BX*1)
+	PREFETCHT0 512(SI)(BX*1)
+
+q4xh2nopf:
 	Q4XH_BLOCK(0, 512, 0, 0)
 	Q4XH_BLOCK(256, 544, 32, 4)
 	ADDQ $576, SI

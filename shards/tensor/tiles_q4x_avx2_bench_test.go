@@ -72,3 +72,59 @@ func BenchmarkQ4xColdAVX2(b *testing.B) {
 
 // q4xAVX2BenchPF are the prefetch distances BenchmarkQ4xColdAVX2 compares.
 var q4xAVX2BenchPF = []int{0, 1152, 2304, 4608, 9216}
+
+// BenchmarkQ4xColdAVX2x4 is BenchmarkQ4xColdAVX2 for four positions (the
+// eight-row kernel over both halves of each tile; the first prefetches).
+//
+//	go test -run x -bench Q4xColdAVX2x4 -benchtime 100x ./shards/tensor/
+func BenchmarkQ4xColdAVX2x4(b *testing.B) {
+	skipUnless(b, kernelGap("avx2"))
+	const rows, cols = 5632, 2048
+	const nb = cols / 32
+	rb := nb * 18
+	r := rand.New(rand.NewPCG(7, 7))
+	w0 := randomMatrix(r, Q4_0, rows, cols).Data
+	copies := max(2, (256<<20)/len(w0))
+	packed := make([][]byte, copies)
+	for i := range packed {
+		packed[i] = make([]byte, len(w0))
+		if err := packQ4_0x(packed[i], w0, rows, cols); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pool := NewPool(2)
+	defer pool.Close()
+	x := randomVec(r, 4*cols)
+	qs := make([]int8, 4*cols)
+	d := make([]float32, 4*nb)
+	bias := make([]int32, 4*nb)
+	ks := avx2Kernels()
+	pfs := []int{0, 4608, 9216, 18432}
+	wall := make([][]time.Duration, len(pfs))
+	for i := range wall {
+		wall[i] = make([]time.Duration, b.N)
+	}
+	for i := 0; i < b.N; i++ {
+		for jj := range pfs {
+			j := (jj + i) % len(pfs)
+			pf := pfs[j]
+			pk := packed[(i*len(pfs)+jj)%copies]
+			t0 := time.Now()
+			ks.q8_0(x, qs, d)
+			for k := 0; k < 4; k++ {
+				biasQ4_0x(bias[k*nb:(k+1)*nb], qs[k*cols:(k+1)*cols])
+			}
+			pool.For(rows/16, func(lo, hi int) {
+				var tmp [64]float32
+				for tile := lo; tile < hi; tile++ {
+					q40xHalf4AVX2(&pk[16*tile*rb], 0, nb, &qs[0], cols, &d[0], &bias[0], nb, &tmp[0], pf)
+					q40xHalf4AVX2(&pk[16*tile*rb], 1, nb, &qs[0], cols, &d[0], &bias[0], nb, &tmp[0], 0)
+				}
+			})
+			wall[j][i] = time.Since(t0)
+		}
+	}
+	for j, pf := range pfs {
+		b.ReportMetric(float64(len(w0))/slices.Min(wall[j]).Seconds()/1e9, "pf"+strconv.Itoa(pf)+"-GB/s")
+	}
+}

@@ -24,9 +24,10 @@ func q40xHalf4AVX2(w *byte, half int, nb int, y *int8, ystride int, d *float32, 
 
 // q40xAVX2PF is the one-position kernel's prefetch distance (bytes): on
 // an AVX2 EPYC (Zen 2) streaming from DRAM on two threads
-// (BenchmarkQ4xColdAVX2), any distance from two to eight pairs of blocks
-// beat none by 1.6-1.7×, where the AVX-512 kernel measured the opposite:
-// the hardware prefetcher alone there leaves the stream latency-bound.
+// (BenchmarkQ4xColdAVX2), any distance from two to sixteen pairs of
+// blocks beat none by 1.3-1.7× (best of 300: 15.3 GB/s without, 24.4 at
+// 4608), where the hardware prefetcher alone leaves the stream
+// latency-bound; the AVX-512 kernel measured the opposite on its CPU.
 const q40xAVX2PF = 4608
 
 // q40xAVX2PF4 is the prefetch distance of the four-position kernel's

@@ -109,7 +109,7 @@ func checkTilesDirect(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int,
 			for i := 0; i+spec.pos <= n; i++ {
 				clear(buf)
 				off, l := tk.layout(r, spec.rows)
-				spec.fn(w.Data[off:], l, a, i, buf)
+				spec.fn(w.Data[off:], l, a, i, buf[:spec.rows*spec.pos])
 				for p := 0; p < spec.pos; p++ {
 					for k := 0; k < spec.rows; k++ {
 						g, e := buf[p*spec.rows+k], want[(i+p)*w.Rows+r+k]

@@ -6,7 +6,8 @@ package tensor
 // order, reading the activations as float32 (acts.hf): two rows for one
 // position (decode; prefetching the rows that follow), one row for four
 // positions (prefill, batched decode; each weight widened once for the
-// four). The Go wrappers add the tails past the last 32 columns.
+// four; batchN calls them for up to posTile positions). The Go wrappers
+// add the tails past the last 32 columns.
 
 //go:noescape
 func f16Vec2AVX2(w *byte, rs int, x *float32, n int, next int, out *[2]float32)
@@ -30,17 +31,37 @@ func addF16AVX2(ks *kernelSet) {
 		o[0] = tailF16(o[0], w, x, n)
 		o[1] = tailF16(o[1], w[l.rs:], x, n)
 	}}
-	ks.batch[F16] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		n := a.cols / 32 * 32
+	ks.batch[F16] = batchN(f16BatchN)
+}
+
+// f16BatchN computes one row for 4..posTile positions (batchN): groups
+// of four by f16Batch4AVX2, the rest by the row kernel's steps.
+func f16BatchN(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	os, k := batchShape(l, out)
+	n := a.cols / 32 * 32
+	_ = a.hf[(i+k)*a.cols-1]
+	if n > 0 {
+		_ = w[2*n-1]
+	}
+	var q [4]float32
+	p := 0
+	for ; p+4 <= k; p += 4 {
 		if n > 0 {
-			_ = w[2*n-1]
-			_ = a.hf[(i+4)*a.cols-1]
-			f16Batch4AVX2(&w[0], &a.hf[i*a.cols], 4*a.cols, n, out)
+			f16Batch4AVX2(&w[0], &a.hf[(i+p)*a.cols], 4*a.cols, n, &q)
 		} else {
-			*out = [4]float32{}
+			q = [4]float32{}
 		}
-		for p := range out {
-			out[p] = tailF16(out[p], w, a.hrow(i+p), n)
+		for j := range q {
+			q[j] = tailF16(q[j], w, a.hrow(i+p+j), n)
 		}
-	})
+		putQuad(out, p, os, &q)
+	}
+	for ; p < k; p++ {
+		x := a.hrow(i + p)
+		var s float32
+		if n > 0 {
+			s = dotF16AVX2(&w[0], &x[0], n)
+		}
+		out[p*os] = tailF16(s, w, x, n)
+	}
 }

@@ -5,15 +5,17 @@
 
 // AVX2 tile kernels for row-major Q4_K, Q5_K and Q6_K
 // (tiles_k_avx2_amd64.go).
-// Each (row, position) keeps the canonical order of dotQ4_K / dotQ6_K: the
-// integer lanes of a super-block are exact, then acc = fma(dx*dy,
-// float(lanes), acc) into one 8-lane accumulator per super-block (Q4_K:
-// the mins into a 4-lane accumulator with fma(-dy*dminx, float(products),
-// accm), written here as VFNMADD231PS with dy*dminx, the same bits), and
-// hsum8 at the end (+ the mins' sum). Several rows run interleaved, so
-// many independent chains are in flight and what depends on the
-// activations alone (Q8_K block sums, Q6_K's bias products) is computed
-// once for all of them.
+// Each (row, position) keeps the canonical order of dotQ4_K / dotQ5_K /
+// dotQ6_K: the integer lanes of a super-block are exact, then acc =
+// fma(dx*dy, float(lanes), acc) into one 8-lane accumulator per
+// super-block (Q4_K: the mins into a 4-lane accumulator with
+// fma(-dy*dminx, float(products), accm), written here as VFNMADD231PS with
+// dy*dminx, the same bits; Q5_K: one mins term), and hsum8 at the end (+
+// the mins). The one-position kernels run four rows interleaved, so many
+// independent chains are in flight and what depends on the activations
+// alone (Q8_K block sums, Q6_K's bias products) is computed once for the
+// four; the batch kernels unpack each block of one row once for four
+// positions.
 
 DATA kavxNib<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA kavxNib<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f

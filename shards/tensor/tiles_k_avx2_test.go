@@ -36,34 +36,7 @@ func TestKAVX2TilesMatchGeneric(t *testing.T) {
 				for variant := 0; variant < 4; variant++ {
 					w := randomMatrix(r, typ, rows, cols)
 					x := randomVec(r, n*cols)
-					switch variant {
-					case 1: // extreme quants and scales
-						rb := mustRowBytes(typ, cols)
-						for row := 0; row < rows; row++ {
-							fill := byte(0xff)
-							if row%2 == 1 {
-								fill = 0x80
-							}
-							for j := 0; j < rb; j++ {
-								w.Data[row*rb+j] = fill
-							}
-						}
-						fixScales(r, w)
-					case 2: // zero and tiny activations
-						for j := range x {
-							switch (j / 32) % 3 {
-							case 0:
-								x[j] = 0
-							case 1:
-								x[j] *= 1e-30
-							}
-						}
-					case 3: // random scale fields, large activations
-						fixScales(r, w)
-						for j := range x {
-							x[j] *= 1e4
-						}
-					}
+					tileVariant(r, w, x, variant)
 					want := make([]float32, n*rows)
 					got := make([]float32, n*rows)
 					matMul(genericKernels, nil, NewWorkspace(), w, x, n, want)

@@ -31,34 +31,7 @@ func TestKTilesMatchGeneric(t *testing.T) {
 				for variant := 0; variant < 4; variant++ {
 					w := randomMatrix(r, typ, rows, cols)
 					x := randomVec(r, n*cols)
-					switch variant {
-					case 1: // extreme quants and scales
-						rb := mustRowBytes(typ, cols)
-						for row := 0; row < rows; row++ {
-							fill := byte(0xff)
-							if row%2 == 1 {
-								fill = 0x80
-							}
-							for j := 0; j < rb; j++ {
-								w.Data[row*rb+j] = fill
-							}
-						}
-						fixScales(r, w)
-					case 2: // zero and tiny activations
-						for j := range x {
-							switch (j / 32) % 3 {
-							case 0:
-								x[j] = 0
-							case 1:
-								x[j] *= 1e-30
-							}
-						}
-					case 3: // random scale bytes, large activations
-						fixScales(r, w)
-						for j := range x {
-							x[j] *= 1e4
-						}
-					}
+					tileVariant(r, w, x, variant)
 					want := make([]float32, n*rows)
 					got := make([]float32, n*rows)
 					matMul(genericKernels, p, NewWorkspace(), w, x, n, want)
@@ -140,6 +113,40 @@ func TestKTilesNonFinite(t *testing.T) {
 			x[(n-1)*cols+7] = float32(math.Inf(1))
 			x[(n-1)*cols+300] = float32(math.Inf(-1))
 			sameFinite(t, ks, w, x, n, fmt.Sprintf("%v n=%d", typ, n))
+		}
+	}
+}
+
+// tileVariant turns random weights w and activations x into one of the
+// tile tests' four cases: 0 as they are, 1 extreme quants and scales, 2
+// zero and tiny activations, 3 random scale fields and large activations.
+func tileVariant(r *rand.Rand, w Matrix, x []float32, variant int) {
+	switch variant {
+	case 1:
+		rb := mustRowBytes(w.Type, w.Cols)
+		for row := 0; row < w.Rows; row++ {
+			fill := byte(0xff)
+			if row%2 == 1 {
+				fill = 0x80
+			}
+			for j := 0; j < rb; j++ {
+				w.Data[row*rb+j] = fill
+			}
+		}
+		fixScales(r, w)
+	case 2:
+		for j := range x {
+			switch (j / 32) % 3 {
+			case 0:
+				x[j] = 0
+			case 1:
+				x[j] *= 1e-30
+			}
+		}
+	case 3:
+		fixScales(r, w)
+		for j := range x {
+			x[j] *= 1e4
 		}
 	}
 }

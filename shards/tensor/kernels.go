@@ -73,6 +73,10 @@ type kernelSet struct {
 	q8_K func(x []float32, qs []int8, d []float32, bsums []int16)
 	f16  func(x []float32, h []uint16)
 	bf16 func(x []float32, h []uint16)
+	// f16f32: some F16 kernel of the set reads acts.hf, so F16 products
+	// also widen the rounded activations back to float32; sets without
+	// such kernels skip that work.
+	f16f32 bool
 }
 
 // genericKernels is the pure-Go set, used where no SIMD kernel exists.

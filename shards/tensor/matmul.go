@@ -117,9 +117,9 @@ type acts struct {
 	s     []float32
 	bsums []int16
 	h     []uint16
-	// hf: for F16, the values of h as float32, so that kernels
-	// multiplying in float32 need not widen the activations again for
-	// every row.
+	// hf: for F16 on a set with kernelSet.f16f32, the values of h as
+	// float32, so that kernels multiplying in float32 need not widen the
+	// activations again for every row.
 	hf []float32
 	// xs: the x kernels' per-row activation terms (prepareX), xstride
 	// of them per row.
@@ -143,7 +143,10 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 	case F32:
 		return
 	case F16:
-		a.h, a.hf = grow(a.h, n*cols), grow(a.hf, n*cols)
+		a.h = grow(a.h, n*cols)
+		if ks.f16f32 {
+			a.hf = grow(a.hf, n*cols)
+		}
 	case BF16:
 		a.h = grow(a.h, n*cols)
 	case Q4_0, Q5_0, Q8_0:
@@ -170,10 +173,13 @@ func (a *acts) convRange(lo, hi int) {
 		x := a.x[i*cols : (i+1)*cols]
 		switch a.t {
 		case F16:
-			h, hf := a.h[i*cols:(i+1)*cols], a.hf[i*cols:(i+1)*cols]
+			h := a.h[i*cols : (i+1)*cols]
 			ks.f16(x, h)
-			for j, v := range h {
-				hf[j] = f16Lookup[v]
+			if ks.f16f32 {
+				hf := a.hf[i*cols : (i+1)*cols]
+				for j, v := range h {
+					hf[j] = f16Lookup[v]
+				}
 			}
 		case BF16:
 			ks.bf16(x, a.h[i*cols:(i+1)*cols])

@@ -17,6 +17,7 @@ func f16Batch4AVX2(w *byte, x *float32, xstride int, n int, out *[4]float32)
 
 // addF16AVX2 registers the kernels above.
 func addF16AVX2(ks *kernelSet) {
+	ks.f16f32 = true
 	ks.vec[F16] = tileSpec{rows: 2, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		o := (*[2]float32)(out)
 		n := a.cols / 32 * 32

@@ -144,6 +144,18 @@ func tailF32(s float32, w []byte, x []float32, from int) float32 {
 	return s
 }
 
+// f16Row is one row's F16 product on a SIMD kernel k that takes whole
+// 32-column steps: the columns past them are added by tailF16.
+func f16Row(k func(w *byte, x *uint16, n int) float32, w []byte, x []uint16) float32 {
+	n := len(x) / 32 * 32
+	var s float32
+	if n > 0 {
+		_ = w[2*n-1]
+		s = k(&w[0], &x[0], n)
+	}
+	return tailF16(s, w, x, n)
+}
+
 func tailF16(s float32, w []byte, x []uint16, from int) float32 {
 	for i := from; i < len(x); i++ {
 		s += f16at(w[2*i:]) * f16Lookup[x[i]]

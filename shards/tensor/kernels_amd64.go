@@ -121,14 +121,7 @@ func avx512Kernels() *kernelSet {
 	addK8Tiles(ks)
 	addBF16Kernels(ks)
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
-		x := a.hrow(i)
-		n := len(x) / 32 * 32
-		var s float32
-		if n > 0 {
-			_ = w[2*n-1]
-			s = dotF16AVX512(&w[0], &x[0], n)
-		}
-		return tailF16(s, w, x, n)
+		return f16Row(dotF16AVX512, w, a.hrow(i))
 	}
 	ks.batch[F16] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		n := a.cols / 32 * 32
@@ -352,14 +345,7 @@ func avx2Kernels() *kernelSet {
 		return tailF32(s, w, x, n)
 	}
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
-		x := a.hrow(i)
-		n := len(x) / 32 * 32
-		var s float32
-		if n > 0 {
-			_ = w[2*n-1]
-			s = dotF16AVX2(&w[0], &x[0], n)
-		}
-		return tailF16(s, w, x, n)
+		return f16Row(dotF16AVX2, w, a.hrow(i))
 	}
 	return withFallback(ks)
 }

@@ -268,14 +268,7 @@ func neonKernels(dot bool) *kernelSet {
 		return q5k(neonKArgs(w, a, i, 176))
 	}
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
-		x := a.hrow(i)
-		n := len(x) / 32 * 32
-		var s float32
-		if n > 0 {
-			_ = w[2*n-1]
-			s = dotF16NEON(&w[0], &x[0], n)
-		}
-		return tailF16(s, w, x, n)
+		return f16Row(dotF16NEON, w, a.hrow(i))
 	}
 	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, _, nb := neonKArgs(w, a, i, 210)

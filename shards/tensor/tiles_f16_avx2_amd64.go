@@ -58,11 +58,6 @@ func f16BatchN(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		putQuad(out, p, os, &q)
 	}
 	for ; p < k; p++ {
-		x := a.hrow(i + p)
-		var s float32
-		if n > 0 {
-			s = dotF16AVX2(&w[0], &x[0], n)
-		}
-		out[p*os] = tailF16(s, w, x, n)
+		out[p*os] = f16Row(dotF16AVX2, w, a.hrow(i+p))
 	}
 }

@@ -129,7 +129,7 @@ func RunEngine(ctx context.Context, o EngineOptions) (*EngineResult, error) {
 	if maxLen > cfg.Context {
 		return nil, fmt.Errorf("bench: %d context + %d generated tokens exceed the model's context length %d", o.Context, o.Gen, cfg.Context)
 	}
-	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: max(maxLen, 16+warmupSteps), IdleTimeout: -1, NoRepack: o.NoRepack})
+	sh, err := m.NewShard(0, cfg.Blocks, model.ShardOptions{Threads: threads, CacheTokens: max(maxLen, 16+warmupSteps), IdleTimeout: -1, NoRepack: o.NoRepack, PromptCacheBytes: -1})
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}

@@ -52,6 +52,10 @@ type batchItem struct {
 	done   int       // positions already computed
 	out    *Output
 	err    error
+	// cached: the step is a session's first, looked up in the prompt
+	// cache under key; hit: it was found there and is not computed.
+	cached, hit bool
+	key         promptKey
 }
 
 // segment is a chunk of one session's step inside a round: rows [row0,
@@ -109,11 +113,19 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 		if it.n, it.err = s.checkInput(it.ss, it.step.In); it.err != nil {
 			continue
 		}
+		it.out = &Output{}
+		if it.ss.n == 0 && s.pcache.enabled() {
+			it.cached, it.key = true, s.pcache.key(it.ss, it.step.In)
+			if it.hit = s.pcache.load(it.key, it.ss, s.cfg.KVDim(), it.out); it.hit {
+				// Answered: the rounds skip a step with nothing left.
+				it.x, it.done = it.out.Hidden, it.n
+				continue
+			}
+		}
 		it.x = s.residual(it.ss, it.n, nil)
 		if it.err = s.embed(it.ss, it.step.In, it.x); it.err != nil {
 			continue
 		}
-		it.out = &Output{}
 	}
 
 	bs := s.batchScratch()
@@ -136,6 +148,9 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 		it.ss.n += it.n
 		if !s.IsLast() {
 			it.out.Hidden = it.x
+		}
+		if it.cached && !it.hit {
+			s.pcache.store(it.key, it.ss, it.n, s.cfg.KVDim(), it.out)
 		}
 		outs[i] = it.out
 	}

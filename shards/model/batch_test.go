@@ -48,7 +48,10 @@ func twoShards(t *testing.T, m *Model) [2]*Shard {
 	}
 	var sh [2]*Shard
 	for i, r := range [][2]int{{0, mid}, {mid, L}} {
-		s, err := m.NewShard(r[0], r[1], ShardOptions{Threads: 2, IdleTimeout: -1})
+		// No prompt cache here and in the other tests that compare
+		// computations: a hit would answer a repeated first step without
+		// computing it.
+		s, err := m.NewShard(r[0], r[1], ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +243,7 @@ func TestForwardBatchFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, IdleTimeout: -1})
+	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +321,7 @@ func TestForwardBatchCancelMidway(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, IdleTimeout: -1})
+	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +389,7 @@ func TestForwardBatchConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, IdleTimeout: -1})
+	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +459,7 @@ func TestForwardBatchDecodeAllocs(t *testing.T) {
 	defer m.Close()
 	c := m.Config()
 	for _, r := range [][2]int{{0, c.Blocks}, {1, c.Blocks - 1}} {
-		sh, err := m.NewShard(r[0], r[1], ShardOptions{Threads: 2, IdleTimeout: -1})
+		sh, err := m.NewShard(r[0], r[1], ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

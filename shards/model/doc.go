@@ -47,5 +47,16 @@
 // (lora.go). The block's tensors are declared once, in weights.go's
 // blockTensors, which the checker, the loader and adapter matching read.
 //
+// A shard's prompt cache (promptcache.go; ShardOptions.PromptCacheBytes,
+// 64 MiB by default, least recently used first out) answers a session's
+// first step from an identical first step of an earlier session: the keys
+// and values it wrote in every block and its Output are copied, not
+// computed. The key is a sha256 of everything the step computes from (its
+// tokens or hidden-state bits, logits mode, top-k, omitted logits, the
+// session's adapter) and of the session's scope
+// (SessionOptions.PromptCacheScope), so a hit has the computation's bits.
+// Only whole first steps are reused, never a prefix: positions computed in
+// another batch may take another attention order.
+//
 // The transformer block itself is in block.go and reads like the math.
 package model

@@ -25,7 +25,7 @@ func TestStoriesGreedy(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ranges := range [][][2]int{{{0, L}}, three} {
-		ch, err := m.NewChain(ranges, ShardOptions{Threads: 2})
+		ch, err := m.NewChain(ranges, ShardOptions{PromptCacheBytes: -1, Threads: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestGenerateForcedAndStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	ch, err := m.NewChain([][2]int{{0, m.Config().Blocks}}, ShardOptions{Threads: 1})
+	ch, err := m.NewChain([][2]int{{0, m.Config().Blocks}}, ShardOptions{PromptCacheBytes: -1, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -338,7 +338,7 @@ func TestReferenceBitExactWithGGMLKernels(t *testing.T) {
 			}
 			defer m.Close()
 			// ggmlMatMul reads rows from the mapping's layout.
-			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, NoRepack: true})
+			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2, NoRepack: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -81,7 +81,7 @@ func TestLoRAReferenceTeacherForced(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer a.Close()
-			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, IdleTimeout: -1})
+			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

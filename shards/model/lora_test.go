@@ -105,7 +105,7 @@ func TestLoRABatchMixedBitIdentical(t *testing.T) {
 			alone := do(tw[:], false)
 			tw = twoShards(t, m)
 			together := do(tw[:], true)
-			one, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, IdleTimeout: -1})
+			one, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +130,7 @@ func TestLoRABatchMixedBitIdentical(t *testing.T) {
 // adapter.
 func sameInputLogits(t *testing.T, m *Model, a *lora.Adapter) (base, adapted []float32) {
 	t.Helper()
-	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2, IdleTimeout: -1})
+	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2, IdleTimeout: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,7 +106,7 @@ func TestReferenceTeacherForced(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer m.Close()
-			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2})
+			sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}

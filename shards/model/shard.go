@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -71,6 +72,11 @@ type ShardOptions struct {
 	// the copies in tensor.Pack's layout (same results; decoding is slower
 	// where Pack applies). For comparisons.
 	NoRepack bool
+	// PromptCacheBytes bounds the prompt cache, which answers a session's
+	// first step from an identical earlier one (promptcache.go): keys,
+	// values and outputs of all entries together (0:
+	// DefaultPromptCacheBytes; negative: no cache).
+	PromptCacheBytes int64
 }
 
 // maxBatch bounds the rows processed at once so that a long prompt's
@@ -103,6 +109,7 @@ type Shard struct {
 	batchMu                        sync.Mutex
 	batchFree                      []*batchScratch          // ForwardBatch's idle scratch
 	adapters                       map[string]*shardAdapter // guarded by mu
+	pcache                         *promptCache
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -123,6 +130,7 @@ type session struct {
 	sc      scratch
 	busy    int           // Forward calls in progress or waiting (guarded by Shard.mu)
 	adapter *shardAdapter // nil: the base model
+	scope   []byte        // the prompt cache's scope (SessionOptions)
 	lastUse time.Time
 }
 
@@ -138,6 +146,7 @@ func (m *Model) NewShard(first, last int, o ShardOptions) (*Shard, error) {
 		return nil, fmt.Errorf("model: cache tokens %d is negative", o.CacheTokens)
 	}
 	s := &Shard{m: m, cfg: c, first: first, last: last, sessions: map[string]*session{}, matmul: tensor.MatMul, matmulMany: tensor.MatMulMany}
+	s.pcache = newPromptCache(o.PromptCacheBytes)
 	s.capacity = o.CacheTokens
 	if s.capacity == 0 {
 		s.capacity = 4 * c.Context
@@ -276,6 +285,24 @@ func (s *Shard) OpenSession(id string, maxLen int) error { return s.OpenSessionA
 // OpenSessionAdapter reserves maxLen cache positions for a new session that
 // computes with the named adapter (AddAdapter; "" for the base model).
 func (s *Shard) OpenSessionAdapter(id string, maxLen int, adapter string) error {
+	return s.OpenSessionWith(id, maxLen, SessionOptions{Adapter: adapter})
+}
+
+// SessionOptions describe a new session.
+type SessionOptions struct {
+	// Adapter names the adapter to compute with (AddAdapter; "" for the
+	// base model).
+	Adapter string
+	// PromptCacheScope separates prompt-cache entries: a session's first
+	// step is answered only from a first step of a session with the same
+	// scope (a router passes one per tenant, so that nobody learns from a
+	// fast first token that another tenant sent the same prompt).
+	PromptCacheScope []byte
+}
+
+// OpenSessionWith reserves maxLen cache positions for a new session.
+func (s *Shard) OpenSessionWith(id string, maxLen int, o SessionOptions) error {
+	adapter := o.Adapter
 	if maxLen <= 0 {
 		return fmt.Errorf("model: session %q: %w: maximum length %d must be positive", id, ErrTooLong, maxLen)
 	}
@@ -307,6 +334,7 @@ func (s *Shard) OpenSessionAdapter(id string, maxLen int, adapter string) error 
 		sc:      scratch{ws: tensor.NewWorkspace()},
 		lastUse: time.Now(),
 		adapter: ad,
+		scope:   bytes.Clone(o.PromptCacheScope),
 	}
 	s.reserved += maxLen
 	return nil
@@ -406,6 +434,14 @@ func (s *Shard) ForwardInto(ctx context.Context, id string, in Input, out *Outpu
 		return err
 	}
 	c := &s.cfg
+	var key promptKey
+	cached := ss.n == 0 && s.pcache.enabled()
+	if cached {
+		if key = s.pcache.key(ss, in); s.pcache.load(key, ss, c.KVDim(), out) {
+			ss.n = n
+			return nil
+		}
+	}
 	x := s.residual(ss, n, out.Hidden)
 	if err := s.embed(ss, in, x); err != nil {
 		return err
@@ -431,6 +467,9 @@ func (s *Shard) ForwardInto(ctx context.Context, id string, in Input, out *Outpu
 	ss.n += n
 	if !s.IsLast() {
 		out.Hidden = x
+	}
+	if cached {
+		s.pcache.store(key, ss, n, c.KVDim(), out)
 	}
 	return nil
 }

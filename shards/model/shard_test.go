@@ -25,7 +25,7 @@ func testTokens(n, vocab int) []int32 {
 // returns every position's logits.
 func runChainSteps(t *testing.T, m *Model, ranges [][2]int, threads int, tokens []int32, batches []int) []float32 {
 	t.Helper()
-	ch, err := m.NewChain(ranges, ShardOptions{Threads: threads})
+	ch, err := m.NewChain(ranges, ShardOptions{PromptCacheBytes: -1, Threads: threads})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestReplaySameShard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	ch, err := m.NewChain([][2]int{{0, m.Config().Blocks}}, ShardOptions{Threads: 2})
+	ch, err := m.NewChain([][2]int{{0, m.Config().Blocks}}, ShardOptions{PromptCacheBytes: -1, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestTopKAndArgmax(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2})
+	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestConcurrentSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{Threads: 2})
+	sh, err := m.NewShard(0, m.Config().Blocks, ShardOptions{PromptCacheBytes: -1, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

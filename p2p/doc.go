@@ -17,12 +17,13 @@
 // NewNode returns once the blocks are loaded and the node is online (it is
 // announced as loading meanwhile). NodeConfig.Model lets several nodes of
 // one process share an opened model; Name overrides the announced name;
-// Threads, CacheTokens and IdleTimeout go to the shard; RecordTTL (30 s)
-// and RefreshInterval (TTL/3) time the announcements. n.Sessions() counts
-// open sessions; n.Registry() holds its Prometheus metrics
-// (svc_node_sessions_open, svc_node_cache_tokens_free, steps, positions,
-// step compute time, stream errors by code, batch sizes in steps and in
-// positions, queue wait). n.Close() withdraws the announcement, resets every
+// Threads, CacheTokens, IdleTimeout and PromptCacheBytes go to the shard;
+// RecordTTL (30 s) and RefreshInterval (TTL/3) time the announcements.
+// n.Sessions() counts open sessions; n.Registry() holds its Prometheus
+// metrics (svc_node_sessions_open, svc_node_cache_tokens_free, steps,
+// positions, step compute time, stream errors by code, batch sizes in steps
+// and in positions, queue wait, prompt cache hits, misses, entries and
+// bytes). n.Close() withdraws the announcement, resets every
 // stream (closing its session), and stops.
 //
 // Batching. The steps of all streams go through one scheduler per node:
@@ -36,6 +37,14 @@
 // batch's compute time (20 ms at most), so that batches stay together along
 // the chain; a lone stream never waits. A stream that ends or is cancelled
 // drops its step without touching the others'.
+//
+// Prompt cache. A session's first step that the node computed before (same
+// tokens or hidden-state bits, logits options, adapter, and the
+// wire.Open.prompt_cache_scope the caller gave, SessionOptions.
+// PromptCacheScope) is answered from the shard's prompt cache with the same
+// bits, without computing (model's promptcache.go): a regenerated answer,
+// a retry or many requests sharing a prompt then pay the prefill once on
+// every node of the chain, since identical bits reach the next node too.
 //
 // An Endpoint (NewEndpoint) is the host and DHT alone; the router uses one
 // in DHT client mode. Endpoint.Members and Endpoint.Lookup give the swarm

@@ -294,7 +294,7 @@ func (n *Node) open(o *wire.Open, ss *session) error {
 	if err := n.adapterFor(o); err != nil {
 		return err
 	}
-	if err := sh.OpenSessionAdapter(o.SessionId, int(o.MaxLength), o.Adapter); err != nil {
+	if err := sh.OpenSessionWith(o.SessionId, int(o.MaxLength), model.SessionOptions{Adapter: o.Adapter, PromptCacheScope: o.PromptCacheScope}); err != nil {
 		return refuse(codeOf(err), "%w", err)
 	}
 	n.met.opened.Inc()
@@ -394,6 +394,9 @@ type SessionOptions struct {
 	// Adapter names the node's LoRA adapter to compute with and
 	// AdapterDigest its file's sha256 (empty: the base model).
 	Adapter, AdapterDigest string
+	// PromptCacheScope keeps the session's first step from being answered
+	// from the prompt cache with another scope's (model.SessionOptions).
+	PromptCacheScope []byte
 }
 
 // OpenSession opens a forward stream to p and a session on it.
@@ -409,7 +412,7 @@ func OpenSession(ctx context.Context, h host.Host, p peer.ID, o SessionOptions) 
 	req := &wire.Request{Kind: &wire.Request_Open{Open: &wire.Open{
 		SessionId: o.ID, ModelDigest: o.Digest,
 		First: uint32(o.First), Last: uint32(o.Last), MaxLength: uint32(o.MaxLength),
-		Adapter: o.Adapter, AdapterDigest: o.AdapterDigest,
+		Adapter: o.Adapter, AdapterDigest: o.AdapterDigest, PromptCacheScope: o.PromptCacheScope,
 	}}}
 	if _, err := ss.roundTrip(ctx, req, nil, 0, nil); err != nil {
 		ss.Reset()

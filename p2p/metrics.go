@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"svc/shards/model"
 )
 
 // nodeMetrics are a node's Prometheus metrics, in the node's own registry
@@ -59,7 +61,31 @@ func newNodeMetrics(n *Node, reg *prometheus.Registry) (*nodeMetrics, error) {
 			}
 			return float64(sh.FreeTokens())
 		})
-	for _, c := range []prometheus.Collector{m.steps, m.positions, m.stepTime, m.errors, m.opened, m.batchSessions, m.batchPositions, m.queueWait, sessions, free} {
+	// The prompt cache's figures, read from the shard when scraped.
+	pcache := func(f func(model.PromptCacheStats) float64) func() float64 {
+		return func() float64 {
+			n.mu.Lock()
+			sh := n.shard
+			n.mu.Unlock()
+			if sh == nil {
+				return 0
+			}
+			return f(sh.PromptCacheStats())
+		}
+	}
+	pcHits := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "svc_node_prompt_cache_hits_total", Help: "Sessions' first steps answered from the prompt cache.", ConstLabels: labels},
+		pcache(func(s model.PromptCacheStats) float64 { return float64(s.Hits) }))
+	pcMisses := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "svc_node_prompt_cache_misses_total", Help: "Sessions' first steps computed (not found in the prompt cache).", ConstLabels: labels},
+		pcache(func(s model.PromptCacheStats) float64 { return float64(s.Misses) }))
+	pcEntries := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "svc_node_prompt_cache_entries", Help: "First steps held in the prompt cache.", ConstLabels: labels},
+		pcache(func(s model.PromptCacheStats) float64 { return float64(s.Entries) }))
+	pcBytes := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "svc_node_prompt_cache_bytes", Help: "Bytes of keys, values and outputs held in the prompt cache.", ConstLabels: labels},
+		pcache(func(s model.PromptCacheStats) float64 { return float64(s.Bytes) }))
+	for _, c := range []prometheus.Collector{m.steps, m.positions, m.stepTime, m.errors, m.opened, m.batchSessions, m.batchPositions, m.queueWait, sessions, free, pcHits, pcMisses, pcEntries, pcBytes} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("p2p: register metrics: %w", err)
 		}

@@ -72,6 +72,11 @@ type NodeConfig struct {
 	// IdleTimeout ends sessions (and their streams) unused this long
 	// (default 5 minutes).
 	IdleTimeout time.Duration
+	// PromptCacheBytes bounds the shard's prompt cache, which answers a
+	// session's first step from an identical earlier one
+	// (model.ShardOptions; 0: model.DefaultPromptCacheBytes; negative:
+	// off).
+	PromptCacheBytes int64
 	// Adapters are LoRA adapters to serve with the model (only the pairs
 	// of the node's blocks are loaded).
 	Adapters []AdapterSpec
@@ -229,7 +234,7 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 	if cacheTokens == 0 {
 		cacheTokens = defaultCacheTokens(mc, n.last-n.first)
 	}
-	sh, err := n.m.NewShard(n.first, n.last, model.ShardOptions{Threads: cfg.Threads, CacheTokens: cacheTokens, IdleTimeout: cfg.IdleTimeout})
+	sh, err := n.m.NewShard(n.first, n.last, model.ShardOptions{Threads: cfg.Threads, CacheTokens: cacheTokens, IdleTimeout: cfg.IdleTimeout, PromptCacheBytes: cfg.PromptCacheBytes})
 	if err != nil {
 		_ = n.Close()
 		return nil, fmt.Errorf("p2p: load blocks [%d,%d): %w", n.first, n.last, err)

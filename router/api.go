@@ -63,6 +63,11 @@ type GenerateRequest struct {
 	// Stop reports whether a token ends generation (end of sequence or end
 	// of turn); the stopping token is not part of the completion.
 	Stop func(id int32) bool
+	// PromptCacheScope is given to every hop's session: a node answers the
+	// prompt from its prompt cache only with a prompt sent in the same
+	// scope (one per tenant, so that a fast first token tells nobody what
+	// another tenant sent; nil: the shared scope).
+	PromptCacheScope []byte
 }
 
 // FinishReason says why a generation ended.

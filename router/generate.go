@@ -41,7 +41,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		}
 		maxTokens = room
 	}
-	ch := &chain{r: r, name: st.Name, digest: st.Digest, adapter: st.Adapter, adapterDigest: st.AdapterDigest, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
+	ch := &chain{r: r, name: st.Name, digest: st.Digest, adapter: st.Adapter, adapterDigest: st.AdapterDigest, scope: req.PromptCacheScope, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
 	defer ch.close()
 	if err := ch.build(ctx); err != nil {
 		return GenerateResult{}, err
@@ -87,6 +87,7 @@ type chain struct {
 	// adapter and adapterDigest: every hop must hold this LoRA adapter
 	// file ("": the base model).
 	adapter, adapterDigest string
+	scope                  []byte // the hops' prompt cache scope
 
 	// barrier lines this generation's decode steps up with the others'
 	// (barrier.go); joined at the first decode step.
@@ -462,7 +463,7 @@ func (c *chain) openHop(ctx context.Context, id string, cand candidate) (*p2p.Se
 	opts := p2p.SessionOptions{
 		ID: id, Digest: c.digest, First: cand.first, Last: cand.last,
 		MaxLength: c.maxLen, Dim: c.dim, StepTimeout: c.r.cfg.StepTimeout,
-		Adapter: c.adapter, AdapterDigest: c.adapterDigest,
+		Adapter: c.adapter, AdapterDigest: c.adapterDigest, PromptCacheScope: c.scope,
 		PerPosition: max(time.Duration(10*cand.ms*float64(time.Millisecond)), time.Millisecond),
 	}
 	began := time.Now()

@@ -311,12 +311,18 @@ func fitMaxTokens(asked, promptLen, ctxLen int) (int, *apiError) {
 }
 
 func (s *Server) backendRequest(j *job) router.GenerateRequest {
-	return router.GenerateRequest{
+	r := router.GenerateRequest{
 		Model:     j.model,
 		Prompt:    j.prompt,
 		MaxTokens: j.maxTokens,
 		Stop:      j.kit.tok.IsEOG,
 	}
+	if j.key != nil {
+		// A managed deployment's tenant is its API key: one key's cached
+		// prompts are not matched for another's.
+		r.PromptCacheScope = []byte("apikey:" + j.key.ID)
+	}
+	return r
 }
 
 // finishOf decides finish_reason when the backend did not say.

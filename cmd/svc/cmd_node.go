@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -18,12 +19,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"svc/cmd/internal/cli"
+	"svc/coordinator/placement"
 	"svc/p2p"
 )
 
 // nodeFlags are the flags of "svc node" as typed.
 type nodeFlags struct {
 	modelPath, blocks, name, metrics, keyFile, cpuProf string
+	promptCache                                        string
 	numBlocks, threads, cacheTokens, ctxLen            int
 	listen, bootstrap, adapters                        []string
 	ttl                                                time.Duration
@@ -79,6 +82,7 @@ announcement is withdrawn and every session closed.`,
 	f.StringArrayVar(&fl.adapters, "adapter", nil, "LoRA adapter to serve, NAME=FILE (repeatable; requests name it <model>-NAME; only this node's blocks' pairs are loaded)")
 	f.IntVar(&fl.threads, "threads", 0, "compute threads (0: one per CPU)")
 	f.IntVar(&fl.cacheTokens, "cache-tokens", 0, "KV cache capacity in positions over all sessions (0: what 2 GiB of f16 cache holds for these blocks)")
+	f.StringVar(&fl.promptCache, "prompt-cache", "", "memory for the prompt cache, which answers a session's first step from an identical earlier one (e.g. 256MiB; empty or 0: 64MiB; off: none)")
 	f.IntVar(&fl.ctxLen, "context", 0, "cap on session length (0: the model's context length)")
 	f.StringVar(&fl.metrics, "metrics", "", "serve Prometheus metrics on HOST:PORT at /metrics")
 	f.StringVar(&fl.keyFile, "key", "", "file holding the node's libp2p identity (created if missing; default: a new identity each run)")
@@ -108,6 +112,9 @@ func (fl nodeFlags) config() (p2p.NodeConfig, error) {
 	if cfg.Adapters, err = parseAdapterFlags("node", fl.adapters); err != nil {
 		return cfg, err
 	}
+	if cfg.PromptCacheBytes, err = parsePromptCache(fl.promptCache); err != nil {
+		return cfg, cli.Usagef("node: --prompt-cache: %v", err)
+	}
 	if fl.threads < 0 || fl.cacheTokens < 0 || fl.numBlocks < 0 || fl.ctxLen < 0 {
 		return cfg, cli.Usagef("node: --threads, --cache-tokens, --num-blocks and --context must not be negative")
 	}
@@ -126,6 +133,23 @@ func (fl nodeFlags) config() (p2p.NodeConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// parsePromptCache reads --prompt-cache as NodeConfig.PromptCacheBytes:
+// "off" is -1 (no cache), "" and "0" are 0 (the default), anything else a
+// size such as 256MiB or a byte count.
+func parsePromptCache(s string) (int64, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "off") {
+		return -1, nil
+	}
+	n, err := placement.ParseBytes(s)
+	if err != nil {
+		return 0, fmt.Errorf("%w (or off)", err)
+	}
+	if n > math.MaxInt64 {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return int64(n), nil
 }
 
 func runNode(ctx context.Context, log *slog.Logger, cfg p2p.NodeConfig, metricsAddr string) error {

@@ -50,6 +50,9 @@ func TestExitCodes(t *testing.T) {
 	if code, stderr := run("node", "--model", "m.gguf", "--blocks", "3:1"); code != cli.ExitUsage || !strings.Contains(stderr, "--blocks") {
 		t.Errorf("svc node --blocks 3:1: exit %d, stderr %q; want 2 naming --blocks", code, stderr)
 	}
+	if code, stderr := run("node", "--model", "m.gguf", "--prompt-cache", "lots"); code != cli.ExitUsage || !strings.Contains(stderr, "--prompt-cache") {
+		t.Errorf("svc node --prompt-cache lots: exit %d, stderr %q; want 2 naming --prompt-cache", code, stderr)
+	}
 	if code, stderr := run("tokenize", "--model", t.TempDir()+"/missing.gguf", "hi"); code != cli.ExitRefused || strings.Contains(stderr, "Usage:") {
 		t.Errorf("svc tokenize with a missing model: exit %d, stderr %q; want 1 without the usage", code, stderr)
 	}

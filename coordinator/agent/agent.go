@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,6 +64,27 @@ type Config struct {
 	// Memory this machine gives to slices ("8GiB" or bytes; 0: what the
 	// machine has free).
 	Memory string `toml:"memory"`
+	// PromptCache is each slice's prompt cache, which answers a session's
+	// first step from an identical earlier one ("256MiB" or bytes; empty
+	// or 0: model.DefaultPromptCacheBytes; "off": none). It comes on top
+	// of Memory's slices.
+	PromptCache string `toml:"prompt_cache"`
+}
+
+// PromptCacheBytes is PromptCache as p2p.NodeConfig.PromptCacheBytes
+// takes it.
+func (c Config) PromptCacheBytes() (int64, error) {
+	if strings.EqualFold(strings.TrimSpace(c.PromptCache), "off") {
+		return -1, nil
+	}
+	n, err := placement.ParseBytes(c.PromptCache)
+	if err != nil {
+		return 0, fmt.Errorf("prompt_cache: %w (or off)", err)
+	}
+	if n > math.MaxInt64 {
+		return 0, fmt.Errorf("prompt_cache: %q is too large", c.PromptCache)
+	}
+	return int64(n), nil
 }
 
 // LoadConfig reads agent.toml; a missing file is an error only if required.
@@ -88,6 +110,9 @@ func LoadConfig(path string, required bool) (Config, error) {
 	}
 	if _, err := ma.NewMultiaddr(cfg.Listen); err != nil {
 		return cfg, fmt.Errorf("configuration %s: listen %q: %v", path, cfg.Listen, err)
+	}
+	if _, err := cfg.PromptCacheBytes(); err != nil {
+		return cfg, fmt.Errorf("configuration %s: %w", path, err)
 	}
 	return cfg, nil
 }
@@ -395,6 +420,10 @@ func Run(ctx context.Context, o RunOptions) error {
 		return fmt.Errorf("configuration: memory: %w", err)
 	}
 	memory := int64(mem)
+	promptCache, err := o.Config.PromptCacheBytes()
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
 	key, t, err := OpenMember(caCert, me, f.Key(), f.Roster(), log)
 	if err != nil {
 		return err
@@ -450,6 +479,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	// The slices placed on this machine, served on its host; their nodes
 	// close before the host does.
 	kp := newKeeper(ep, t, me.Peer, f.SlicesDir(), memory, log)
+	kp.promptCache = promptCache
 	kept := make(chan struct{})
 	go func() {
 		defer close(kept)

@@ -18,4 +18,22 @@ func TestConfig(t *testing.T) {
 	if _, err := LoadConfig(p, true); err == nil || !strings.Contains(err.Error(), "unknown key lable") {
 		t.Fatalf("unknown key: %v", err)
 	}
+	for text, want := range map[string]int64{"": 0, "prompt_cache = \"256MiB\"\n": 256 << 20, "prompt_cache = \"off\"\n": -1} {
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := LoadConfig(p, true)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if got, err := cfg.PromptCacheBytes(); err != nil || got != want {
+			t.Fatalf("%q: prompt cache %d, %v; want %d", text, got, err, want)
+		}
+	}
+	if err := os.WriteFile(p, []byte("prompt_cache = \"lots\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(p, true); err == nil || !strings.Contains(err.Error(), "prompt_cache") {
+		t.Fatalf("bad prompt_cache: %v", err)
+	}
 }

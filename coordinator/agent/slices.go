@@ -81,8 +81,9 @@ type keeper struct {
 	kick chan struct{}
 	// memory is what agent.toml gives to slices (0: not set); the
 	// coordinator learns it, and the memory free, from the reports.
-	memory    int64
-	announced bool // a report with the memory reached the coordinator
+	memory      int64
+	announced   bool  // a report with the memory reached the coordinator
+	promptCache int64 // each node's NodeConfig.PromptCacheBytes
 
 	mu    sync.Mutex
 	held  map[sliceKey]*held
@@ -319,9 +320,10 @@ func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node
 		ModelPath: path, Name: key.model, First: key.first, Last: key.last,
 		Endpoint: k.ep, Identity: &p2p.ModelIdentity{Header: m.Header, Samples: m.Samples},
 		// New sessions stop once the licence grant the roster carries expires.
-		Gate:     func() error { return k.t.View().GrantError(time.Now()) },
-		Adapters: specs,
-		Logger:   k.log,
+		Gate:             func() error { return k.t.View().GrantError(time.Now()) },
+		Adapters:         specs,
+		PromptCacheBytes: k.promptCache,
+		Logger:           k.log,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)

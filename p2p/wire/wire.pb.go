@@ -355,8 +355,12 @@ type Open struct {
 	// model); adapter_digest (sha256 of the adapter file, hex) must match.
 	Adapter       string `protobuf:"bytes,6,opt,name=adapter,proto3" json:"adapter,omitempty"`
 	AdapterDigest string `protobuf:"bytes,7,opt,name=adapter_digest,json=adapterDigest,proto3" json:"adapter_digest,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The node answers the session's first step from its prompt cache only
+	// with a first step of a session of the same scope (a router passes one
+	// per tenant; empty is a scope too).
+	PromptCacheScope []byte `protobuf:"bytes,8,opt,name=prompt_cache_scope,json=promptCacheScope,proto3" json:"prompt_cache_scope,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Open) Reset() {
@@ -436,6 +440,13 @@ func (x *Open) GetAdapterDigest() string {
 		return x.AdapterDigest
 	}
 	return ""
+}
+
+func (x *Open) GetPromptCacheScope() []byte {
+	if x != nil {
+		return x.PromptCacheScope
+	}
+	return nil
 }
 
 type Step struct {
@@ -1208,7 +1219,7 @@ const file_wire_proto_rawDesc = "" +
 	"\x04open\x18\x01 \x01(\v2\x11.svc.wire.v1.OpenH\x00R\x04open\x12'\n" +
 	"\x04step\x18\x02 \x01(\v2\x11.svc.wire.v1.StepH\x00R\x04step\x12*\n" +
 	"\x05close\x18\x03 \x01(\v2\x12.svc.wire.v1.CloseH\x00R\x05closeB\x06\n" +
-	"\x04kind\"\xd2\x01\n" +
+	"\x04kind\"\x80\x02\n" +
 	"\x04Open\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12!\n" +
@@ -1218,7 +1229,8 @@ const file_wire_proto_rawDesc = "" +
 	"\n" +
 	"max_length\x18\x05 \x01(\rR\tmaxLength\x12\x18\n" +
 	"\aadapter\x18\x06 \x01(\tR\aadapter\x12%\n" +
-	"\x0eadapter_digest\x18\a \x01(\tR\radapterDigest\"\xc3\x01\n" +
+	"\x0eadapter_digest\x18\a \x01(\tR\radapterDigest\x12,\n" +
+	"\x12prompt_cache_scope\x18\b \x01(\fR\x10promptCacheScope\"\xc3\x01\n" +
 	"\x04Step\x12\f\n" +
 	"\x01n\x18\x01 \x01(\rR\x01n\x12\x16\n" +
 	"\x06tokens\x18\x02 \x03(\x05R\x06tokens\x12.\n" +

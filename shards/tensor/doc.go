@@ -53,8 +53,8 @@
 // (on AVX2: VPMADDUBSW, then one VPMADDWD per block) against a broadcast
 // activation dword accumulates the dot products of all sixteen rows with
 // no horizontal sums, and a tile is one sequential stream; its kernels
-// serve one position (decode) and up to 4 (AVX2), 8 or 9 positions per
-// call (batched decode, prefill). The strided tiles also read a block-interleaved layout
+// serve one position (decode) and up to 8 (AVX2: 2-4 per pass over the
+// tile), 8 or 9 positions per call (batched decode, prefill). The strided tiles also read a block-interleaved layout
 // (pack.go), which Pack chooses for no type (those tiles were no faster on
 // it than on row-major rows with their prefetching), so Q4_K, Q6_K and the
 // rest stay row-major. Every function

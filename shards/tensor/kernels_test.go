@@ -116,8 +116,8 @@ func fixScales(r *rand.Rand, w Matrix) {
 
 // BenchmarkKernels measures each kernel set on one thread with the weights
 // in cache (512x2048, about 1 MB for Q8_0): the compute ceiling of a kernel,
-// free of memory effects. n=1 uses the one-position kernels, n=4 the
-// four-position ones; a type the set has x kernels for (xlayout.go) is
+// free of memory effects. n=1 uses the one-position kernels, n=4 and n=8
+// the multi-position ones; a type the set has x kernels for (xlayout.go) is
 // measured packed too ("Q4_0x"). GB/cpu-s divides by the process's CPU
 // time, which a shared machine disturbs less than the wall clock.
 //
@@ -126,7 +126,7 @@ func BenchmarkKernels(b *testing.B) {
 	p := NewPool(1)
 	defer p.Close()
 	r := rand.New(rand.NewPCG(1, 3))
-	for _, n := range []int{1, 4} {
+	for _, n := range []int{1, 4, 8} {
 		for _, typ := range allTypes {
 			w := randomMatrix(r, typ, 512, 2048)
 			x := randomVec(r, n*2048)

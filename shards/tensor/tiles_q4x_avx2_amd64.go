@@ -6,7 +6,7 @@ import "fmt"
 
 // AVX2 kernels (tiles_q4x_avx2_amd64.s) for Q4_0 weights in the x layout of
 // packq4x.go, so that Pack packs Q4_0 on CPUs without AVX-512 too: sixteen
-// rows for one position (decode), eight rows for four positions (prefill,
+// rows for one position (decode) and for two to four positions (prefill,
 // batched decode). Both read a tile as one sequential stream.
 
 // q40xVecAVX2 is q40xVec16 (sixteen rows, one position) for tiles
@@ -16,11 +16,11 @@ import "fmt"
 //go:noescape
 func q40xVecAVX2(w *byte, nb int, tiles int, y *int8, d *float32, bias *int32, out *float32, pf int)
 
-// q40xHalf4AVX2 computes rows 8*half..8*half+7 of a tile for four
-// positions, laid out as for q40xBatch16: out[k*16+8*half+r].
+// q40xBatchAVX2 computes the sixteen rows of a tile for p = 2, 3 or 4
+// positions, laid out as for q40xBatch16: out[k*16+r].
 //
 //go:noescape
-func q40xHalf4AVX2(w *byte, half int, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, out *float32, pf int)
+func q40xBatchAVX2(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, p int, out *float32, pf int)
 
 // q40xAVX2PF is the one-position kernel's prefetch distance (bytes): on
 // an AVX2 EPYC (Zen 2) streaming from DRAM on two threads
@@ -30,18 +30,24 @@ func q40xHalf4AVX2(w *byte, half int, nb int, y *int8, ystride int, d *float32, 
 // latency-bound; the AVX-512 kernel measured the opposite on its CPU.
 const q40xAVX2PF = 4608
 
-// q40xAVX2PF4 is the prefetch distance of the four-position kernel's
-// first pass over a tile (the second finds it in cache): on the same EPYC
-// (BenchmarkQ4xColdAVX2x4, best of 100, load ~16) 6.3 GB/s without,
-// 8.1-8.2 with 4608, 9216 or 18432 bytes.
+// q40xAVX2PF4 is the prefetch distance of the multi-position kernel's
+// first pass over a tile (later ones find it in cache): on the same EPYC
+// (BenchmarkQ4xColdAVX2x4, best of 100, load ~16) the former eight-row
+// kernel streamed 6.3 GB/s without, 8.1-8.2 with 4608, 9216 or 18432
+// bytes.
 const q40xAVX2PF4 = 9216
 
-// q40xAVX2Pos is the most positions q40xTileAVX2 takes in one call.
-const q40xAVX2Pos = 4
+// q40xAVX2Pos is the most positions q40xTileAVX2 takes in one call, and
+// q40xAVX2Group the most its kernels take.
+const (
+	q40xAVX2Pos   = 8
+	q40xAVX2Group = 4
+)
 
 // q40xTileAVX2 is q40xTile for the AVX2 kernels (no prefetch distance):
-// four positions go to the eight-row kernel twice, fewer to the sixteen-row
-// one once each (the tile is in cache after the first).
+// the positions go to the multi-position kernel in groups of up to four, a
+// single one left over to the one-position kernel; only the first pass
+// over the tile prefetches (the others find it in cache).
 func q40xTileAVX2(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32) error {
 	if gap := kernelGap("avx2"); gap != "" {
 		return fmt.Errorf("tensor: Q4_0x AVX2 tile: %s", gap)
@@ -49,13 +55,15 @@ func q40xTileAVX2(tile []byte, nb int, qs []int8, ystride int, d []float32, bias
 	if err := q40xTileArgs(tile, nb, qs, ystride, d, bias, dstride, p, q40xAVX2Pos, out); err != nil {
 		return err
 	}
-	if p == q40xAVX2Pos {
-		q40xHalf4AVX2(&tile[0], 0, nb, &qs[0], ystride, &d[0], &bias[0], dstride, &out[0], q40xAVX2PF4)
-		q40xHalf4AVX2(&tile[0], 1, nb, &qs[0], ystride, &d[0], &bias[0], dstride, &out[0], 0)
-		return nil
-	}
-	for k := 0; k < p; k++ {
-		q40xVecAVX2(&tile[0], nb, 1, &qs[k*ystride], &d[k*dstride], &bias[k*dstride], &out[16*k], q40xAVX2PF)
+	pf, pf1 := q40xAVX2PF4, q40xAVX2PF
+	for k := 0; k < p; k += q40xAVX2Group {
+		switch g := min(q40xAVX2Group, p-k); g {
+		case 1:
+			q40xVecAVX2(&tile[0], nb, 1, &qs[k*ystride], &d[k*dstride], &bias[k*dstride], &out[16*k], pf1)
+		default:
+			q40xBatchAVX2(&tile[0], nb, &qs[k*ystride], ystride, &d[k*dstride], &bias[k*dstride], dstride, g, &out[16*k], pf)
+		}
+		pf, pf1 = 0, 0
 	}
 	return nil
 }

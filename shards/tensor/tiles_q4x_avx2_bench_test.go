@@ -74,7 +74,7 @@ func BenchmarkQ4xColdAVX2(b *testing.B) {
 var q4xAVX2BenchPF = []int{0, 1152, 2304, 4608, 9216}
 
 // BenchmarkQ4xColdAVX2x4 is BenchmarkQ4xColdAVX2 for four positions (the
-// eight-row kernel over both halves of each tile; the first prefetches).
+// multi-position kernel, one pass over each tile).
 //
 //	go test -run x -bench Q4xColdAVX2x4 -benchtime 100x ./shards/tensor/
 func BenchmarkQ4xColdAVX2x4(b *testing.B) {
@@ -117,8 +117,7 @@ func BenchmarkQ4xColdAVX2x4(b *testing.B) {
 			pool.For(rows/16, func(lo, hi int) {
 				var tmp [64]float32
 				for tile := lo; tile < hi; tile++ {
-					q40xHalf4AVX2(&pk[16*tile*rb], 0, nb, &qs[0], cols, &d[0], &bias[0], nb, &tmp[0], pf)
-					q40xHalf4AVX2(&pk[16*tile*rb], 1, nb, &qs[0], cols, &d[0], &bias[0], nb, &tmp[0], 0)
+					q40xBatchAVX2(&pk[16*tile*rb], nb, &qs[0], cols, &d[0], &bias[0], nb, 4, &tmp[0], pf)
 				}
 			})
 			wall[j][i] = time.Since(t0)

@@ -306,8 +306,8 @@ func TestQ4xKernelsAVX2(t *testing.T) {
 	d := make([]float32, 8)
 	bias := make([]int32, 8)
 	out := make([]float32, 64)
-	if err := q40xTileAVX2(tile, 2, qs, 64, d, bias, 2, 5, out); err == nil {
-		t.Error("five positions: no error")
+	if err := q40xTileAVX2(tile, 2, qs, 64, d, bias, 2, q40xAVX2Pos+1, out); err == nil {
+		t.Errorf("%d positions: no error", q40xAVX2Pos+1)
 	}
 	if err := q40xTileAVX2(tile, 2, qs[:200], 64, d, bias, 2, 4, out); err == nil {
 		t.Error("short activations: no error")

@@ -56,6 +56,11 @@ type batchItem struct {
 	// cache under key; hit: it was found there and is not computed.
 	cached, hit bool
 	key         promptKey
+	// lead is an earlier step of the batch with the same key: this one
+	// is not computed but copied from it (unless lead fails). entry is
+	// this step's copy once made, for its followers.
+	lead  *batchItem
+	entry *promptEntry
 }
 
 // segment is a chunk of one session's step inside a round: rows [row0,
@@ -116,8 +121,13 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 		it.out = &Output{}
 		if it.ss.n == 0 && s.pcache.enabled() {
 			it.cached, it.key = true, s.pcache.key(it.ss, it.step.In)
+			if it.lead = leadOf(items[:i], it.key); it.lead != nil {
+				// Copied from the lead once it is computed; the rounds
+				// skip a step with nothing left.
+				it.done = it.n
+				continue
+			}
 			if it.hit = s.pcache.load(it.key, it.ss, s.cfg.KVDim(), it.out); it.hit {
-				// Answered: the rounds skip a step with nothing left.
 				it.x, it.done = it.out.Hidden, it.n
 				continue
 			}
@@ -131,12 +141,17 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 	bs := s.batchScratch()
 	defer s.putBatchScratch(bs)
 	for {
-		segs, rows := s.nextRound(items, bs.segs[:0])
-		bs.segs = segs
-		if len(segs) == 0 {
+		for {
+			segs, rows := s.nextRound(items, bs.segs[:0])
+			bs.segs = segs
+			if len(segs) == 0 {
+				break
+			}
+			s.round(ctx, &bs.sc, segs, rows)
+		}
+		if !s.orphans(items) {
 			break
 		}
-		s.round(ctx, &bs.sc, segs, rows)
 	}
 
 	for i := range items {
@@ -145,16 +160,60 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 			errs[i] = it.err
 			continue
 		}
+		kvd := s.cfg.KVDim()
+		if it.lead != nil {
+			// The lead comes earlier and is done: its own Output is
+			// final, its entry made if it has followers.
+			l := it.lead
+			if l.entry == nil {
+				l.entry = newPromptEntry(l.key, l.ss, l.n, kvd, l.out)
+			}
+			l.entry.apply(it.ss, kvd, it.out)
+			it.x = it.out.Hidden
+			s.pcache.count(true)
+		}
 		it.ss.n += it.n
 		if !s.IsLast() {
 			it.out.Hidden = it.x
 		}
-		if it.cached && !it.hit {
-			s.pcache.store(it.key, it.ss, it.n, s.cfg.KVDim(), it.out)
+		if it.cached && !it.hit && it.lead == nil {
+			it.entry = s.pcache.store(it.key, it.ss, it.n, kvd, it.out)
 		}
 		outs[i] = it.out
 	}
 	return outs, errs
+}
+
+// leadOf returns the first of the earlier steps that computes the first
+// step key, or nil.
+func leadOf(earlier []batchItem, key promptKey) *batchItem {
+	for j := range earlier {
+		e := &earlier[j]
+		if e.err == nil && e.cached && !e.hit && e.lead == nil && e.key == key {
+			return e
+		}
+	}
+	return nil
+}
+
+// orphans makes the steps waiting for a lead that failed (its context
+// ended) compute themselves, and reports whether there are any.
+func (s *Shard) orphans(items []batchItem) bool {
+	more := false
+	for i := range items {
+		it := &items[i]
+		if it.lead == nil || it.lead.err == nil || it.err != nil {
+			continue
+		}
+		it.lead, it.done = nil, 0
+		s.pcache.count(false)
+		it.x = s.residual(it.ss, it.n, nil)
+		if it.err = s.embed(it.ss, it.step.In, it.x); it.err != nil {
+			continue
+		}
+		more = true
+	}
+	return more
 }
 
 // lockSessions takes the semaphores of the sessions found, in the order of

@@ -56,7 +56,8 @@
 // session's adapter) and of the session's scope
 // (SessionOptions.PromptCacheScope), so a hit has the computation's bits.
 // Only whole first steps are reused, never a prefix: positions computed in
-// another batch may take another attention order.
+// another batch may take another attention order. Identical first steps in
+// one ForwardBatch are computed once.
 //
 // The transformer block itself is in block.go and reads like the math.
 package model

@@ -28,6 +28,10 @@ import (
 // may take another attention order (see batch.go and maxBatch), so a
 // prefix computed as part of one step is not provably the bits of it
 // computed alone.
+//
+// In a ForwardBatch, identical first steps of several sessions are computed
+// once: the first is computed, the others copy it as from the cache (if
+// its context ends first, they compute themselves).
 
 // DefaultPromptCacheBytes is the prompt cache's budget for a shard when
 // ShardOptions.PromptCacheBytes is 0.
@@ -135,9 +139,8 @@ func (pc *promptCache) key(ss *session, in Input) promptKey {
 }
 
 // load answers a first step of session ss (empty, its semaphore held) from
-// the cache if it holds the key: it copies the keys and values into the
-// session's blocks and the Output into out (as ForwardInto fills it: Hidden
-// reuses out's memory, Logits are fresh). It does not advance ss.n.
+// the cache if it holds the key (see promptEntry.apply). It does not
+// advance ss.n.
 func (pc *promptCache) load(key promptKey, ss *session, kvDim int, out *Output) bool {
 	pc.mu.Lock()
 	el := pc.entries[key]
@@ -152,7 +155,26 @@ func (pc *promptCache) load(key promptKey, ss *session, kvDim int, out *Output) 
 	// An entry is never modified once stored (eviction only drops it), so
 	// it can be read after the lock is released.
 	pc.mu.Unlock()
+	e.apply(ss, kvDim, out)
+	return true
+}
 
+// count adds a first step answered (hit) or computed (not) without a
+// lookup: ForwardBatch's copies of an identical step of the same batch.
+func (pc *promptCache) count(hit bool) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if hit {
+		pc.hits++
+	} else {
+		pc.misses++
+	}
+}
+
+// apply copies the entry's keys and values into the blocks of session ss
+// (empty, its semaphore held) and its Output into out, as ForwardInto fills
+// it: Hidden reuses out's memory, Logits are fresh.
+func (e *promptEntry) apply(ss *session, kvDim int, out *Output) {
 	need := e.n * kvDim
 	for l := range ss.layers {
 		lc := &ss.layers[l]
@@ -176,30 +198,12 @@ func (pc *promptCache) load(key promptKey, ss *session, kvDim int, out *Output) 
 	for _, t := range e.out.Top {
 		out.Top = append(out.Top, slices.Clone(t))
 	}
-	return true
 }
 
-// store keeps a copy of a computed first step of n positions: session ss's
-// keys and values (its semaphore is held) and out. A step larger than the
-// whole budget is not stored; others evict the least recently used entries
-// until they fit.
-func (pc *promptCache) store(key promptKey, ss *session, n, kvDim int, out *Output) {
-	size := int64(2 * 2 * n * kvDim * len(ss.layers))
-	size += int64(4 * (len(out.Hidden) + len(out.Logits) + len(out.Argmax)))
-	for _, t := range out.Top {
-		size += int64(8 * len(t))
-	}
-	if size > pc.budget {
-		return
-	}
-	pc.mu.Lock()
-	_, held := pc.entries[key]
-	pc.mu.Unlock()
-	if held {
-		return // an identical step computed at the same time got there first
-	}
-	// Copy outside the lock: other sessions' lookups go on meanwhile.
-	e := &promptEntry{key: key, n: n, k: make([][]uint16, len(ss.layers)), v: make([][]uint16, len(ss.layers)), bytes: size}
+// newPromptEntry copies a computed first step of n positions: session ss's
+// keys and values (its semaphore is held) and out.
+func newPromptEntry(key promptKey, ss *session, n, kvDim int, out *Output) *promptEntry {
+	e := &promptEntry{key: key, n: n, k: make([][]uint16, len(ss.layers)), v: make([][]uint16, len(ss.layers)), bytes: entryBytes(n, kvDim, len(ss.layers), out)}
 	for l := range ss.layers {
 		e.k[l] = slices.Clone(ss.layers[l].k[:n*kvDim])
 		e.v[l] = slices.Clone(ss.layers[l].v[:n*kvDim])
@@ -210,13 +214,41 @@ func (pc *promptCache) store(key promptKey, ss *session, n, kvDim int, out *Outp
 	for _, t := range out.Top {
 		e.out.Top = append(e.out.Top, slices.Clone(t))
 	}
+	return e
+}
 
+// entryBytes is what an entry of a first step of n positions holds.
+func entryBytes(n, kvDim, layers int, out *Output) int64 {
+	size := int64(2 * 2 * n * kvDim * layers)
+	size += int64(4 * (len(out.Hidden) + len(out.Logits) + len(out.Argmax)))
+	for _, t := range out.Top {
+		size += int64(8 * len(t))
+	}
+	return size
+}
+
+// store keeps a copy of a computed first step of n positions (see
+// newPromptEntry) and returns it, or nil when the cache already holds the
+// key or the step is larger than the whole budget. Others entries are
+// evicted, least recently used first, until it fits.
+func (pc *promptCache) store(key promptKey, ss *session, n, kvDim int, out *Output) *promptEntry {
+	if entryBytes(n, kvDim, len(ss.layers), out) > pc.budget {
+		return nil
+	}
+	pc.mu.Lock()
+	_, held := pc.entries[key]
+	pc.mu.Unlock()
+	if held {
+		return nil // an identical step computed at the same time got there first
+	}
+	// Copy outside the lock: other sessions' lookups go on meanwhile.
+	e := newPromptEntry(key, ss, n, kvDim, out)
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if _, held := pc.entries[key]; held {
-		return
+		return e
 	}
-	for pc.used+size > pc.budget {
+	for pc.used+e.bytes > pc.budget {
 		old := pc.lru.Back()
 		oe := old.Value.(*promptEntry)
 		pc.lru.Remove(old)
@@ -224,7 +256,8 @@ func (pc *promptCache) store(key promptKey, ss *session, n, kvDim int, out *Outp
 		pc.used -= oe.bytes
 	}
 	pc.entries[key] = pc.lru.PushFront(e)
-	pc.used += size
+	pc.used += e.bytes
+	return e
 }
 
 func (pc *promptCache) stats() PromptCacheStats {

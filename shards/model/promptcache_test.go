@@ -436,3 +436,87 @@ func TestPromptCacheOwnsItsCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptCacheSameBatch sends one first step three times in one
+// ForwardBatch per shard: it is computed once and copied to the other two
+// sessions, which then decode exactly as a session computed alone. A lead
+// whose context has ended leaves its copies to compute themselves.
+func TestPromptCacheSameBatch(t *testing.T) {
+	for _, name := range promptCacheModels {
+		t.Run(name, func(t *testing.T) {
+			m, err := Open(testenv.Path(t, "models", name+".gguf"), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			vocab := m.Config().Vocab
+			cached := threeShards(t, m, ShardOptions{})
+			plain := threeShards(t, m, ShardOptions{PromptCacheBytes: -1})
+			in := Input{Tokens: sessionTokens(4, 6, vocab), Logits: LogitsAll, TopK: 2}
+			openAll(t, plain, "ref", 32, SessionOptions{})
+			ref := chainStep(t, plain, "ref", in)
+			refDec := decodeSteps(t, plain, "ref", ref[2].Argmax[5], 3)
+
+			ids := []string{"x", "y", "z"}
+			for _, id := range ids {
+				openAll(t, cached, id, 32, SessionOptions{})
+			}
+			var prev []*Output
+			for i, sh := range cached {
+				steps := make([]BatchStep, len(ids))
+				for j, id := range ids {
+					steps[j] = BatchStep{ID: id, In: in}
+					if i > 0 {
+						steps[j].In.Tokens, steps[j].In.Hidden = nil, prev[j].Hidden
+					}
+				}
+				outs, errs := sh.ForwardBatch(context.Background(), steps)
+				for j := range ids {
+					if errs[j] != nil {
+						t.Fatalf("shard %d step %d: %v", i, j, errs[j])
+					}
+					sameOutput(t, fmt.Sprintf("shard %d session %s", i, ids[j]), outs[j], ref[i])
+				}
+				if st := sh.PromptCacheStats(); st.Hits != 2 || st.Misses != 1 || st.Entries != 1 {
+					t.Fatalf("shard %d: %+v, want 2 hits (copies), 1 miss, 1 entry", i, st)
+				}
+				prev = outs
+			}
+			for _, id := range ids {
+				for k, o := range decodeSteps(t, cached, id, ref[2].Argmax[5], 3) {
+					sameOutput(t, fmt.Sprintf("%s decode %d", id, k), o, refDec[k])
+				}
+			}
+
+			// The lead's own context has ended: it fails (in the rounds
+			// or before), its copy is computed.
+			sh := cached[0]
+			ended, cancel := context.WithCancel(context.Background())
+			cancel()
+			for k := range 6 {
+				lead, copyID := fmt.Sprintf("lead%d", k), fmt.Sprintf("copy%d", k)
+				for _, id := range []string{lead, copyID} {
+					if err := sh.OpenSession(id, 32); err != nil {
+						t.Fatal(err)
+					}
+				}
+				pin := Input{Tokens: sessionTokens(10+k, 5, vocab)}
+				if err := plain[0].OpenSession(copyID, 32); err != nil {
+					t.Fatal(err)
+				}
+				want, err := plain[0].Forward(context.Background(), copyID, pin)
+				if err != nil {
+					t.Fatal(err)
+				}
+				outs, errs := sh.ForwardBatch(context.Background(), []BatchStep{{ID: lead, In: pin, Ctx: ended}, {ID: copyID, In: pin}})
+				if errs[0] == nil || errs[1] != nil {
+					t.Fatalf("attempt %d: errors %v, %v; want the lead's alone", k, errs[0], errs[1])
+				}
+				sameOutput(t, fmt.Sprintf("attempt %d: the copy", k), outs[1], want)
+				if n, _ := sh.SessionLen(lead); n != 0 {
+					t.Fatalf("attempt %d: the failed lead holds %d positions", k, n)
+				}
+			}
+		})
+	}
+}

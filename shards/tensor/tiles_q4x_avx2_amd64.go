@@ -32,9 +32,8 @@ const q40xAVX2PF = 4608
 
 // q40xAVX2PF4 is the prefetch distance of the multi-position kernel's
 // first pass over a tile (later ones find it in cache): on the same EPYC
-// (BenchmarkQ4xColdAVX2x4, best of 100, load ~16) the former eight-row
-// kernel streamed 6.3 GB/s without, 8.1-8.2 with 4608, 9216 or 18432
-// bytes.
+// (BenchmarkQ4xColdAVX2x4, four positions, best of 40, load ~3) 8.7 GB/s
+// without, 10.6-10.7 with 4608, 9216 or 18432 bytes.
 const q40xAVX2PF4 = 9216
 
 // q40xAVX2Pos is the most positions q40xTileAVX2 takes in one call, and

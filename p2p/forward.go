@@ -267,12 +267,19 @@ func (n *Node) forwardRequest(ctx context.Context, req *wire.Request, payload []
 	return nil, nil, false, refuse(wire.Code_BAD_REQUEST, "request of no known kind")
 }
 
+// maxPromptCacheScope bounds wire.Open.prompt_cache_scope, which each
+// session keeps: a tenant's name or a digest is far shorter.
+const maxPromptCacheScope = 256
+
 func (n *Node) open(o *wire.Open, ss *session) error {
 	if ss.shard != nil {
 		return refuse(wire.Code_BAD_REQUEST, "second open on one stream")
 	}
 	if o.SessionId == "" || len(o.SessionId) > 128 {
 		return refuse(wire.Code_BAD_REQUEST, "session id of %d bytes (want 1..128)", len(o.SessionId))
+	}
+	if len(o.PromptCacheScope) > maxPromptCacheScope {
+		return refuse(wire.Code_BAD_REQUEST, "prompt cache scope of %d bytes (want at most %d)", len(o.PromptCacheScope), maxPromptCacheScope)
 	}
 	if o.ModelDigest != n.digest {
 		return refuse(wire.Code_UNKNOWN_MODEL, "this node serves model %s, not %q", n.digest, o.ModelDigest)

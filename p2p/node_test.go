@@ -134,6 +134,9 @@ func TestNodeRefusesMalformedFrames(t *testing.T) {
 	bad.GetOpen().ModelDigest = "beef"
 	raw(frame(bad), wire.Code_UNKNOWN_MODEL)
 	raw(frame(openReq(n, "x", 0, 5)), wire.Code_WRONG_RANGE)
+	scoped := openReq(n, "x", 2, 5)
+	scoped.GetOpen().PromptCacheScope = make([]byte, 257)
+	raw(frame(scoped), wire.Code_BAD_REQUEST)
 	// Token ids to a hop that takes hidden states.
 	okResp := func(s network.Stream) {
 		var resp wire.Response

@@ -357,7 +357,7 @@ type Open struct {
 	AdapterDigest string `protobuf:"bytes,7,opt,name=adapter_digest,json=adapterDigest,proto3" json:"adapter_digest,omitempty"`
 	// The node answers the session's first step from its prompt cache only
 	// with a first step of a session of the same scope (a router passes one
-	// per tenant; empty is a scope too).
+	// per tenant; empty is a scope too). At most 256 bytes.
 	PromptCacheScope []byte `protobuf:"bytes,8,opt,name=prompt_cache_scope,json=promptCacheScope,proto3" json:"prompt_cache_scope,omitempty"`
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache

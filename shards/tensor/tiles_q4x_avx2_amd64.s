@@ -163,13 +163,18 @@ q4xv2done:
 	RET
 
 // The multi-position kernel computes all sixteen rows of a tile for two to
-// four positions: the weights are loaded and unpacked once per block and
-// position, each broadcast activation dword serves sixteen rows, and the
-// float accumulators live in out (one load and store per block and
+// four positions: the weights are loaded and unpacked once per block for
+// all the positions, each broadcast activation dword serves sixteen rows,
+// and the float accumulators live in out (one load and store per block and
 // position), which leaves eight registers for the 16-bit sums. On a Zen 2
-// EPYC (one vector-integer multiply pipe) the integer part runs within 5%
-// of the VPMADDUBSW/VPMADDWD floor; four positions cost 85 cycles a 16-row
-// block where the former eight-row kernel, run twice, cost 94.
+// EPYC the multiplies (VPMADDUBSW, VPMADDWD) share one pipe and the adds,
+// ands, float multiplies and conversions the others: four positions cost
+// 85 cycles a 16-row block where the multiplies alone need 72 (without the
+// float step, 67 where they need 64), and the former eight-row kernel, run
+// twice, 94. Rotating the next block's loads ahead of the float step,
+// interleaving the float steps with the last products, the mask and ones
+// in registers, short encodings, and the bias added in 16 bits with shifts
+// in place of VPMADDWD all measured within two cycles of this.
 
 // Q4XB_LOAD: quant group K of the block at Q(SI), unpacked: Y8 low
 // nibbles of rows 0-7, Y9 of rows 8-15, Y10 and Y11 the high nibbles.

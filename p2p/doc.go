@@ -36,7 +36,11 @@
 // have not yet sent theirs: it then waits for them, at most half that
 // batch's compute time (20 ms at most), so that batches stay together along
 // the chain; a lone stream never waits. A stream that ends or is cancelled
-// drops its step without touching the others'.
+// drops its step without touching the others'. A scheduler whose queue
+// runs empty after a batch parks its shard's pool workers at once
+// (model.Shard.Rest) instead of letting them spin for the next product:
+// the next step is a network round trip away, and on a machine shared by
+// several nodes of a chain the core is wanted by the node computing now.
 //
 // Prompt cache. A session's first step that the node computed before (same
 // tokens or hidden-state bits, logits options, adapter, and the

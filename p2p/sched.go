@@ -140,6 +140,10 @@ func (q *scheduler) poke() {
 }
 
 // idle marks the shard free and hands what queued meanwhile to the loop.
+// With nothing queued, the next step is at least a network round trip
+// away (in a chain, the other nodes compute it first), so the shard's pool
+// workers park at once rather than spin on a core that those nodes, on a
+// shared machine, need now.
 func (q *scheduler) idle() {
 	q.mu.Lock()
 	q.busy = false
@@ -147,7 +151,9 @@ func (q *scheduler) idle() {
 	q.mu.Unlock()
 	if pending {
 		q.poke()
+		return
 	}
+	q.shard.Rest()
 }
 
 // run computes batches until ctx ends, then fails whatever is still queued.

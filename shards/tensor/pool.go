@@ -23,10 +23,13 @@ type Pool struct {
 	// once and never holds the channel's lock against the sender.
 	queued atomic.Int32
 	free   chan *poolJob // finished jobs kept for reuse: For does not allocate
-	quit   chan struct{}
-	closed atomic.Bool
-	wg     sync.WaitGroup
-	once   sync.Once
+	// resting is set by Rest and cleared by For: idle workers stop polling
+	// at once instead of after spinTime (see Rest).
+	resting atomic.Bool
+	quit    chan struct{}
+	closed  atomic.Bool
+	wg      sync.WaitGroup
+	once    sync.Once
 }
 
 type poolJob struct {
@@ -158,12 +161,26 @@ func (p *Pool) poll() bool {
 			if p.closed.Load() {
 				return false
 			}
-			if time.Now().After(deadline) {
+			if p.resting.Load() || time.Now().After(deadline) {
 				return true
 			}
 			// Let other goroutines of this thread's P run now and then.
 			runtime.Gosched()
 		}
+	}
+}
+
+// Rest tells the pool that no For call is coming soon: idle workers park
+// now instead of polling for spinTime. A caller that knows its burst of
+// products is over (a node that finished a batch and has no other step
+// queued) calls it so that the spinning does not take a core from the
+// processes that compute meanwhile: the next node of a chain on the same
+// machine, or the network stack carrying the batch's answers. The next For
+// ends the rest; its first job pays one wake-up of the workers. Rest never
+// changes results, only which thread computes which chunk.
+func (p *Pool) Rest() {
+	if p != nil {
+		p.resting.Store(true)
 	}
 }
 
@@ -182,6 +199,9 @@ func (p *Pool) For(n int, fn func(lo, hi int)) {
 	if p == nil || p.threads <= 1 || n == 1 {
 		fn(0, n)
 		return
+	}
+	if p.resting.Load() {
+		p.resting.Store(false)
 	}
 	chunks := min(n, 4*p.threads)
 	chunk := (n + chunks - 1) / chunks

@@ -77,3 +77,57 @@ func BenchmarkPoolFor(b *testing.B) {
 		p.For(64, func(lo, hi int) { sink.Add(int64(hi - lo)) })
 	}
 }
+
+// TestPoolRest: Rest between and during For calls (workers parking while
+// others hand out jobs) never loses or repeats a chunk, and a rested pool
+// still uses its workers.
+func TestPoolRest(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < 300; k++ {
+				if k%3 == g%3 {
+					p.Rest()
+				}
+				hits := make([]atomic.Int32, 257)
+				p.For(len(hits), func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						hits[i].Add(1)
+					}
+				})
+				for i := range hits {
+					if n := hits[i].Load(); n != 1 {
+						t.Errorf("index %d visited %d times", i, n)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestPoolRestWakes: after a rest the workers still take the next job. Of
+// two chunks, the first claimed waits until the second has run, so For
+// returns only if a worker ran one of them. (A fresh pool: a queue full of
+// other callers' stale copies would make the caller do both itself.)
+func TestPoolRestWakes(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	for k := 0; k < 20; k++ {
+		p.Rest()
+		var claimed atomic.Int32
+		second := make(chan struct{})
+		p.For(2, func(lo, hi int) {
+			if claimed.Add(1) == 1 {
+				<-second
+				return
+			}
+			close(second)
+		})
+	}
+}

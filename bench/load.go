@@ -28,6 +28,11 @@ type LoadOptions struct {
 	Requests  int
 	MaxTokens int    // 0 means 64
 	Prompt    string // user message; a fixed default if empty
+	// DistinctPrompts starts every request's message with its own number
+	// ("Request 7. "), so that no two requests share a prompt, nor its
+	// first tokens: a server's prompt or prefix cache cannot answer one
+	// request's prompt from another's, and every prompt is computed.
+	DistinctPrompts bool
 	// Timeout bounds each request (connection to last byte); 0 means 2 min.
 	Timeout time.Duration
 	// Warmup requests are sent (one at a time) before the first level and
@@ -116,16 +121,10 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadReport, error) {
 		client = &http.Client{Transport: tr}
 		defer tr.CloseIdleConnections()
 	}
-	body, err := json.Marshal(map[string]any{
-		"model":      o.Model,
-		"messages":   []map[string]string{{"role": "user", "content": o.Prompt}},
-		"max_tokens": o.MaxTokens,
-		"stream":     true,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("bench: encode request: %w", err)
+	ld := &loader{client: client, url: endpoint, model: o.Model, prompt: o.Prompt, maxTokens: o.MaxTokens, distinct: o.DistinctPrompts, apiKey: o.APIKey, timeout: o.Timeout}
+	if _, err := ld.body(); err != nil {
+		return nil, err
 	}
-	ld := &loader{client: client, url: endpoint, body: body, apiKey: o.APIKey, timeout: o.Timeout}
 
 	for i := 0; i < o.Warmup; i++ {
 		if err := ctx.Err(); err != nil {
@@ -176,11 +175,34 @@ func chatURL(u string) (string, error) {
 }
 
 type loader struct {
-	client  *http.Client
-	url     string
-	body    []byte
-	apiKey  string
-	timeout time.Duration
+	client    *http.Client
+	url       string
+	model     string
+	prompt    string
+	maxTokens int
+	distinct  bool
+	sent      atomic.Int64 // requests built so far (numbers distinct prompts)
+	apiKey    string
+	timeout   time.Duration
+}
+
+// body is the JSON of the next request: the same for every request, or
+// with DistinctPrompts its own numbered message.
+func (ld *loader) body() ([]byte, error) {
+	prompt := ld.prompt
+	if ld.distinct {
+		prompt = fmt.Sprintf("Request %d. %s", ld.sent.Add(1), prompt)
+	}
+	b, err := json.Marshal(map[string]any{
+		"model":      ld.model,
+		"messages":   []map[string]string{{"role": "user", "content": prompt}},
+		"max_tokens": ld.maxTokens,
+		"stream":     true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bench: encode request: %w", err)
+	}
+	return b, nil
 }
 
 // level runs n requests with c in flight at a time; it returns when all
@@ -248,7 +270,11 @@ func (e *apiError) code() string {
 func (ld *loader) do(ctx context.Context) requestResult {
 	ctx, cancel := context.WithTimeout(ctx, ld.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ld.url, bytes.NewReader(ld.body))
+	body, err := ld.body()
+	if err != nil {
+		return requestResult{err: "bad_request"}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ld.url, bytes.NewReader(body))
 	if err != nil {
 		return requestResult{err: "bad_request"}
 	}

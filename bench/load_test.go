@@ -26,6 +26,7 @@ type fakeChat struct {
 	maxFlight  atomic.Int64
 	mu         sync.Mutex
 	bad        []string
+	prompts    []string // every request's message, in arrival order
 }
 
 func (f *fakeChat) complain(format string, args ...any) {
@@ -53,6 +54,9 @@ func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
+	f.mu.Lock()
+	f.prompts = append(f.prompts, req.Messages[0].Content)
+	f.mu.Unlock()
 	cur := f.inFlight.Add(1)
 	// A request stops counting as in flight before the server sends what
 	// lets the client finish it: otherwise the client's next request can
@@ -150,6 +154,36 @@ func TestRunLoadAgainstStreamingServer(t *testing.T) {
 	// Four streams at once finish the same work in less wall time.
 	if rep.Levels[1].OutputTokensPerS < 1.5*rep.Levels[0].OutputTokensPerS {
 		t.Errorf("concurrency 4 gave %.0f tok/s, concurrency 1 %.0f", rep.Levels[1].OutputTokensPerS, rep.Levels[0].OutputTokensPerS)
+	}
+}
+
+// TestRunLoadDistinctPrompts: by default every request (warm-up included)
+// sends the same message; with DistinctPrompts no two share a message or
+// its start, and each still ends with the prompt.
+func TestRunLoadDistinctPrompts(t *testing.T) {
+	for _, distinct := range []bool{false, true} {
+		f := &fakeChat{}
+		srv := httptest.NewServer(f)
+		_, err := RunLoad(context.Background(), LoadOptions{URL: srv.URL, Model: "m", Concurrency: []int{1, 3}, Requests: 4, MaxTokens: 2, Warmup: 1, Prompt: "Tell a story.", DistinctPrompts: distinct})
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.prompts) != 9 {
+			t.Fatalf("distinct %v: server saw %d requests, want 9", distinct, len(f.prompts))
+		}
+		seen := map[string]bool{}
+		for _, p := range f.prompts {
+			if !strings.HasSuffix(p, "Tell a story.") {
+				t.Errorf("distinct %v: message %q does not end with the prompt", distinct, p)
+			}
+			// The words before the prompt must differ from the first one on.
+			head, _, _ := strings.Cut(p, ".")
+			seen[head] = true
+		}
+		if want := map[bool]int{false: 1, true: 9}[distinct]; len(seen) != want {
+			t.Errorf("distinct %v: %d different message starts in %q, want %d", distinct, len(seen), f.prompts, want)
+		}
 	}
 }
 

@@ -12,11 +12,26 @@
 # --max-tokens 64`, stops them, then (with LLAMA_SERVER) does the same against
 # `llama-server -np 8 -t 2`; rounds alternate so both see the same minutes of
 # a shared machine. The machine's load average is printed beside each figure:
-# only figures from a quiet machine compare. Ports: 18931 (svc), 18940 (llama-server).
+# only figures from a quiet machine compare.
+#
+# Every request sends the same prompt, as `svc bench load` does by default:
+# svc's nodes (prompt cache) and llama-server (slot cache) answer it from
+# their caches after the first time. DISTINCT=1 runs each level a second
+# time with --distinct-prompts, where every prompt is computed.
+# Ports: SVC_PORT (18931) and LLAMA_PORT (18940); both must be free.
 set -euo pipefail
 model=${1:?usage: bench/swarm-vs-llama.sh MODEL.gguf [LLAMA_SERVER] [ROUNDS]}
 llama=${2:-}
 rounds=${3:-1}
+svc_port=${SVC_PORT:-18931}
+llama_port=${LLAMA_PORT:-18940}
+distinct=${DISTINCT:-0}
+for p in "$svc_port" "$llama_port"; do
+	if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+		echo "port $p on 127.0.0.1 is in use: set SVC_PORT / LLAMA_PORT" >&2
+		exit 1
+	fi
+done
 work=$(mktemp -d)
 svc=$work/svc
 go build -o "$svc" ./cmd/svc
@@ -32,9 +47,15 @@ bench() { # URL NAME
 	echo "   load before: $(load)"
 	"$svc" bench load --url "$1" --model "$2" --concurrency 1,8 --requests 16 --max-tokens 64 --timeout 10m 2>/dev/null
 	echo "   load after:  $(load)"
+	if [ "$distinct" = 1 ]; then
+		echo "   distinct prompts:"
+		"$svc" bench load --url "$1" --model "$2" --concurrency 1,8 --requests 16 --max-tokens 64 --timeout 10m --distinct-prompts 2>/dev/null
+		echo "   load after:  $(load)"
+	fi
 }
-waitfor() { # URL GREP
+waitfor() { # URL GREP PID: until URL answers GREP, while PID (the server) lives
 	for _ in $(seq 300); do
+		kill -0 "$3" 2>/dev/null || { echo "the server for $1 exited" >&2; return 1; }
 		if curl -s "$1" 2>/dev/null | grep -q "$2"; then return 0; fi
 		sleep 1
 	done
@@ -60,17 +81,17 @@ for r in $(seq "$rounds"); do
 	pids+=($!)
 	"$svc" node --model "$model" --blocks $b2:$blocks --threads 2 --bootstrap "$boot" >/dev/null 2>"$work/n3.err" &
 	pids+=($!)
-	"$svc" serve --bootstrap "$boot" --listen 127.0.0.1:18931 >/dev/null 2>"$work/serve.err" &
+	"$svc" serve --bootstrap "$boot" --listen "127.0.0.1:$svc_port" >/dev/null 2>"$work/serve.err" &
 	pids+=($!)
-	waitfor http://127.0.0.1:18931/v1/models "$name"
-	bench http://127.0.0.1:18931/v1 "$name"
+	waitfor "http://127.0.0.1:$svc_port/v1/models" "$name" $! || { cat "$work/serve.err" >&2; exit 1; }
+	bench "http://127.0.0.1:$svc_port/v1" "$name"
 	stop
 	if [ -n "$llama" ]; then
 		echo "== round $r: llama-server -np 8 -t 2 ($(date -u +%H:%M:%S) UTC)"
-		"$llama" -m "$model" -np 8 -t 2 -c 4096 --host 127.0.0.1 --port 18940 >"$work/llama.log" 2>&1 &
+		"$llama" -m "$model" -np 8 -t 2 -c 4096 --host 127.0.0.1 --port "$llama_port" >"$work/llama.log" 2>&1 &
 		pids+=($!)
-		waitfor http://127.0.0.1:18940/health ok
-		bench http://127.0.0.1:18940/v1 "$name"
+		waitfor "http://127.0.0.1:$llama_port/health" ok $! || { tail "$work/llama.log" >&2; exit 1; }
+		bench "http://127.0.0.1:$llama_port/v1" "$name"
 		stop
 	fi
 done

@@ -148,7 +148,12 @@ func newBenchLoadCmd() *cobra.Command {
 level: time to first token (p50, p95), time per output token after the first
 (mean, p50), aggregate output tokens/s and failed requests by error code.
 Each level sends --requests requests (default 2×concurrency, at least 4);
-each request is bounded by --timeout. Requests are never retried.`,
+each request is bounded by --timeout. Requests are never retried.
+
+Every request sends the same message unless --distinct-prompts is given: a
+server that caches prompts (svc's nodes, llama-server's slots) then answers
+all but the first from its cache, which is what repeated prompts get in
+production; --distinct-prompts measures computing every prompt.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.URL == "" {
@@ -195,6 +200,7 @@ each request is bounded by --timeout. Requests are never retried.`,
 	f.IntVar(&o.Requests, "requests", 0, "requests per level (0: 2×concurrency, at least 4)")
 	f.IntVar(&o.MaxTokens, "max-tokens", 64, "max_tokens of each request")
 	f.StringVar(&o.Prompt, "prompt", bench.DefaultPrompt, "user message")
+	f.BoolVar(&o.DistinctPrompts, "distinct-prompts", false, "start each request's message with its own number, so that no server-side prompt cache answers one request from another's")
 	f.DurationVar(&o.Timeout, "timeout", 2*time.Minute, "bound on each request")
 	f.IntVar(&o.Warmup, "warmup", 1, "uncounted requests sent first")
 	f.StringVar(&o.APIKey, "api-key", "", "bearer token, if the server wants one")

@@ -90,12 +90,10 @@ type chain struct {
 	scope                  []byte // the hops' prompt cache scope
 
 	// barrier lines this generation's decode steps up with the others'
-	// (barrier.go); joined at the first decode step.
+	// (barrier.go); member is this generation there, joined at the first
+	// decode step.
 	barrier *stepBarrier
-	joined  bool
-	// lastStep is how long the last decode step took, the bound of the
-	// next one's wait at the barrier.
-	lastStep time.Duration
+	member  *barrierMember
 
 	hops      []*p2p.Session
 	history   []model.Input
@@ -113,13 +111,12 @@ type chain struct {
 // Forward runs one step through every hop, failing over on hop failures.
 func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
 	if decode := len(in.Tokens) == 1 && len(c.history) > 0; decode && c.barrier != nil {
-		if !c.joined {
-			c.barrier.join()
-			c.joined = true
+		if c.member == nil {
+			c.member = c.barrier.join()
 		}
-		c.barrier.wait(ctx, c.lastStep)
+		c.barrier.wait(ctx, c.member)
 		t0 := time.Now()
-		defer func() { c.lastStep = time.Since(t0) }()
+		defer func() { c.barrier.stepped(c.member, time.Since(t0)) }()
 	}
 	for {
 		out, err := c.run(ctx, in)
@@ -514,9 +511,9 @@ func (c *chain) closeHops() {
 }
 
 func (c *chain) close() {
-	if c.joined {
-		c.barrier.leave()
-		c.joined = false
+	if c.member != nil {
+		c.barrier.leave(c.member)
+		c.member = nil
 	}
 	c.closeHops()
 }

@@ -77,6 +77,8 @@ type kernelSet struct {
 	// also widen the rounded activations back to float32; sets without
 	// such kernels skip that work.
 	f16f32 bool
+	// q8d4: some Q8_0 kernel of the set reads acts.d4.
+	q8d4 bool
 }
 
 // genericKernels is the pure-Go set, used where no SIMD kernel exists.

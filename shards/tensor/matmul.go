@@ -125,6 +125,10 @@ type acts struct {
 	// of them per row.
 	xs      []int32
 	xstride int
+	// d4: for Q8_0 on a set with kernelSet.q8d4, the scales d of each
+	// whole group of four positions (from position 0) four by four: block
+	// b of positions 4g..4g+3 at d4[4*(g*nb+b):][:4].
+	d4 []float32
 }
 
 func grow[T any](s []T, n int) []T {
@@ -161,9 +165,19 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 	}
 	if n == 1 || n*cols < 1<<14 {
 		a.convRange(0, n)
-		return
+	} else {
+		p.For(n, convFn)
 	}
-	p.For(n, convFn)
+	if t == Q8_0 && ks.q8d4 {
+		a.d4 = grow(a.d4, n/4*4*a.nb)
+		for g := 0; g < n/4; g++ {
+			for j := range 4 {
+				for b, v := range a.d[(4*g+j)*a.nb : (4*g+j+1)*a.nb] {
+					a.d4[4*(g*a.nb+b)+j] = v
+				}
+			}
+		}
+	}
 }
 
 // convRange converts activation rows [lo, hi) for the type set by prepare.

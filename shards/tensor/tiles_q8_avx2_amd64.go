@@ -11,7 +11,7 @@ package tensor
 func q80Vec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
 
 //go:noescape
-func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32, ostride int)
+func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d4 *float32, nb int, groups int, next int, out *float32, ostride int)
 
 // q80AVX2Pos is the most positions one call of the batch kernel takes: a
 // posTile, so that MatMul calls it once per two rows and posTile
@@ -26,6 +26,7 @@ func addQ80AVX2(ks *kernelSet) {
 		q80Vec4AVX2(pw, l.rs, py, pd, nb, l.next, (*[4]float32)(out))
 	}}
 	ks.batch[Q8_0] = tileSpec{rows: 2, pos: q80AVX2Pos, minPos: 4, fn: q80BatchAVX2, direct: true}
+	ks.q8d4 = true
 }
 
 // q80BatchAVX2 computes two rows for as many positions as out has room
@@ -39,10 +40,14 @@ func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	}
 	k := (len(out)-2)/ostride + 1
 	g := k / 4
-	pw, py, pd, nb := tileArgs(w, l, a, i, 2, k, 34)
+	if i%4 != 0 { // not from MatMul, whose position tiles start at multiples of posTile
+		g = 0
+	}
+	pw, py, _, nb := tileArgs(w, l, a, i, 2, k, 34)
 	if g > 0 {
 		_ = out[(4*g-1)*ostride+1]
-		q80Batch2xNAVX2(pw, l.rs, py, a.cols, pd, nb, nb, g, l.next, &out[0], ostride)
+		_ = a.d4[(i+4*g)*nb-1]
+		q80Batch2xNAVX2(pw, l.rs, py, a.cols, &a.d4[i*nb], nb, g, l.next, &out[0], ostride)
 	}
 	for p := 4 * g; p < k; p++ {
 		for r := 0; r < 2; r++ {

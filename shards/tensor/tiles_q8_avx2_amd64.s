@@ -115,81 +115,69 @@ q8v4done:
 	VZEROUPPER
 	RET
 
-// Q8B_PP: the current block of both rows for two positions (activations
-// at YP0 and YP1), into A00, A10 (position 0, rows 0 and 1) and A01, A11
-// (position 1); the four scale products dx*dy are at SPA, SPB, SPC, SPD
-// (SP). Y8 and Y9 hold the rows' weight magnitudes. The four pairs go
-// through each step together, so that on Zen 2, whose one integer
-// multiplier takes both VPMADDUBSW and VPMADDWD, the multiplies of one
-// pair never wait for the step before them.
-#define Q8B_PP(YP0, YP1, SPA, SPB, SPC, SPD, A00, A10, A01, A11) \
-	VMOVDQU      YP0, Y14;              \
-	VPSIGNB      2(SI), Y14, Y10;       \
-	VPSIGNB      2(SI)(R8*1), Y14, Y11; \
-	VMOVDQU      YP1, Y14;              \
-	VPSIGNB      2(SI), Y14, Y12;       \
-	VPSIGNB      2(SI)(R8*1), Y14, Y13; \
-	VPMADDUBSW   Y10, Y8, Y10;          \
-	VPMADDUBSW   Y11, Y9, Y11;          \
-	VPMADDUBSW   Y12, Y8, Y12;          \
-	VPMADDUBSW   Y13, Y9, Y13;          \
-	VPMADDWD     Y15, Y10, Y10;         \
-	VPMADDWD     Y15, Y11, Y11;         \
-	VPMADDWD     Y15, Y12, Y12;         \
-	VPMADDWD     Y15, Y13, Y13;         \
-	VCVTDQ2PS    Y10, Y10;              \
-	VCVTDQ2PS    Y11, Y11;              \
-	VCVTDQ2PS    Y12, Y12;              \
-	VCVTDQ2PS    Y13, Y13;              \
-	VBROADCASTSS SPA(SP), Y14;          \
-	VFMADD231PS  Y14, Y10, A00;         \
-	VBROADCASTSS SPB(SP), Y14;          \
-	VFMADD231PS  Y14, Y11, A10;         \
-	VBROADCASTSS SPC(SP), Y14;          \
-	VFMADD231PS  Y14, Y12, A01;         \
-	VBROADCASTSS SPD(SP), Y14;          \
-	VFMADD231PS  Y14, Y13, A11
+// Q8B_P: the current block of both rows for one position (activations
+// at YP), into A0 and A1 (rows 0 and 1); the two scale products dx*dy are
+// at SPA and SPB (SP). Y8 and Y9 hold the rows' weight magnitudes, Y12 and
+// Y13 their sign masks m (0 > w): the activations take the weights' signs
+// as (a^m)-m, which on Zen 2 fits beside VCVTDQ2PS and VFMADD231PS where
+// VPSIGNB does not (products with w = 0 are 0 either way).
+#define Q8B_P(YP, SPA, SPB, A0, A1) \
+	VPXOR        YP, Y12, Y10;     \
+	VPXOR        YP, Y13, Y11;     \
+	VPSUBB       Y12, Y10, Y10;    \
+	VPSUBB       Y13, Y11, Y11;    \
+	VPMADDUBSW   Y10, Y8, Y10;     \
+	VPMADDUBSW   Y11, Y9, Y11;     \
+	VPMADDWD     Y15, Y10, Y10;    \
+	VPMADDWD     Y15, Y11, Y11;    \
+	VCVTDQ2PS    Y10, Y10;         \
+	VCVTDQ2PS    Y11, Y11;         \
+	VBROADCASTSS SPA(SP), Y14;     \
+	VFMADD231PS  Y14, Y10, A0;     \
+	VBROADCASTSS SPB(SP), Y14;     \
+	VFMADD231PS  Y14, Y11, A1
 
-// func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d *float32, dstride int, nb int, groups int, next int, out *float32, ostride int)
-// Two rows (rs bytes apart) for groups×4 positions (quants ystride bytes,
-// scales dstride floats apart), four positions at a time; out[ostride*p+r].
-// Per block, one VMULPS forms the eight scale products dx*dy (the bits of
-// the scalar products) and stores them on the stack, where each pair
-// broadcasts its own from memory: no shuffle per pair. Staying in the
-// kernel for all the groups saves a call and a scatter per four
-// positions. next as for q80Vec4AVX2, during the first group only.
+// func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d4 *float32, nb int, groups int, next int, out *float32, ostride int)
+// Two rows (rs bytes apart) for groups×4 positions (quants ystride bytes
+// apart), four positions at a time; out[ostride*p+r]. d4 holds the
+// positions' activation scales four by four (acts.d4: per group of four
+// positions, per block, the four scales), so that one VBROADCASTF128
+// loads a block's from one sequential stream (gathering them with
+// VINSERTPS from four strided streams cost 3% in cache and about 15% of
+// the whole prefill). Per block, one VMULPS forms the eight scale products
+// dx*dy (the bits of the scalar products) and stores them on the stack,
+// where each pair broadcasts its own from memory: no shuffle per pair.
+// Staying in the kernel for all the groups saves a call and a scatter per
+// four positions. next as for q80Vec4AVX2, during the first group only.
 //
-// Cost on the Zen 2 EPYC (BenchmarkQ8BatchAVX2Cycles): 3.2 cycles per
-// 32-element block of one row and one position, 26 a 2×4 tile block,
+// Cost on the Zen 2 EPYC (BenchmarkQ8BatchAVX2Cycles): 3.15 cycles per
+// 32-element block of one row and one position, 25 a 2×4 tile block,
 // where its 16 multiplies (VPMADDUBSW and VPMADDWD share one pipe) need
-// 16. The limit is the work beside them, not loads or latency: without
-// the multiplies the loop still takes 2.25 cycles a unit, and
-// VPSIGNB+VCVTDQ2PS+VFMADD231PS do not fit beside two multiplies (a
-// dependent chain of the five: 3.06 cycles a unit; 2.2 with any one of
-// the three left out). Measured and no faster (within 2%): the weights
-// held in registers instead of memory operands, the float step one
-// position behind the integer step, two blocks an iteration, VPXOR/VPSUBB
-// sign masks in place of VPSIGNB (2.75 as a bare chain, but 3.21 here,
-// the scale set-up then costing 0.23 a unit), and an exact int-to-float
-// via VPADDD/VSUBPS of 0x4b400000 in place of VCVTDQ2PS.
-TEXT ·q80Batch2xNAVX2(SB), NOSPLIT, $48-88
+// 16 (3.22 with VPSIGNB and the scales gathered per block with
+// VINSERTPS). The limit is the vector work beside the multiplies, not
+// loads or latency: without the multiplies the loop still takes 2.25
+// cycles a unit, and each further instruction costs about a third of a
+// cycle. Measured and no faster (within 2%): the weights held in
+// registers, the float step one position behind the integer step, two
+// blocks an iteration, an exact int-to-float via VPADDD/VSUBPS of
+// 0x4b400000 in place of VCVTDQ2PS, and lanes 0..3 and 4..7 of both rows
+// in one register each (one VPERMILPS per position instead of two
+// broadcasts: 3.66).
+TEXT ·q80Batch2xNAVX2(SB), NOSPLIT, $40-80
 	MOVQ  w+0(FP), R14
 	MOVQ  rs+8(FP), R8
 	MOVQ  ystride+24(FP), R10
-	MOVQ  dstride+40(FP), R12
-	SHLQ  $2, R12
 	MOVQ  y+16(FP), AX
 	MOVQ  AX, 32(SP) // the group's activations
-	MOVQ  d+32(FP), AX
-	MOVQ  AX, 40(SP) // the group's activation scales
-	MOVQ  groups+56(FP), R9
-	MOVQ  next+64(FP), BX
+	MOVQ  d4+32(FP), DX // runs on from group to group
+	MOVQ  groups+48(FP), R9
+	MOVQ  next+56(FP), BX
 	TESTQ BX, BX
 	JZ    q8n24nextok
 	ADDQ  R14, BX
 
 q8n24nextok:
-	MOVQ    out+72(FP), AX
+	MOVQ    out+64(FP), AX
 	VMOVDQU q8avxOnes<>(SB), Y15
 
 q8n24group:
@@ -197,10 +185,7 @@ q8n24group:
 	MOVQ  32(SP), DI
 	LEAQ  (DI)(R10*2), R11
 	ADDQ  R10, R11
-	MOVQ  40(SP), DX
-	LEAQ  (DX)(R12*2), R13
-	ADDQ  R12, R13
-	MOVQ  nb+48(FP), CX
+	MOVQ  nb+40(FP), CX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -213,21 +198,22 @@ q8n24group:
 q8n24loop:
 	VPABSB       2(SI), Y8
 	VPABSB       2(SI)(R8*1), Y9
+	VPXOR        Y13, Y13, Y13
+	VPCMPGTB     2(SI), Y13, Y12
+	VPCMPGTB     2(SI)(R8*1), Y13, Y13
 	// (dy0 dy1 dy2 dy3) in both halves times (dx0 x4, dx1 x4): lane
 	// 4r+p is the scale product of row r and position p.
-	VMOVSS       (DX), X14
-	VINSERTPS    $0x10, (DX)(R12*1), X14, X14
-	VINSERTPS    $0x20, (DX)(R12*2), X14, X14
-	VINSERTPS    $0x30, (R13), X14, X14
-	VINSERTF128  $1, X14, Y14, Y14
+	VBROADCASTF128 (DX), Y14
 	VPBROADCASTW (SI), X10
 	VPBROADCASTW (SI)(R8*1), X11
 	VPUNPCKLQDQ  X11, X10, X10
 	VCVTPH2PS    X10, Y10
 	VMULPS       Y14, Y10, Y10
 	VMOVUPS      Y10, (SP)
-	Q8B_PP((DI), (DI)(R10*1), 0, 16, 4, 20, Y0, Y4, Y1, Y5)
-	Q8B_PP((DI)(R10*2), (R11), 8, 24, 12, 28, Y2, Y6, Y3, Y7)
+	Q8B_P((DI), 0, 16, Y0, Y4)
+	Q8B_P((DI)(R10*1), 4, 20, Y1, Y5)
+	Q8B_P((DI)(R10*2), 8, 24, Y2, Y6)
+	Q8B_P((R11), 12, 28, Y3, Y7)
 	TESTQ        BX, BX
 	JZ           q8n24nopf
 	PREFETCHT0   0(BX)
@@ -238,12 +224,11 @@ q8n24nopf:
 	ADDQ $34, SI
 	ADDQ $32, DI
 	ADDQ $32, R11
-	ADDQ $4, DX
-	ADDQ $4, R13
+	ADDQ $16, DX
 	DECQ CX
 	JNZ  q8n24loop
 
-	MOVQ ostride+80(FP), CX
+	MOVQ ostride+72(FP), CX
 	SHLQ $2, CX
 	LEAQ (AX)(CX*2), R11
 	ADDQ CX, R11
@@ -260,9 +245,6 @@ q8n24nopf:
 	MOVQ 32(SP), DI
 	LEAQ (DI)(R10*4), DI
 	MOVQ DI, 32(SP)
-	MOVQ 40(SP), DX
-	LEAQ (DX)(R12*4), DX
-	MOVQ DX, 40(SP)
 	DECQ R9
 	JNZ  q8n24group
 	VZEROUPPER

@@ -42,7 +42,7 @@ func q8BatchCycles(b *testing.B, npos int) {
 	b.ResetTimer()
 	t0 := cpuTime()
 	for i := 0; i < b.N; i++ {
-		q80Batch2xNAVX2(&w[0], 34*nb, &qs[0], 32*nb, &d[0], nb, nb, npos/4, 0, &out[0], 2)
+		q80Batch2xNAVX2(&w[0], 34*nb, &qs[0], 32*nb, &d[0], nb, npos/4, 0, &out[0], 2)
 	}
 	el := cpuTime() - t0
 	b.ReportMetric(el.Seconds()/float64(b.N)/float64(2*npos*nb)/cyc, "cycles/unit")

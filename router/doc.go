@@ -12,6 +12,12 @@
 // session per hop with a fresh id, runs model.Generate over the chain, and
 // closes every session when the request ends.
 //
+// The decode steps of a model's concurrent generations line up at a
+// barrier (barrier.go) so that they reach the first node together and each
+// node computes them as one batch: a step waits until the others have
+// finished theirs, at most the longest last step of any of them (and at
+// most four of its own); a lone generation never waits.
+//
 // When a hop fails mid-generation (stream reset, timeout, refusal), a new
 // chain is opened and the request's past steps are replayed through it,
 // batch for batch, so that its caches hold exactly what the old chain's held;

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"os"
@@ -112,7 +111,7 @@ func (fl nodeFlags) config() (p2p.NodeConfig, error) {
 	if cfg.Adapters, err = parseAdapterFlags("node", fl.adapters); err != nil {
 		return cfg, err
 	}
-	if cfg.PromptCacheBytes, err = parsePromptCache(fl.promptCache); err != nil {
+	if cfg.PromptCacheBytes, err = placement.ParseLimit(fl.promptCache); err != nil {
 		return cfg, cli.Usagef("node: --prompt-cache: %v", err)
 	}
 	if fl.threads < 0 || fl.cacheTokens < 0 || fl.numBlocks < 0 || fl.ctxLen < 0 {
@@ -133,23 +132,6 @@ func (fl nodeFlags) config() (p2p.NodeConfig, error) {
 		}
 	}
 	return cfg, nil
-}
-
-// parsePromptCache reads --prompt-cache as NodeConfig.PromptCacheBytes:
-// "off" is -1 (no cache), "" and "0" are 0 (the default), anything else a
-// size such as 256MiB or a byte count.
-func parsePromptCache(s string) (int64, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "off") {
-		return -1, nil
-	}
-	n, err := placement.ParseBytes(s)
-	if err != nil {
-		return 0, fmt.Errorf("%w (or off)", err)
-	}
-	if n > math.MaxInt64 {
-		return 0, fmt.Errorf("%q is too large", s)
-	}
-	return int64(n), nil
 }
 
 func runNode(ctx context.Context, log *slog.Logger, cfg p2p.NodeConfig, metricsAddr string) error {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,17 +73,11 @@ type Config struct {
 // PromptCacheBytes is PromptCache as p2p.NodeConfig.PromptCacheBytes
 // takes it.
 func (c Config) PromptCacheBytes() (int64, error) {
-	if strings.EqualFold(strings.TrimSpace(c.PromptCache), "off") {
-		return -1, nil
-	}
-	n, err := placement.ParseBytes(c.PromptCache)
+	n, err := placement.ParseLimit(c.PromptCache)
 	if err != nil {
-		return 0, fmt.Errorf("prompt_cache: %w (or off)", err)
+		return 0, fmt.Errorf("prompt_cache: %w", err)
 	}
-	if n > math.MaxInt64 {
-		return 0, fmt.Errorf("prompt_cache: %q is too large", c.PromptCache)
-	}
-	return int64(n), nil
+	return n, nil
 }
 
 // LoadConfig reads agent.toml; a missing file is an error only if required.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -182,6 +183,23 @@ func Coverage(blocks int, rs []Range) []int {
 		}
 	}
 	return cov
+}
+
+// ParseLimit reads a memory limit that can also be switched off: "off"
+// (any case) is -1, anything else a size as ParseBytes reads it ("" and
+// "0" are 0, which callers take as their default).
+func ParseLimit(s string) (int64, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "off") {
+		return -1, nil
+	}
+	n, err := ParseBytes(s)
+	if err != nil {
+		return 0, fmt.Errorf("%w (or off)", err)
+	}
+	if n > math.MaxInt64 {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return int64(n), nil
 }
 
 // ParseBytes reads "512MiB", "8GiB", "1GB" or a byte count ("" is 0).

@@ -174,6 +174,21 @@ func TestProperties(t *testing.T) {
 	}
 }
 
+// TestParseLimit checks the values a limit such as svc node's
+// --prompt-cache takes.
+func TestParseLimit(t *testing.T) {
+	for in, want := range map[string]int64{"": 0, "0": 0, "off": -1, "OFF": -1, "256MiB": 256 << 20, "1GiB": 1 << 30, "4096": 4096} {
+		if got, err := ParseLimit(in); err != nil || got != want {
+			t.Errorf("ParseLimit(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"lots", "-1", "1.5GiB", "on"} {
+		if got, err := ParseLimit(in); err == nil {
+			t.Errorf("ParseLimit(%q) = %d, want an error", in, got)
+		}
+	}
+}
+
 func TestParseBytes(t *testing.T) {
 	for in, want := range map[string]uint64{"": 0, "512MiB": 512 << 20, "8GiB": 8 << 30, "1GB": 1e9, "4096": 4096, " 2 GiB ": 2 << 30} {
 		if got, err := ParseBytes(in); err != nil || got != want {

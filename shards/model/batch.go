@@ -154,13 +154,13 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 		}
 	}
 
+	kvd := s.cfg.KVDim()
 	for i := range items {
 		it := &items[i]
 		if it.err != nil {
 			errs[i] = it.err
 			continue
 		}
-		kvd := s.cfg.KVDim()
 		if it.lead != nil {
 			// The lead comes earlier and is done: its own Output is
 			// final, its entry made if it has followers.

@@ -111,27 +111,24 @@ func (pc *promptCache) key(ss *session, in Input) promptKey {
 	} else {
 		num(0)
 	}
+	// The input as little-endian 32-bit words, through a small buffer.
 	var buf [4096]byte
+	words := func(n int, word func(i int) uint32) {
+		num(uint64(n))
+		for i := 0; i < n; {
+			j := 0
+			for ; j+4 <= len(buf) && i < n; i, j = i+1, j+4 {
+				binary.LittleEndian.PutUint32(buf[j:], word(i))
+			}
+			h.Write(buf[:j])
+		}
+	}
 	if in.Tokens != nil {
 		num(0)
-		num(uint64(len(in.Tokens)))
-		for i := 0; i < len(in.Tokens); {
-			j := 0
-			for ; j+4 <= len(buf) && i < len(in.Tokens); i, j = i+1, j+4 {
-				binary.LittleEndian.PutUint32(buf[j:], uint32(in.Tokens[i]))
-			}
-			h.Write(buf[:j])
-		}
+		words(len(in.Tokens), func(i int) uint32 { return uint32(in.Tokens[i]) })
 	} else {
 		num(1)
-		num(uint64(len(in.Hidden)))
-		for i := 0; i < len(in.Hidden); {
-			j := 0
-			for ; j+4 <= len(buf) && i < len(in.Hidden); i, j = i+1, j+4 {
-				binary.LittleEndian.PutUint32(buf[j:], math.Float32bits(in.Hidden[i]))
-			}
-			h.Write(buf[:j])
-		}
+		words(len(in.Hidden), func(i int) uint32 { return math.Float32bits(in.Hidden[i]) })
 	}
 	var k promptKey
 	h.Sum(k[:0])

@@ -122,8 +122,10 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadReport, error) {
 		defer tr.CloseIdleConnections()
 	}
 	ld := &loader{client: client, url: endpoint, model: o.Model, prompt: o.Prompt, maxTokens: o.MaxTokens, distinct: o.DistinctPrompts, apiKey: o.APIKey, timeout: o.Timeout}
-	if _, err := ld.body(); err != nil {
-		return nil, err
+	if !ld.distinct {
+		if ld.fixed, err = ld.encode(o.Prompt); err != nil {
+			return nil, err
+		}
 	}
 
 	for i := 0; i < o.Warmup; i++ {
@@ -181,6 +183,7 @@ type loader struct {
 	prompt    string
 	maxTokens int
 	distinct  bool
+	fixed     []byte       // every request's body, without distinct
 	sent      atomic.Int64 // requests built so far (numbers distinct prompts)
 	apiKey    string
 	timeout   time.Duration
@@ -189,10 +192,14 @@ type loader struct {
 // body is the JSON of the next request: the same for every request, or
 // with DistinctPrompts its own numbered message.
 func (ld *loader) body() ([]byte, error) {
-	prompt := ld.prompt
-	if ld.distinct {
-		prompt = fmt.Sprintf("Request %d. %s", ld.sent.Add(1), prompt)
+	if !ld.distinct {
+		return ld.fixed, nil
 	}
+	return ld.encode(fmt.Sprintf("Request %d. %s", ld.sent.Add(1), ld.prompt))
+}
+
+// encode is a request's JSON with the given user message.
+func (ld *loader) encode(prompt string) ([]byte, error) {
 	b, err := json.Marshal(map[string]any{
 		"model":      ld.model,
 		"messages":   []map[string]string{{"role": "user", "content": prompt}},

@@ -64,6 +64,23 @@ type LoadLevel struct {
 	OutputTokens     int     `json:"output_tokens"`
 	WallSeconds      float64 `json:"wall_s"`
 	OutputTokensPerS float64 `json:"output_tokens_per_s"` // all requests together
+	// The prompt tokens of the successful requests whose server said how
+	// many of them it answered from a cache (CacheReported requests), and
+	// those it did (CachedTokens): OpenAI's
+	// usage.prompt_tokens_details.cached_tokens, or llama-server's usage
+	// prompt_tokens less its timings.prompt_n (the tokens it evaluated).
+	CacheReported int `json:"cache_reported"`
+	PromptTokens  int `json:"prompt_tokens"`
+	CachedTokens  int `json:"cached_tokens"`
+}
+
+// CachedShare is the share of prompt tokens served from the server's
+// cache, over the requests that reported it; ok is false when none did.
+func (lv LoadLevel) CachedShare() (share float64, ok bool) {
+	if lv.CacheReported == 0 || lv.PromptTokens == 0 {
+		return 0, lv.CacheReported > 0
+	}
+	return float64(lv.CachedTokens) / float64(lv.PromptTokens), true
 }
 
 // LoadReport is RunLoad's result.
@@ -80,6 +97,10 @@ type requestResult struct {
 	tpot   time.Duration // 0 with fewer than two tokens
 	tokens int
 	err    string // error code; empty on success
+	// prompt and cached: the server's usage, when it said how many prompt
+	// tokens it served from its cache (cacheKnown).
+	prompt, cached int
+	cacheKnown     bool
 }
 
 // RunLoad drives the endpoint with streamed chat completions at each
@@ -205,6 +226,8 @@ func (ld *loader) encode(prompt string) ([]byte, error) {
 		"messages":   []map[string]string{{"role": "user", "content": prompt}},
 		"max_tokens": ld.maxTokens,
 		"stream":     true,
+		// The usage chunk carries the prompt's cached tokens.
+		"stream_options": map[string]bool{"include_usage": true},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bench: encode request: %w", err)
@@ -248,8 +271,17 @@ type chunk struct {
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
-		CompletionTokens int `json:"completion_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens *int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
+	// Timings is llama-server's: PromptN is the prompt tokens it
+	// evaluated, the others came from its slot's cache.
+	Timings *struct {
+		PromptN *int `json:"prompt_n"`
+	} `json:"timings"`
 	Error *apiError `json:"error"`
 }
 
@@ -310,6 +342,7 @@ func (ld *loader) do(ctx context.Context) requestResult {
 	var res requestResult
 	var first, last time.Time
 	pieces, usage := 0, 0
+	detailed, evaluated := -1, -1 // cached_tokens, timings.prompt_n
 	sawDone := false
 	err = readSSE(resp.Body, func(data []byte) bool {
 		if bytes.Equal(bytes.TrimSpace(data), []byte("[DONE]")) {
@@ -325,8 +358,19 @@ func (ld *loader) do(ctx context.Context) requestResult {
 			res.err = "stream " + c.Error.code()
 			return false
 		}
-		if c.Usage != nil && c.Usage.CompletionTokens > 0 {
-			usage = c.Usage.CompletionTokens
+		if c.Usage != nil {
+			if c.Usage.CompletionTokens > 0 {
+				usage = c.Usage.CompletionTokens
+			}
+			if c.Usage.PromptTokens > 0 {
+				res.prompt = c.Usage.PromptTokens
+			}
+			if d := c.Usage.PromptTokensDetails; d != nil && d.CachedTokens != nil {
+				detailed = *d.CachedTokens
+			}
+		}
+		if c.Timings != nil && c.Timings.PromptN != nil && *c.Timings.PromptN >= 0 {
+			evaluated = *c.Timings.PromptN
 		}
 		for _, ch := range c.Choices {
 			if ch.Delta.Content != "" || ch.Delta.ReasoningContent != "" {
@@ -352,6 +396,13 @@ func (ld *loader) do(ctx context.Context) requestResult {
 	// Servers may merge several tokens into one chunk; their usage count,
 	// when they send it, is the truer number.
 	res.tokens = max(pieces, usage)
+	switch {
+	case res.prompt == 0: // no usage: nothing to tell
+	case detailed >= 0:
+		res.cached, res.cacheKnown = min(detailed, res.prompt), true
+	case evaluated >= 0:
+		res.cached, res.cacheKnown = max(res.prompt-evaluated, 0), true
+	}
 	if pieces > 0 {
 		res.ttft = first.Sub(t0)
 		if res.tokens > 1 {
@@ -432,6 +483,11 @@ func summarize(c int, results []requestResult, wall time.Duration) LoadLevel {
 		}
 		lv.Succeeded++
 		lv.OutputTokens += r.tokens
+		if r.cacheKnown {
+			lv.CacheReported++
+			lv.PromptTokens += r.prompt
+			lv.CachedTokens += r.cached
+		}
 		if r.ttft > 0 {
 			ttfts = append(ttfts, ms(r.ttft))
 		}

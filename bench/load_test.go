@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,9 @@ type fakeChat struct {
 	mu         sync.Mutex
 	bad        []string
 	prompts    []string // every request's message, in arrival order
+	// usage, if set, gives request k's last chunk before [DONE] (its
+	// usage), or "" for none.
+	usage func(k int64) string
 }
 
 func (f *fakeChat) complain(format string, args ...any) {
@@ -48,8 +52,11 @@ func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Messages  []struct {
 			Role, Content string
 		} `json:"messages"`
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || !req.Stream || req.Model != "m" || len(req.Messages) != 1 || req.Messages[0].Content == "" {
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || !req.Stream || req.Model != "m" || len(req.Messages) != 1 || req.Messages[0].Content == "" || !req.StreamOptions.IncludeUsage {
 		f.complain("bad request %+v (%v)", req, err)
 		w.WriteHeader(http.StatusBadRequest)
 		return
@@ -100,6 +107,11 @@ func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	release()
 	send(`{"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`)
+	if f.usage != nil {
+		if u := f.usage(k); u != "" {
+			send(u)
+		}
+	}
 	send("[DONE]")
 }
 
@@ -183,6 +195,54 @@ func TestRunLoadDistinctPrompts(t *testing.T) {
 		}
 		if want := map[bool]int{false: 1, true: 9}[distinct]; len(seen) != want {
 			t.Errorf("distinct %v: %d different message starts in %q, want %d", distinct, len(seen), f.prompts, want)
+		}
+	}
+}
+
+// TestRunLoadCachedShare reads the prompt tokens a server answered from its
+// cache: OpenAI's usage.prompt_tokens_details.cached_tokens, llama-server's
+// usage less timings.prompt_n, nothing from a server that says neither.
+func TestRunLoadCachedShare(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		usage func(k int64) string
+		// want: reported requests, prompt and cached tokens, table cell
+		reported, prompt, cached int
+		cell                     string
+	}{
+		{"openai", func(k int64) string {
+			// Every other request's 10-token prompt was cached.
+			return fmt.Sprintf(`{"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":3,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":%d}}}`, 10*(k%2))
+		}, 4, 40, 20, "50%"},
+		{"llama-server", func(k int64) string {
+			return `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"length"}],"usage":{"prompt_tokens":10,"completion_tokens":3,"total_tokens":13},"timings":{"prompt_n":1,"predicted_n":3}}`
+		}, 4, 40, 36, "90%"},
+		{"usage without details", func(k int64) string {
+			return `{"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":3,"total_tokens":13}}`
+		}, 0, 0, 0, "-"},
+		{"no usage", nil, 0, 0, 0, "-"},
+	} {
+		f := &fakeChat{usage: c.usage}
+		srv := httptest.NewServer(f)
+		rep, err := RunLoad(context.Background(), LoadOptions{URL: srv.URL, Model: "m", Concurrency: []int{2}, Requests: 4, MaxTokens: 3, Warmup: 0})
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.bad) > 0 {
+			t.Fatalf("%s: server saw bad requests: %v", c.name, f.bad)
+		}
+		lv := rep.Levels[0]
+		if lv.Succeeded != 4 || lv.CacheReported != c.reported || lv.PromptTokens != c.prompt || lv.CachedTokens != c.cached {
+			t.Errorf("%s: level %+v: want %d reported, %d prompt tokens, %d cached", c.name, lv, c.reported, c.prompt, c.cached)
+		}
+		var b strings.Builder
+		if err := rep.WriteTable(&b); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+		if !strings.Contains(lines[1], "cached prompt") || !slices.Contains(strings.Fields(lines[2]), c.cell) {
+			t.Errorf("%s: table\n%s\nwant the cached prompt cell %q", c.name, b.String(), c.cell)
 		}
 	}
 }

@@ -49,6 +49,10 @@
 // bits, without computing (model's promptcache.go): a regenerated answer,
 // a retry or many requests sharing a prompt then pay the prefill once on
 // every node of the chain, since identical bits reach the next node too.
+// The reply says so (wire.Response.cached: the step's positions, or 0;
+// model.Output.Cached on the caller's side), which the router folds into
+// the API's cached prompt tokens; a node that predates the field sends
+// none, read as 0.
 //
 // An Endpoint (NewEndpoint) is the host and DHT alone; the router uses one
 // in DHT client mode. Endpoint.Members and Endpoint.Lookup give the swarm

@@ -81,7 +81,7 @@ func inputFromWire(st *wire.Step, payload []byte, first bool, dim int) (model.In
 // outputToWire turns a step's output over np positions into a Response and
 // its payload (hidden states of width dim, or logits rows of width vocab).
 func outputToWire(out *model.Output, np, dim, vocab int) (*wire.Response, []byte) {
-	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax}
+	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax, Cached: uint32(out.Cached)}
 	for _, row := range out.Top {
 		tr := &wire.TopRow{Items: make([]*wire.TokenLogprob, len(row))}
 		for i, t := range row {
@@ -103,7 +103,10 @@ func outputToWire(out *model.Output, np, dim, vocab int) (*wire.Response, []byte
 // outputFromWire is outputToWire's inverse for a step of n positions on a
 // model of width dim.
 func outputFromWire(resp *wire.Response, data []byte, n, dim int) (*model.Output, error) {
-	out := &model.Output{Argmax: resp.Argmax}
+	if int64(resp.Cached) > int64(n) {
+		return nil, fmt.Errorf("%d positions answered from its prompt cache for a step of %d", resp.Cached, n)
+	}
+	out := &model.Output{Argmax: resp.Argmax, Cached: int(resp.Cached)}
 	for _, row := range resp.Top {
 		r := make([]model.TokenLogprob, len(row.Items))
 		for i, t := range row.Items {

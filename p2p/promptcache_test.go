@@ -15,7 +15,9 @@ import (
 // three sessions over real streams: the second session's first step is
 // answered from both nodes' prompt caches with the bits the first computed
 // (its decode steps too), the third, in another scope, is computed, and
-// each node's metrics count one hit.
+// each node's metrics count one hit. Each reply says how many of its
+// positions came from the cache (wire.Response.cached): the whole prompt
+// for the second session's first step at both nodes, none otherwise.
 func TestNodePromptCache(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -32,8 +34,9 @@ func TestNodePromptCache(t *testing.T) {
 
 	prompt := []int32{1, 403, 407, 261, 378, 9}
 	// run returns the logits of the first step and of three greedy decode
-	// steps of a new session on the chain.
-	run := func(id string, scope []byte) [][]float32 {
+	// steps of a new session on the chain, and each hop's Output.Cached of
+	// every step.
+	run := func(id string, scope []byte) ([][]float32, [][2]int) {
 		t.Helper()
 		var hops []*p2p.Session
 		for _, n := range []*p2p.Node{a, b} {
@@ -46,6 +49,7 @@ func TestNodePromptCache(t *testing.T) {
 			hops = append(hops, s)
 		}
 		var logits [][]float32
+		var cached [][2]int
 		in := model.Input{Tokens: prompt, Logits: model.LogitsLast, TopK: 2}
 		for range 4 {
 			h, err := hops[0].Forward(ctx, model.Input{Tokens: in.Tokens})
@@ -57,9 +61,10 @@ func TestNodePromptCache(t *testing.T) {
 				t.Fatal(err)
 			}
 			logits = append(logits, out.Logits)
+			cached = append(cached, [2]int{h.Cached, out.Cached})
 			in.Tokens = []int32{out.Argmax[0]}
 		}
-		return logits
+		return logits, cached
 	}
 	// The figures before: a node's startup measurement computes a first
 	// step of its own.
@@ -78,9 +83,19 @@ func TestNodePromptCache(t *testing.T) {
 		return got
 	}
 	before := []map[string]float64{metrics(a), metrics(b)}
-	cold := run("cold", nil)
-	hit := run("hit", nil)
-	other := run("other-tenant", []byte("tenant-2"))
+	cold, coldCached := run("cold", nil)
+	hit, hitCached := run("hit", nil)
+	other, otherCached := run("other-tenant", []byte("tenant-2"))
+	for i := range coldCached {
+		want := [2]int{}
+		if i == 0 {
+			want = [2]int{len(prompt), len(prompt)}
+		}
+		if coldCached[i] != [2]int{} || hitCached[i] != want || otherCached[i] != [2]int{} {
+			t.Errorf("step %d: the hops' cached positions are %v (cold), %v (hit), %v (other scope); want none, %v, none",
+				i, coldCached[i], hitCached[i], otherCached[i], want)
+		}
+	}
 	for i := range cold {
 		for _, got := range [][]float32{hit[i], other[i]} {
 			if len(got) != len(cold[i]) || len(got) == 0 {

@@ -81,7 +81,11 @@ const (
 
 // GenerateResult summarises a finished generation.
 type GenerateResult struct {
-	PromptTokens     int
+	PromptTokens int
+	// CachedTokens are the prompt tokens every node of the chain answered
+	// from its prompt cache instead of computing them (OpenAI's
+	// usage.prompt_tokens_details.cached_tokens): all of the prompt or none.
+	CachedTokens     int
 	CompletionTokens int
 	Finish           FinishReason
 }

@@ -58,6 +58,10 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		return emit(s.ID)
 	})
 	r.met.tokens.Add(float64(res.CompletionTokens))
+	if out != nil {
+		// Also when emit ended the generation (a client's stop string).
+		res.CachedTokens = out.Cached
+	}
 	if err != nil {
 		outcome := "error"
 		if ctx.Err() != nil {
@@ -178,8 +182,12 @@ func (c *chain) isExcluded(p peer.ID, a *wire.Announcement) bool {
 	return e != nil && (a == nil || !e.lifts(a))
 }
 
+// run feeds one step through the current hops. The last hop's Output is
+// returned with Cached the fewest positions any hop answered from its
+// prompt cache: a position counts as cached only if no hop computed it.
 func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) {
 	var out *model.Output
+	cached := -1
 	for i, h := range c.hops {
 		var err error
 		t0 := time.Now()
@@ -190,9 +198,15 @@ func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) 
 			c.exclude(h.Peer(), err)
 			return nil, &hopError{peer: h.Peer(), err: fmt.Errorf("router: hop %d of %d: %w", i+1, len(c.hops), err)}
 		}
+		if cached < 0 || out.Cached < cached {
+			cached = out.Cached
+		}
 		if i < len(c.hops)-1 {
 			in = model.Input{Hidden: out.Hidden, Logits: in.Logits, TopK: in.TopK, OmitLogits: in.OmitLogits}
 		}
+	}
+	if out != nil {
+		out.Cached = max(cached, 0)
 	}
 	return out, nil
 }

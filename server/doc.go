@@ -64,4 +64,9 @@
 //     same way: they would need several choices.
 //   - completions' echo (a boolean) puts the prompt's text in front of the
 //     completion, in the body or as the stream's first piece.
+//
+// Usage has OpenAI's prompt_tokens_details.cached_tokens besides SPEC's
+// three counts: the prompt tokens every node of the chain answered from its
+// prompt cache (router.GenerateResult.CachedTokens; 0 when any computed
+// them).
 package server

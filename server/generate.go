@@ -55,6 +55,20 @@ type usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// PromptTokensDetails.CachedTokens is OpenAI's count of prompt tokens
+	// served from a cache: here those every node of the chain answered
+	// from its prompt cache. Always present, as OpenAI sends it (0: none).
+	PromptTokensDetails promptTokensDetails `json:"prompt_tokens_details"`
+}
+
+type promptTokensDetails struct {
+	CachedTokens int `json:"cached_tokens"`
+}
+
+// usageOf is the usage of job j's generation of n tokens.
+func usageOf(j *job, n int, res router.GenerateResult) usage {
+	return usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n,
+		PromptTokensDetails: promptTokensDetails{CachedTokens: min(res.CachedTokens, len(j.prompt))}}
 }
 
 // generate serves both generation endpoints. It reports whether it handed
@@ -379,7 +393,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 	}
 	finish := string(finishOf(res, stopped, n, j.maxTokens))
 	s.logDone(j, n, finish, false)
-	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
+	u := usageOf(j, n, res)
 	if j.chat {
 		s.writeJSON(ctx, 200, chatCompletion{
 			ID: j.id, Object: "chat.completion", Created: j.created, Model: j.model,
@@ -549,7 +563,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 	}
 	finish := string(finishOf(o.res, stopped, n, j.maxTokens))
 	s.logDone(j, n, finish, true)
-	u := usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n}
+	u := usageOf(j, n, o.res)
 	if j.chat {
 		// SPEC §4: a chat stream's final chunk says "stop", also when
 		// max_tokens ended it (the log above keeps the real reason);

@@ -2,9 +2,13 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/openai/openai-go"
+	"github.com/openai/openai-go/option"
 
 	"svc/internal/testenv"
 	"svc/p2p"
@@ -29,7 +33,7 @@ func (b *scopeBackend) Generate(ctx context.Context, req router.GenerateRequest,
 // TestManagedPromptCacheScope sends one chat three times over a real swarm,
 // twice with one API key and once with another: each key is its own
 // prompt cache scope, so the nodes answer the repeated prompt from their
-// cache for the same key only.
+// cache for the same key only, and the repeated request's usage says so.
 func TestManagedPromptCacheScope(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	sw := startSwarm(t, path, [][2]int{{0, 2}, {2, 5}})
@@ -57,11 +61,19 @@ func TestManagedPromptCacheScope(t *testing.T) {
 	for _, n := range sw.Nodes {
 		before = append(before, hits(n))
 	}
-	for _, key := range []string{a, b, a} {
-		r := k.call(t, "POST", "/v1/chat/completions", key, chatReq)
-		if r.Status != 200 {
-			t.Fatalf("chat: %d %s", r.Status, r.Body)
+	// The official SDK reads usage.prompt_tokens_details.cached_tokens:
+	// the whole prompt for the key's repeated request, none otherwise.
+	for i, key := range []string{a, b, a} {
+		client := openai.NewClient(option.WithBaseURL(k.ts.URL+"/v1/"), option.WithAPIKey(key), option.WithMaxRetries(0))
+		c, err := client.Chat.Completions.New(t.Context(), cacheChat(8))
+		if err != nil {
+			t.Fatalf("chat %d: %v", i, err)
 		}
+		want := 0
+		if i == 2 {
+			want = -1
+		}
+		checkCached(t, fmt.Sprintf("chat %d", i), c.Usage, int(c.Usage.PromptTokens), want)
 	}
 	be.mu.Lock()
 	scopes := be.scopes

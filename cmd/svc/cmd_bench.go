@@ -146,7 +146,10 @@ func newBenchLoadCmd() *cobra.Command {
 		Long: `Send streamed /v1/chat/completions requests to any OpenAI-compatible server
 (svc serve, llama-server, ...) at each concurrency level in turn and report per
 level: time to first token (p50, p95), time per output token after the first
-(mean, p50), aggregate output tokens/s and failed requests by error code.
+(mean, p50), aggregate output tokens/s, the share of prompt tokens the server
+answered from its cache (usage.prompt_tokens_details.cached_tokens, or
+llama-server's timings; "-" when it does not say) and failed requests by
+error code.
 Each level sends --requests requests (default 2×concurrency, at least 4);
 each request is bounded by --timeout. Requests are never retried.
 

@@ -678,6 +678,10 @@ type Response struct {
 	Top     []*TopRow              `protobuf:"bytes,7,rep,name=top,proto3" json:"top,omitempty"`
 	// Node-side compute time of this step, for the router's speed estimates.
 	ComputeMicros uint64 `protobuf:"varint,8,opt,name=compute_micros,json=computeMicros,proto3" json:"compute_micros,omitempty"`
+	// Positions of this step the node answered from its prompt cache instead
+	// of computing them: n (a whole first step reused) or 0. Absent from
+	// nodes that predate it, which reads as 0.
+	Cached        uint32 `protobuf:"varint,9,opt,name=cached,proto3" json:"cached,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -764,6 +768,13 @@ func (x *Response) GetTop() []*TopRow {
 func (x *Response) GetComputeMicros() uint64 {
 	if x != nil {
 		return x.ComputeMicros
+	}
+	return 0
+}
+
+func (x *Response) GetCached() uint32 {
+	if x != nil {
+		return x.Cached
 	}
 	return 0
 }
@@ -1244,7 +1255,7 @@ const file_wire_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x18\n" +
 	"\alogprob\x18\x02 \x01(\x02R\alogprob\"9\n" +
 	"\x06TopRow\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.svc.wire.v1.TokenLogprobR\x05items\"\x81\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.svc.wire.v1.TokenLogprobR\x05items\"\x99\x02\n" +
 	"\bResponse\x12%\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x11.svc.wire.v1.CodeR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\f\n" +
@@ -1253,7 +1264,8 @@ const file_wire_proto_rawDesc = "" +
 	"\apayload\x18\x05 \x01(\x0e2\x14.svc.wire.v1.PayloadR\apayload\x12\x16\n" +
 	"\x06argmax\x18\x06 \x03(\x05R\x06argmax\x12%\n" +
 	"\x03top\x18\a \x03(\v2\x13.svc.wire.v1.TopRowR\x03top\x12%\n" +
-	"\x0ecompute_micros\x18\b \x01(\x04R\rcomputeMicros\"0\n" +
+	"\x0ecompute_micros\x18\b \x01(\x04R\rcomputeMicros\x12\x16\n" +
+	"\x06cached\x18\t \x01(\rR\x06cached\"0\n" +
 	"\vMetaRequest\x12!\n" +
 	"\fmodel_digest\x18\x01 \x01(\tR\vmodelDigest\"v\n" +
 	"\fMetaResponse\x12%\n" +

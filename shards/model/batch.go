@@ -128,7 +128,7 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 				continue
 			}
 			if it.hit = s.pcache.load(it.key, it.ss, s.cfg.KVDim(), it.out); it.hit {
-				it.x, it.done = it.out.Hidden, it.n
+				it.x, it.done, it.out.Cached = it.out.Hidden, it.n, it.n
 				continue
 			}
 		}
@@ -169,7 +169,7 @@ func (s *Shard) ForwardBatch(ctx context.Context, steps []BatchStep) ([]*Output,
 				l.entry = newPromptEntry(l.key, l.ss, l.n, kvd, l.out)
 			}
 			l.entry.apply(it.ss, kvd, it.out)
-			it.x = it.out.Hidden
+			it.x, it.out.Cached = it.out.Hidden, it.n
 			s.pcache.count(true)
 		}
 		it.ss.n += it.n

@@ -52,6 +52,9 @@ type Result struct {
 	Completion []int32
 	Finish     string // "stop" (a stop token) or "length"
 	Top        [][]TokenLogprob
+	// Cached is how many prompt positions every hop answered from its
+	// prompt cache (the prefill step's Output.Cached).
+	Cached int
 }
 
 // Finish reasons.
@@ -60,15 +63,18 @@ const (
 	FinishLength = "length"
 )
 
-// runChain feeds one step through every hop.
+// runChain feeds one step through every hop. The last hop's Output is
+// returned, its Cached the fewest of every hop's.
 func runChain(ctx context.Context, hops []Hop, tokens []int32, topK int) (*Output, error) {
 	in := Input{Tokens: tokens, Logits: LogitsLast, TopK: topK, OmitLogits: true}
 	var out *Output
+	cached := len(tokens)
 	for i, h := range hops {
 		var err error
 		if out, err = h.Forward(ctx, in); err != nil {
 			return nil, fmt.Errorf("hop %d of %d: %w", i+1, len(hops), err)
 		}
+		cached = min(cached, out.Cached)
 		if i < len(hops)-1 {
 			if out.Hidden == nil {
 				return nil, fmt.Errorf("hop %d of %d returned no hidden states", i+1, len(hops))
@@ -79,6 +85,7 @@ func runChain(ctx context.Context, hops []Hop, tokens []int32, topK int) (*Outpu
 	if len(out.Argmax) != 1 || (topK > 0 && len(out.Top) != 1) {
 		return nil, errors.New("last hop returned no prediction (is it the shard holding the last block?)")
 	}
+	out.Cached = max(cached, 0)
 	return out, nil
 }
 
@@ -107,6 +114,9 @@ func Generate(ctx context.Context, hops []Hop, prompt []int32, o GenOptions, emi
 		out, err := runChain(ctx, hops, next, o.TopK)
 		if err != nil {
 			return res, fmt.Errorf("model: generate: step %d: %w", len(res.Completion), err)
+		}
+		if len(res.Completion) == 0 {
+			res.Cached = out.Cached
 		}
 		tok := out.Argmax[0]
 		if len(o.Force) > 0 {

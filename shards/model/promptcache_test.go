@@ -104,8 +104,15 @@ func TestPromptCacheHitBitIdentical(t *testing.T) {
 			for s, sess := range []string{"cold", "hit1", "hit2"} {
 				openAll(t, cached, sess, 32, SessionOptions{})
 				got := chainStep(t, cached, sess, first)
+				wantCached := 0
+				if s > 0 {
+					wantCached = len(prompt)
+				}
 				for i := range got {
 					sameOutput(t, fmt.Sprintf("%s shard %d first step", sess, i), got[i], ref[i])
+					if got[i].Cached != wantCached {
+						t.Fatalf("%s shard %d: Cached %d, want %d", sess, i, got[i].Cached, wantCached)
+					}
 					st := cached[i].PromptCacheStats()
 					if st.Hits != uint64(s) || st.Misses != 1 || st.Entries != 1 {
 						t.Fatalf("%s shard %d: stats %+v, want %d hits, 1 miss, 1 entry", sess, i, st, s)
@@ -114,6 +121,9 @@ func TestPromptCacheHitBitIdentical(t *testing.T) {
 				dec := decodeSteps(t, cached, sess, got[2].Argmax[len(prompt)-1], decode)
 				for k := range dec {
 					sameOutput(t, fmt.Sprintf("%s decode step %d", sess, k), dec[k], refDec[k])
+					if dec[k].Cached != 0 {
+						t.Fatalf("%s decode step %d: Cached %d", sess, k, dec[k].Cached)
+					}
 				}
 				// Later steps are never cached.
 				if st := cached[0].PromptCacheStats(); st.Hits != uint64(s) || st.Misses != 1 {
@@ -182,6 +192,9 @@ func TestPromptCacheForwardBatch(t *testing.T) {
 				sameOutput(t, fmt.Sprintf("shard %d hit", i), outs[0], refA[i])
 				sameOutput(t, fmt.Sprintf("shard %d miss", i), outs[1], refB[i])
 				sameOutput(t, fmt.Sprintf("shard %d decode", i), outs[2], refA2[i])
+				if c := [3]int{outs[0].Cached, outs[1].Cached, outs[2].Cached}; c != [3]int{len(pa), 0, 0} {
+					t.Fatalf("shard %d: Cached %v, want %d for the hit alone", i, c, len(pa))
+				}
 				if st := sh.PromptCacheStats(); st.Hits != 1 || st.Misses != 2 || st.Entries != 2 {
 					t.Fatalf("shard %d: stats %+v, want 1 hit, 2 misses, 2 entries", i, st)
 				}
@@ -476,6 +489,10 @@ func TestPromptCacheSameBatch(t *testing.T) {
 						t.Fatalf("shard %d step %d: %v", i, j, errs[j])
 					}
 					sameOutput(t, fmt.Sprintf("shard %d session %s", i, ids[j]), outs[j], ref[i])
+					// The first computes, the others are copied.
+					if want := min(j, 1) * len(in.Tokens); outs[j].Cached != want {
+						t.Fatalf("shard %d session %s: Cached %d, want %d", i, ids[j], outs[j].Cached, want)
+					}
 				}
 				if st := sh.PromptCacheStats(); st.Hits != 2 || st.Misses != 1 || st.Entries != 1 {
 					t.Fatalf("shard %d: %+v, want 2 hits (copies), 1 miss, 1 entry", i, st)
@@ -513,10 +530,56 @@ func TestPromptCacheSameBatch(t *testing.T) {
 					t.Fatalf("attempt %d: errors %v, %v; want the lead's alone", k, errs[0], errs[1])
 				}
 				sameOutput(t, fmt.Sprintf("attempt %d: the copy", k), outs[1], want)
+				if outs[1].Cached != 0 {
+					t.Fatalf("attempt %d: the computed copy says %d positions cached", k, outs[1].Cached)
+				}
 				if n, _ := sh.SessionLen(lead); n != 0 {
 					t.Fatalf("attempt %d: the failed lead holds %d positions", k, n)
 				}
 			}
 		})
+	}
+}
+
+// TestPromptCacheGenerateCached checks Result.Cached: the prompt positions
+// every hop answered from its cache, none when any hop computed them.
+func TestPromptCacheGenerateCached(t *testing.T) {
+	m, err := Open(testenv.Path(t, "models", "stories260K.gguf"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	cached := threeShards(t, m, ShardOptions{})
+	plain := threeShards(t, m, ShardOptions{PromptCacheBytes: -1})
+	prompt := testTokens(7, m.Config().Vocab)
+	gen := func(id string, shards []*Shard) int {
+		t.Helper()
+		openAll(t, shards, id, 32, SessionOptions{})
+		var hops []Hop
+		for _, sh := range shards {
+			hops = append(hops, SessionHop{Shard: sh, ID: id})
+		}
+		res, err := Generate(context.Background(), hops, prompt, GenOptions{MaxTokens: 3}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Cached
+	}
+	mixed := []*Shard{cached[0], plain[1], cached[2]}
+	for _, c := range []struct {
+		id     string
+		shards []*Shard
+		want   int
+	}{
+		{"cold", cached, 0},
+		{"hit", cached, len(prompt)},
+		{"one hop computes", mixed, 0},
+	} {
+		if got := gen(c.id, c.shards); got != c.want {
+			t.Errorf("%s: Result.Cached %d, want %d", c.id, got, c.want)
+		}
+	}
+	if st := cached[0].PromptCacheStats(); st.Hits != 2 {
+		t.Errorf("first shard: %d hits, want 2 (the mixed chain's included)", st.Hits)
 	}
 }

@@ -53,6 +53,12 @@ type Output struct {
 	Logits []float32
 	Argmax []int32
 	Top    [][]TokenLogprob
+	// Cached is how many of the step's positions were answered from the
+	// prompt cache instead of computed: all of them or none at a shard
+	// (only whole first steps are reused); through a chain of hops, those
+	// every hop answered so (the fewest), since a position one hop
+	// computed was not served from a cache.
+	Cached int
 }
 
 // ShardOptions configure a shard.
@@ -438,7 +444,7 @@ func (s *Shard) ForwardInto(ctx context.Context, id string, in Input, out *Outpu
 	cached := ss.n == 0 && s.pcache.enabled()
 	if cached {
 		if key = s.pcache.key(ss, in); s.pcache.load(key, ss, c.KVDim(), out) {
-			ss.n = n
+			ss.n, out.Cached = n, n
 			return nil
 		}
 	}

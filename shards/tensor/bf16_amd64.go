@@ -29,6 +29,8 @@ func addBF16Kernels(ks *kernelSet) {
 	if !hasBF16Set() {
 		return
 	}
+	// One position goes through dot (VDPBF16PS), not the AVX2 set's tile.
+	ks.vec[BF16] = tileSpec{}
 	ks.dot[BF16] = func(w []byte, a *acts, i int) float32 {
 		x := a.hrow(i)
 		var c [2][16]float32

@@ -296,6 +296,7 @@ func avx2Kernels() *kernelSet {
 	addQ80AVX2(ks)
 	addKAVX2(ks)
 	addF16AVX2(ks)
+	addBF16AVX2(ks)
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return dotQ4_0AVX2(blockArgs(w, a, i, 18))
 	}

@@ -1,0 +1,110 @@
+//go:build amd64 && !purego
+
+package tensor
+
+// AVX2 kernels for BF16 weights (bf16_avx2_amd64.s) in both of llama.cpp's
+// orders (bf16order.go): a tile of up to 16 rows for one position
+// (decode, prefetching the rows that follow) and one row alone in the
+// one-position order; a tile of two rows for up to posTile positions
+// (prompts, batched decode) in the several-position order. The kernels
+// return MXCSR's denormal-operand flag: when a subnormal took part, where
+// VDPBF16PS (and the Go code) would have flushed it, the call is computed
+// again by the Go kernels, so the bits are always theirs.
+
+//go:noescape
+func bf16StepRowsAVX2(w *byte, rs int, x *uint16, n int, rows int, next int, out *[16][2]float32) int
+
+//go:noescape
+func bf16ManyAVX2(w *byte, rs int, x *uint16, xs int, k int, n int, next int, out *float32, os int) int
+
+// addBF16AVX2 registers the kernels above.
+func addBF16AVX2(ks *kernelSet) {
+	ks.dot[BF16] = bf16DotAVX2
+	ks.vec[BF16] = tileSpec{rows: 16, pos: 1, fn: bf16VecAVX2}
+	ks.many[BF16] = bf16ManyRowAVX2
+	ks.manyBatch[BF16] = tileSpec{rows: 2, pos: posTile, minPos: 1, direct: true, fn: bf16ManyTileAVX2}
+}
+
+// bf16DotAVX2 is dotBF16Step.
+func bf16DotAVX2(w []byte, a *acts, i int) float32 {
+	x := a.hrow(i)
+	n := len(x) / 64 * 64
+	if n == 0 {
+		return dotBF16Step(w, x)
+	}
+	_ = w[2*len(x)-1]
+	var r [16][2]float32
+	if bf16StepRowsAVX2(&w[0], 0, &x[0], n, 1, 0, &r) != 0 {
+		return dotBF16Step(w, x)
+	}
+	return finishBF16Sums(r[0], w, x, n)
+}
+
+// finishBF16Sums is finishBF16Step with the two accumulators reduced.
+func finishBF16Sums(r [2]float32, w []byte, x []uint16, n int) float32 {
+	s := float64(r[0])
+	s += float64(r[1])
+	for i := n; i < len(x); i++ {
+		s += float64(BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i]))
+	}
+	return float32(s)
+}
+
+// bf16VecAVX2 computes 16 rows for position i in the one-position order.
+func bf16VecAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	const rows = 16
+	x := a.hrow(i)
+	n := len(x) / 64 * 64
+	_ = w[(rows-1)*l.rs+2*len(x)-1]
+	_ = out[rows-1]
+	var r [rows][2]float32
+	if n == 0 || bf16StepRowsAVX2(&w[0], l.rs, &x[0], n, rows, l.next, &r) != 0 {
+		for k := range rows {
+			out[k] = dotBF16Step(w[k*l.rs:], x)
+		}
+		return
+	}
+	for k := range rows {
+		out[k] = finishBF16Sums(r[k], w[k*l.rs:], x, n)
+	}
+}
+
+// bf16ManyRowAVX2 is dotBF16Batch: the two-row kernel with both rows the
+// same row (a row left over by the tiles).
+func bf16ManyRowAVX2(w []byte, a *acts, i int) float32 {
+	x := a.hrow(i)
+	if len(x)%32 != 0 {
+		return bf16DotAVX2(w, a, i)
+	}
+	_ = w[2*len(x)-1]
+	var r [2]float32
+	if bf16ManyAVX2(&w[0], 0, &x[0], 0, 1, len(x), 0, &r[0], 2) != 0 {
+		return dotBF16Batch(w, x)
+	}
+	return r[0]
+}
+
+// bf16ManyTileAVX2 computes two rows for 1..posTile positions from i in
+// the several-position order, into out[p*os+k] (os = l.os, or 2).
+func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	const rows = 2
+	os := rows
+	if l.os > 0 {
+		os = l.os
+	}
+	k := (len(out)-rows)/os + 1
+	cols := a.cols
+	_ = w[l.rs+2*cols-1]
+	_ = a.h[(i+k)*cols-1]
+	_ = out[(k-1)*os+rows-1]
+	if cols%32 != 0 || bf16ManyAVX2(&w[0], l.rs, &a.h[i*cols], 2*cols, k, cols, l.next, &out[0], os) != 0 {
+		// tinyBLAS declines such rows (cols%32 != 0), or a subnormal
+		// took part: the Go kernels' order and flushing.
+		for p := range k {
+			x := a.hrow(i + p)
+			for r := range rows {
+				out[p*os+r] = dotBF16Batch(w[r*l.rs:], x)
+			}
+		}
+	}
+}

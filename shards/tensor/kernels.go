@@ -77,7 +77,7 @@ type kernelSet struct {
 	// also widen the rounded activations back to float32; sets without
 	// such kernels skip that work.
 	f16f32 bool
-	// q8d4: some Q8_0 kernel of the set reads acts.d4.
+	// q8d4: some Q8_0 kernel of the set reads acts.d4 and acts.w16.
 	q8d4 bool
 }
 

@@ -129,6 +129,10 @@ type acts struct {
 	// whole group of four positions (from position 0) four by four: block
 	// b of positions 4g..4g+3 at d4[4*(g*nb+b):][:4].
 	d4 []float32
+	// w16: with d4, the quants as int16, per block the 16 even elements
+	// then the 16 odd ones (widenQ8), which the AVX2 Q8_0 batch kernel
+	// multiplies with VPMADDWD alone.
+	w16 []int16
 }
 
 func grow[T any](s []T, n int) []T {
@@ -162,6 +166,10 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 	default: // k-quants
 		a.nb = cols / qkK
 		a.qs, a.d, a.bsums = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.bsums, n*a.nb*16)
+	}
+	a.w16 = a.w16[:0]
+	if t == Q8_0 && ks.q8d4 {
+		a.w16 = grow(a.w16, n/4*4*cols)
 	}
 	if n == 1 || n*cols < 1<<14 {
 		a.convRange(0, n)
@@ -199,6 +207,9 @@ func (a *acts) convRange(lo, hi int) {
 			ks.bf16(x, a.h[i*cols:(i+1)*cols])
 		case Q4_0, Q5_0, Q8_0:
 			ks.q8_0(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb])
+			if (i+1)*cols <= len(a.w16) {
+				widenQ8(a.qs[i*cols:(i+1)*cols], a.w16[i*cols:(i+1)*cols])
+			}
 		case Q4_1, Q5_1:
 			ks.q8_1(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])
 		default: // k-quants

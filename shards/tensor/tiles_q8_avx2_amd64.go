@@ -5,13 +5,14 @@ package tensor
 // AVX2 tile kernels for row-major Q8_0 (tiles_q8_avx2_amd64.s), each row
 // in dotQ8_0's order: four rows for one position (decode; it prefetches
 // the rows that follow), two rows for up to q80AVX2Pos positions (prefill,
-// batched decode; each weight block is loaded once for four positions).
+// batched decode; each weight block is loaded once for four positions,
+// against the activations widened to 16 bits, acts.w16).
 
 //go:noescape
 func q80Vec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
 
 //go:noescape
-func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d4 *float32, nb int, groups int, next int, out *float32, ostride int)
+func q80Batch2xNAVX2(w *byte, rs int, y *int16, ystride int, d4 *float32, nb int, groups int, next int, out *float32, ostride int)
 
 // q80AVX2Pos is the most positions one call of the batch kernel takes: a
 // posTile, so that MatMul calls it once per two rows and posTile
@@ -43,15 +44,27 @@ func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	if i%4 != 0 { // not from MatMul, whose position tiles start at multiples of posTile
 		g = 0
 	}
-	pw, py, _, nb := tileArgs(w, l, a, i, 2, k, 34)
+	_, _, _, nb := tileArgs(w, l, a, i, 2, k, 34)
 	if g > 0 {
 		_ = out[(4*g-1)*ostride+1]
 		_ = a.d4[(i+4*g)*nb-1]
-		q80Batch2xNAVX2(pw, l.rs, py, a.cols, &a.d4[i*nb], nb, g, l.next, &out[0], ostride)
+		_ = a.w16[(i+4*g)*a.cols-1]
+		q80Batch2xNAVX2(&w[0], l.rs, &a.w16[i*a.cols], 2*a.cols, &a.d4[i*nb], nb, g, l.next, &out[0], ostride)
 	}
 	for p := 4 * g; p < k; p++ {
 		for r := 0; r < 2; r++ {
 			out[p*ostride+r] = dotQ8_0AVX2(blockArgs(w[r*l.rs:], a, i+p, 34))
 		}
+	}
+}
+
+//go:noescape
+func widenQ8AVX2(qs *int8, w *int16, nb int)
+
+// widenQ8 is widenQ8Go in assembly.
+func widenQ8(qs []int8, w []int16) {
+	nb := min(len(qs), len(w)) / 32
+	if nb > 0 {
+		widenQ8AVX2(&qs[0], &w[0], nb)
 	}
 }

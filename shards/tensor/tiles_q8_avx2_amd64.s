@@ -5,8 +5,9 @@
 // AVX2 tile kernels for row-major Q8_0 (tiles_q8_avx2_amd64.go). Each row
 // keeps llama.cpp's order of dotQ8_0: per block, lane l of an 8-lane
 // accumulator takes fma(dx*dy, float(products of bytes 4l..4l+3), acc)
-// (VPSIGNB/VPMADDUBSW/VPMADDWD as ggml's mul_sum_i8_pairs: magnitudes of
-// the weights, so -128 is exact), then hsum8.
+// (integer products exact whatever the instructions: VPSIGNB/VPMADDUBSW/
+// VPMADDWD as ggml's mul_sum_i8_pairs for one position, 16-bit VPMADDWD
+// for the batch), then hsum8.
 
 DATA q8avxOnes<>+0(SB)/8, $0x0001000100010001
 DATA q8avxOnes<>+8(SB)/8, $0x0001000100010001
@@ -115,73 +116,78 @@ q8v4done:
 	VZEROUPPER
 	RET
 
-// Q8B_P: the current block of both rows for one position (activations
-// at YP), into A0 and A1 (rows 0 and 1); the two scale products dx*dy are
-// at SPA and SPB (SP). Y8 and Y9 hold the rows' weight magnitudes, Y12 and
-// Y13 their sign masks m (0 > w): the activations take the weights' signs
-// as (a^m)-m, which on Zen 2 fits beside VCVTDQ2PS and VFMADD231PS better
-// than VPSIGNB (3.11 against 3.20 cycles a unit, prefill 61.6 -> 62.9
-// tok/s; products with w = 0 are 0 either way).
-#define Q8B_P(YP, SPA, SPB, A0, A1) \
-	VPXOR        YP, Y12, Y10;     \
-	VPXOR        YP, Y13, Y11;     \
-	VPSUBB       Y12, Y10, Y10;    \
-	VPSUBB       Y13, Y11, Y11;    \
-	VPMADDUBSW   Y10, Y8, Y10;     \
-	VPMADDUBSW   Y11, Y9, Y11;     \
-	VPMADDWD     Y15, Y10, Y10;    \
-	VPMADDWD     Y15, Y11, Y11;    \
-	VCVTDQ2PS    Y10, Y10;         \
-	VCVTDQ2PS    Y11, Y11;         \
-	VBROADCASTSS SPA(SP), Y14;     \
-	VFMADD231PS  Y14, Y10, A0;     \
-	VBROADCASTSS SPB(SP), Y14;     \
-	VFMADD231PS  Y14, Y11, A1
+// Q8W_P: one position's 16-bit activations (even elements at YE, odd at
+// YO) against both rows' widened weights (Y8/Y9 row 0 even/odd, Y10/Y11
+// row 1), into A0 and A1; the scale products dx*dy at SPA and SPB (SP).
+#define Q8W_P(YE, YO, SPA, SPB, A0, A1) \
+	VPMADDWD     YE, Y8, Y12;       \
+	VPMADDWD     YO, Y9, Y13;       \
+	VPMADDWD     YE, Y10, Y14;      \
+	VPMADDWD     YO, Y11, Y15;      \
+	VPADDD       Y13, Y12, Y12;     \
+	VPADDD       Y15, Y14, Y14;     \
+	VCVTDQ2PS    Y12, Y12;          \
+	VCVTDQ2PS    Y14, Y14;          \
+	VBROADCASTSS SPA(SP), Y13;      \
+	VFMADD231PS  Y13, Y12, A0;      \
+	VBROADCASTSS SPB(SP), Y15;      \
+	VFMADD231PS  Y15, Y14, A1
 
-// func q80Batch2xNAVX2(w *byte, rs int, y *int8, ystride int, d4 *float32, nb int, groups int, next int, out *float32, ostride int)
-// Two rows (rs bytes apart) for groups×4 positions (quants ystride bytes
-// apart), four positions at a time; out[ostride*p+r]. d4 holds the
-// positions' activation scales four by four (acts.d4: per group of four
-// positions, per block, the four scales), so that one VBROADCASTF128
-// loads a block's from one sequential stream (gathering them with
-// VINSERTPS from four strided streams cost little with everything in
-// cache, but 12% of a whole TinyLlama prefill: 54 -> 61.6 tok/s). Per block, one VMULPS forms the eight scale products
-// dx*dy (the bits of the scalar products) and stores them on the stack,
-// where each pair broadcasts its own from memory: no shuffle per pair.
-// Staying in the kernel for all the groups saves a call and a scatter per
-// four positions. next as for q80Vec4AVX2, during the first group only.
+// func q80Batch2xNAVX2(w *byte, rs int, y *int16, ystride int, d4 *float32, nb int, groups int, next int, out *float32, ostride int)
+// Two rows (rs bytes apart) for groups×4 positions, four positions at a
+// time; out[ostride*p+r]. The activations are 16-bit (acts.w16: per
+// block the 16 even elements, then the 16 odd ones; positions ystride
+// bytes apart). Per block, each row's 32 quants are loaded once and
+// sign-extended in place into their even and odd bytes (VPSLLW/VPSRAW),
+// and a unit (one row, one position) is then VPMADDWD even, VPMADDWD odd,
+// VPADDD: dword lane l is exactly the integer lane l (elements 4l..4l+3)
+// of the canonical order, with no sign trick (VPSIGNB, or (a^m)-m) and no
+// VPMADDWD by ones: one vector instruction a unit fewer than with 8-bit
+// activations (VPMADDUBSW).
 //
-// Cost on the Zen 2 EPYC (BenchmarkQ8BatchAVX2Cycles): 3.15 cycles per
-// 32-element block of one row and one position, 25 a 2×4 tile block,
-// where its 16 multiplies (VPMADDUBSW and VPMADDWD share one pipe) need
-// 16 (3.22 with VPSIGNB and the scales gathered per block with
-// VINSERTPS). The limit is the vector work beside the multiplies, not
-// loads or latency: without the multiplies the loop still takes 2.25
-// cycles a unit, and each further instruction costs about a third of a
-// cycle. Measured and no faster (within 2%): the weights held in
-// registers, the float step one position behind the integer step, two
-// blocks an iteration, an exact int-to-float via VPADDD/VSUBPS of
-// 0x4b400000 in place of VCVTDQ2PS, and lanes 0..3 and 4..7 of both rows
-// in one register each (one VPERMILPS per position instead of two
-// broadcasts: 3.66).
+// d4 holds the positions' activation scales four by four (acts.d4: per
+// group of four positions, per block, the four scales), so that one
+// VBROADCASTF128 loads a block's from one sequential stream (gathering
+// them with VINSERTPS from four strided streams cost little with
+// everything in cache, but 12% of a whole TinyLlama prefill: 54 -> 61.6
+// tok/s). Per block, one VMULPS forms the eight scale products dx*dy (the
+// bits of the scalar products) and stores them on the stack, where each
+// unit broadcasts its own from memory: no shuffle per unit. Staying in the
+// kernel for all the groups saves a call and a scatter per four
+// positions. next as for q80Vec4AVX2, during the first group only.
+//
+// Cost on the Zen 2 EPYC (BenchmarkQ8BatchAVX2Cycles): 3.04 cycles per
+// 32-element block of one row and one position, where the two multiplies
+// (VPMADDWD, one pipe) need 2; the 8-bit kernel this replaced, 3.15-3.2
+// (VPSIGNB, or (a^m)-m, then VPMADDUBSW, VPMADDWD by ones). Every vector
+// instruction beside the multiplies costs about a third of a cycle
+// whichever pipe it takes (measured by leaving each out: VFMADD231PS ->
+// VADDPS 0.15 a unit, VCVTDQ2PS 0.33, the scale VBROADCASTSS 0.23, the
+// per-block scale products 0.17 a unit; without all of them 2.07). Also
+// measured and no faster: the activations loaded once into registers for
+// both rows (3.15: an explicit load costs like an instruction, a folded
+// one does not), and, for the 8-bit kernel, the weights held in registers,
+// the float step one position behind the integer step, two blocks an
+// iteration, an exact int-to-float via VPADDD/VSUBPS of 0x4b400000 in
+// place of VCVTDQ2PS, and lanes 0..3 and 4..7 of both rows in one register
+// each.
 TEXT ·q80Batch2xNAVX2(SB), NOSPLIT, $40-80
 	MOVQ  w+0(FP), R14
 	MOVQ  rs+8(FP), R8
 	MOVQ  ystride+24(FP), R10
 	MOVQ  y+16(FP), AX
-	MOVQ  AX, 32(SP) // the group's activations
-	MOVQ  d4+32(FP), DX // runs on from group to group
+	MOVQ  AX, 32(SP)
+	MOVQ  d4+32(FP), DX
 	MOVQ  groups+48(FP), R9
 	MOVQ  next+56(FP), BX
 	TESTQ BX, BX
-	JZ    q8n24nextok
+	JZ    q8w24nextok
 	ADDQ  R14, BX
 
-q8n24nextok:
-	MOVQ    out+64(FP), AX
-	VMOVDQU q8avxOnes<>(SB), Y15
+q8w24nextok:
+	MOVQ out+64(FP), AX
 
-q8n24group:
+q8w24group:
 	MOVQ  R14, SI
 	MOVQ  32(SP), DI
 	LEAQ  (DI)(R10*2), R11
@@ -196,38 +202,39 @@ q8n24group:
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
 
-q8n24loop:
-	VPABSB       2(SI), Y8
-	VPABSB       2(SI)(R8*1), Y9
-	VPXOR        Y13, Y13, Y13
-	VPCMPGTB     2(SI), Y13, Y12
-	VPCMPGTB     2(SI)(R8*1), Y13, Y13
-	// (dy0 dy1 dy2 dy3) in both halves times (dx0 x4, dx1 x4): lane
-	// 4r+p is the scale product of row r and position p.
+q8w24loop:
+	VMOVDQU        2(SI), Y8
+	VMOVDQU        2(SI)(R8*1), Y10
+	VPSRAW         $8, Y8, Y9
+	VPSRAW         $8, Y10, Y11
+	VPSLLW         $8, Y8, Y8
+	VPSLLW         $8, Y10, Y10
+	VPSRAW         $8, Y8, Y8
+	VPSRAW         $8, Y10, Y10
 	VBROADCASTF128 (DX), Y14
-	VPBROADCASTW (SI), X10
-	VPBROADCASTW (SI)(R8*1), X11
-	VPUNPCKLQDQ  X11, X10, X10
-	VCVTPH2PS    X10, Y10
-	VMULPS       Y14, Y10, Y10
-	VMOVUPS      Y10, (SP)
-	Q8B_P((DI), 0, 16, Y0, Y4)
-	Q8B_P((DI)(R10*1), 4, 20, Y1, Y5)
-	Q8B_P((DI)(R10*2), 8, 24, Y2, Y6)
-	Q8B_P((R11), 12, 28, Y3, Y7)
-	TESTQ        BX, BX
-	JZ           q8n24nopf
-	PREFETCHT0   0(BX)
-	PREFETCHT0   64(BX)
-	ADDQ         $68, BX
+	VPBROADCASTW   (SI), X12
+	VPBROADCASTW   (SI)(R8*1), X13
+	VPUNPCKLQDQ    X13, X12, X12
+	VCVTPH2PS      X12, Y12
+	VMULPS         Y14, Y12, Y12
+	VMOVUPS        Y12, (SP)
+	Q8W_P((DI), 32(DI), 0, 16, Y0, Y4)
+	Q8W_P((DI)(R10*1), 32(DI)(R10*1), 4, 20, Y1, Y5)
+	Q8W_P((DI)(R10*2), 32(DI)(R10*2), 8, 24, Y2, Y6)
+	Q8W_P((R11), 32(R11), 12, 28, Y3, Y7)
+	TESTQ          BX, BX
+	JZ             q8w24nopf
+	PREFETCHT0     0(BX)
+	PREFETCHT0     64(BX)
+	ADDQ           $68, BX
 
-q8n24nopf:
+q8w24nopf:
 	ADDQ $34, SI
-	ADDQ $32, DI
-	ADDQ $32, R11
+	ADDQ $64, DI
+	ADDQ $64, R11
 	ADDQ $16, DX
 	DECQ CX
-	JNZ  q8n24loop
+	JNZ  q8w24loop
 
 	MOVQ ostride+72(FP), CX
 	SHLQ $2, CX
@@ -247,6 +254,28 @@ q8n24nopf:
 	LEAQ (DI)(R10*4), DI
 	MOVQ DI, 32(SP)
 	DECQ R9
-	JNZ  q8n24group
+	JNZ  q8w24group
+	VZEROUPPER
+	RET
+
+// func widenQ8AVX2(qs *int8, w *int16, nb int)
+// Per block: word k of the even half is byte 2k sign-extended (shifted up
+// and arithmetically back), of the odd half byte 2k+1 (shifted down).
+TEXT ·widenQ8AVX2(SB), NOSPLIT, $0-24
+	MOVQ qs+0(FP), SI
+	MOVQ w+8(FP), DI
+	MOVQ nb+16(FP), CX
+
+q8wideloop:
+	VMOVDQU (SI), Y0
+	VPSLLW  $8, Y0, Y1
+	VPSRAW  $8, Y0, Y0
+	VPSRAW  $8, Y1, Y1
+	VMOVDQU Y1, (DI)
+	VMOVDQU Y0, 32(DI)
+	ADDQ    $32, SI
+	ADDQ    $64, DI
+	DECQ    CX
+	JNZ     q8wideloop
 	VZEROUPPER
 	RET

@@ -29,9 +29,9 @@ func q8BatchCycles(b *testing.B, npos int) {
 	const nb = 64
 	r := rand.New(rand.NewPCG(8, 8))
 	w := randomMatrix(r, Q8_0, 2, 32*nb).Data
-	qs := make([]int8, npos*32*nb)
+	qs := make([]int16, npos*32*nb)
 	for i := range qs {
-		qs[i] = int8(r.IntN(255) - 127)
+		qs[i] = int16(r.IntN(255) - 127)
 	}
 	d := make([]float32, npos*nb)
 	for i := range d {
@@ -42,7 +42,7 @@ func q8BatchCycles(b *testing.B, npos int) {
 	b.ResetTimer()
 	t0 := cpuTime()
 	for i := 0; i < b.N; i++ {
-		q80Batch2xNAVX2(&w[0], 34*nb, &qs[0], 32*nb, &d[0], nb, npos/4, 0, &out[0], 2)
+		q80Batch2xNAVX2(&w[0], 34*nb, &qs[0], 64*nb, &d[0], nb, npos/4, 0, &out[0], 2)
 	}
 	el := cpuTime() - t0
 	b.ReportMetric(el.Seconds()/float64(b.N)/float64(2*npos*nb)/cyc, "cycles/unit")

@@ -33,3 +33,24 @@ func TestQ8BatchAVX2Positions(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenQ8 compares the assembly widening of Q8_0 activations
+// (acts.w16) with widenQ8Go on every byte value and a few lengths.
+func TestWidenQ8(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, nb := range []int{1, 2, 7, 64} {
+		qs := make([]int8, 32*nb)
+		for i := range qs {
+			qs[i] = int8(r.IntN(256) - 128)
+		}
+		qs[0], qs[1] = -128, 127
+		want, got := make([]int16, len(qs)), make([]int16, len(qs))
+		widenQ8Go(qs, want)
+		widenQ8(qs, got)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("nb=%d: element %d is %d, want %d", nb, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -300,6 +300,9 @@ type MemberRecord struct {
 	Removed  time.Time `json:"removed,omitzero"`
 	// Memory is what the machine reported it can give to slices (bytes).
 	Memory int64 `json:"memory,omitempty"`
+	// PromptCache is what each slice's prompt cache may take on the
+	// machine, as it reported (bytes; counted with every slice placed).
+	PromptCache int64 `json:"prompt_cache,omitempty"`
 }
 
 // RevokedRecord is a revoked certificate, by serial.

@@ -210,7 +210,8 @@ func adapterDetail(as []trust.PlacedAdapter) string {
 
 // placementMachines lists the online machines with the memory they have
 // left for a placement of model name (what they reported, less the slices
-// of the other models placed on them), and their labels by peer id.
+// of the other models placed on them, each with its prompt cache) and what
+// each slice's prompt cache takes there, and their labels by peer id.
 func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string]string, error) {
 	var ms []MemberRecord
 	var ps []Placement
@@ -232,6 +233,11 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 	}); err != nil {
 		return nil, nil, err
 	}
+	// Each slice takes its bytes and its node's prompt cache.
+	perSlice := map[string]uint64{}
+	for _, m := range ms {
+		perSlice[m.Peer] = uint64(max(m.PromptCache, 0))
+	}
 	used := map[string]uint64{}
 	if lib, err := d.Library(); err == nil {
 		for _, p := range ps {
@@ -241,7 +247,7 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 			}
 			for _, s := range p.Slices {
 				n, _ := e.Manifest.RangeBytes(s.First, s.Last)
-				used[s.Peer] += n
+				used[s.Peer] += n + perSlice[s.Peer]
 			}
 		}
 	}
@@ -267,7 +273,7 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 		}
 		mem = sub(sub(mem, reserve), used[m.Peer])
 		labels[m.Peer] = m.Label
-		out = append(out, placement.Machine{ID: m.Peer, Memory: mem})
+		out = append(out, placement.Machine{ID: m.Peer, Memory: mem, PerRange: perSlice[m.Peer]})
 	}
 	if len(out) == 0 {
 		return nil, nil, errors.New("no machine is online to hold the model (svc-coordinator node list; start svc-node-agent run on an enrolled machine)")
@@ -460,16 +466,20 @@ func (d *Daemon) handleReport(_ context.Context, from peer.ID, r *p2p.Report) er
 		if label == "" {
 			return &p2p.Refusal{Code: "not_permitted", Message: "reports come from enrolled machines"}
 		}
-		if r.Memory > 0 {
-			// The machine's configuration says what it gives to slices.
-			var m MemberRecord
-			if ok, err := store.Get(tx, store.Members, label, &m); err != nil {
-				return err
-			} else if ok && m.Memory != r.Memory {
+		// The machine's configuration says what it gives to slices and
+		// to each slice's prompt cache.
+		var m MemberRecord
+		ok, err := store.Get(tx, store.Members, label, &m)
+		if err != nil {
+			return err
+		}
+		if pc := max(r.PromptCache, 0); ok && ((r.Memory > 0 && m.Memory != r.Memory) || m.PromptCache != pc) {
+			if r.Memory > 0 {
 				m.Memory = r.Memory
-				if err := store.Put(tx, store.Members, label, m); err != nil {
-					return err
-				}
+			}
+			m.PromptCache = pc
+			if err := store.Put(tx, store.Members, label, m); err != nil {
+				return err
 			}
 		}
 		if r.Available > 0 {

@@ -37,6 +37,10 @@ type Report struct {
 	// 0: not configured), Available what it has free now.
 	Memory    int64 `json:"memory,omitempty"`
 	Available int64 `json:"available,omitempty"`
+	// PromptCache is the memory each slice's node may fill with its prompt
+	// cache (bytes; 0: none, or a machine that predates it), which a
+	// placement counts with every slice it puts on the machine.
+	PromptCache int64 `json:"prompt_cache,omitempty"`
 }
 
 // ServeReports answers ReportProtocol on h: handle receives each report

@@ -65,8 +65,9 @@ type Config struct {
 	Memory string `toml:"memory"`
 	// PromptCache is each slice's prompt cache, which answers a session's
 	// first step from an identical earlier one ("256MiB" or bytes; empty
-	// or 0: model.DefaultPromptCacheBytes; "off": none). It comes on top
-	// of Memory's slices.
+	// or 0: model.DefaultPromptCacheBytes; "off": none). The agent reports
+	// it, and the coordinator's placement counts it with every slice it
+	// puts on this machine, within Memory.
 	PromptCache string `toml:"prompt_cache"`
 }
 

@@ -26,8 +26,13 @@ func TestConfig(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		if got, err := cfg.PromptCacheBytes(); err != nil || got != want {
+		got, err := cfg.PromptCacheBytes()
+		if err != nil || got != want {
 			t.Fatalf("%q: prompt cache %d, %v; want %d", text, got, err, want)
+		}
+		// What the agent reports for the placement to count per slice.
+		if budget, want := promptCacheBudget(got), map[int64]int64{0: 64 << 20, 256 << 20: 256 << 20, -1: 0}[want]; budget != want {
+			t.Fatalf("%q: reports %d bytes a slice, want %d", text, budget, want)
 		}
 	}
 	if err := os.WriteFile(p, []byte("prompt_cache = \"lots\"\n"), 0o600); err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"svc/coordinator/trust"
 	"svc/p2p"
+	"svc/shards/model"
 	"svc/shards/slice"
 )
 
@@ -190,7 +191,7 @@ func (k *keeper) reconcile(ctx context.Context) {
 	if (len(rep.Slices) == 0 && k.announced) || v == nil || v.Coord == nil {
 		return
 	}
-	rep.Memory, rep.Available = k.memory, memAvailable()
+	rep.Memory, rep.Available, rep.PromptCache = k.memory, memAvailable(), promptCacheBudget(k.promptCache)
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := p2p.SendReport(rctx, k.ep.Host, v.Coord.Peer, rep); err != nil {
@@ -200,6 +201,18 @@ func (k *keeper) reconcile(ctx context.Context) {
 		return
 	}
 	k.announced = true
+}
+
+// promptCacheBudget is what each slice's prompt cache may take, given as
+// p2p.NodeConfig.PromptCacheBytes (0: the default; negative: none).
+func promptCacheBudget(nodeBytes int64) int64 {
+	switch {
+	case nodeBytes == 0:
+		return model.DefaultPromptCacheBytes
+	case nodeBytes < 0:
+		return 0
+	}
+	return nodeBytes
 }
 
 // memAvailable is MemAvailable of /proc/meminfo in bytes (0 when unknown).

@@ -14,4 +14,6 @@
 // block twice; a range that does not fit in what its machine has left is
 // skipped (fewer copies of those blocks, never a placement error). Only a
 // first copy that cannot be made at all is an error (ErrInsufficient).
+// A range takes its blocks' bytes and, on its machine, Machine.PerRange
+// more (the prompt cache of the node that serves it).
 package placement

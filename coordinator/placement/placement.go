@@ -17,7 +17,13 @@ var ErrInsufficient = errors.New("not enough memory on the machines")
 type Machine struct {
 	ID     string
 	Memory uint64
+	// PerRange is what every range placed on the machine takes besides
+	// its blocks' bytes: the prompt cache of the node serving it.
+	PerRange uint64
 }
+
+// need is what a range of c bytes takes on mc.
+func (mc Machine) need(c uint64) uint64 { return c + mc.PerRange }
 
 // Model is what is placed: its number of blocks and what a range of them
 // costs in memory (bytes of its slice).
@@ -75,16 +81,16 @@ func Place(m Model, machines []Machine, copies int) ([]Range, error) {
 		free[mc.ID], index[mc.ID] = mc.Memory, i
 	}
 	for _, r := range first {
-		free[r.Machine] -= r.Bytes
+		free[r.Machine] -= ms[index[r.Machine]].need(r.Bytes)
 	}
 	out := first
 	for k := 2; k <= min(copies, len(ms)); k++ {
 		for _, r := range first {
 			mc := ms[(index[r.Machine]+k-1)%len(ms)]
-			if free[mc.ID] < r.Bytes {
+			if free[mc.ID] < mc.need(r.Bytes) {
 				continue
 			}
-			free[mc.ID] -= r.Bytes
+			free[mc.ID] -= mc.need(r.Bytes)
 			out = append(out, Range{Machine: mc.ID, First: r.First, Last: r.Last, Copy: k, Bytes: r.Bytes})
 		}
 	}
@@ -132,7 +138,7 @@ func proportional(m Model, ms []Machine) ([]Range, bool) {
 			continue
 		}
 		c := m.Cost(start, end)
-		if c > mc.Memory {
+		if mc.need(c) > mc.Memory {
 			return nil, false
 		}
 		out = append(out, Range{Machine: mc.ID, First: start, Last: end, Copy: 1, Bytes: c})
@@ -153,7 +159,7 @@ func greedy(m Model, ms []Machine) ([]Range, error) {
 			break
 		}
 		end := start
-		for end < m.Blocks && m.Cost(start, end+1) <= mc.Memory {
+		for end < m.Blocks && mc.need(m.Cost(start, end+1)) <= mc.Memory {
 			end++
 		}
 		if end == start {

@@ -15,7 +15,7 @@ func uniform(n int, size uint64) Model {
 }
 
 func TestProportional(t *testing.T) {
-	rs, err := Place(uniform(12, 10), []Machine{{"c", 300}, {"a", 100}, {"b", 200}}, 1)
+	rs, err := Place(uniform(12, 10), []Machine{{"c", 300, 0}, {"a", 100, 0}, {"b", 200, 0}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestProportional(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	ms := []Machine{{"m1", 1 << 30}, {"m2", 1 << 30}, {"m3", 3 << 29}, {"m4", 0}}
+	ms := []Machine{{"m1", 1 << 30, 0}, {"m2", 1 << 30, 0}, {"m3", 3 << 29, 0}, {"m4", 0, 0}}
 	a, err := Place(uniform(22, 30<<20), ms, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestReplicas(t *testing.T) {
 	// Room for two copies on three machines, not three.
-	rs, err := Place(uniform(9, 10), []Machine{{"a", 60}, {"b", 60}, {"c", 60}}, 3)
+	rs, err := Place(uniform(9, 10), []Machine{{"a", 60, 0}, {"b", 60, 0}, {"c", 60, 0}}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestReplicas(t *testing.T) {
 		}
 	}
 	// One copy when asked for one, even with room for more.
-	rs, err = Place(uniform(9, 10), []Machine{{"a", 600}, {"b", 600}, {"c", 600}}, 1)
+	rs, err = Place(uniform(9, 10), []Machine{{"a", 600, 0}, {"b", 600, 0}, {"c", 600, 0}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestReplicas(t *testing.T) {
 		t.Fatalf("one copy over three machines gave %+v", rs)
 	}
 	// More copies than machines: each machine holds everything once.
-	rs, err = Place(uniform(4, 10), []Machine{{"a", 600}, {"b", 600}}, 5)
+	rs, err = Place(uniform(4, 10), []Machine{{"a", 600, 0}, {"b", 600, 0}}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,17 +86,17 @@ func TestReplicas(t *testing.T) {
 }
 
 func TestInsufficient(t *testing.T) {
-	_, err := Place(uniform(10, 10), []Machine{{"a", 45}, {"b", 45}}, 1)
+	_, err := Place(uniform(10, 10), []Machine{{"a", 45, 0}, {"b", 45, 0}}, 1)
 	if !errors.Is(err, ErrInsufficient) {
 		t.Fatalf("90 bytes for 100 placed: %v", err)
 	}
 	if _, err := Place(uniform(10, 10), nil, 1); !errors.Is(err, ErrInsufficient) {
 		t.Fatalf("no machines: %v", err)
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000}, {"a", 1}}, 1); err == nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0}, {"a", 1, 0}}, 1); err == nil {
 		t.Fatal("a machine listed twice accepted")
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000}}, 0); err == nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0}}, 0); err == nil {
 		t.Fatal("zero copies accepted")
 	}
 }
@@ -112,7 +112,7 @@ func TestFallback(t *testing.T) {
 		}
 		return n
 	}}
-	rs, err := Place(m, []Machine{{"a", 45}, {"b", 60}}, 1)
+	rs, err := Place(m, []Machine{{"a", 45, 0}, {"b", 60, 0}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,9 +123,9 @@ func TestFallback(t *testing.T) {
 }
 
 // TestProperties checks random placements of uniform blocks: each succeeds
-// exactly when the machines have room for every block, covers every block,
-// keeps each machine within its memory and never gives a machine a block
-// twice.
+// exactly when the machines have room for every block (without a per-range
+// cost), covers every block, keeps each machine within its memory (per-range
+// costs included) and never gives a machine a block twice.
 func TestProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for i := 0; i < 2000; i++ {
@@ -133,14 +133,18 @@ func TestProperties(t *testing.T) {
 		n := 1 + r.IntN(6)
 		var ms []Machine
 		room := 0
+		perRange := i%2 == 1
 		for j := 0; j < n; j++ {
 			mem := uint64(r.IntN(15)) * 10
 			ms = append(ms, Machine{ID: fmt.Sprintf("m%d", j), Memory: mem})
+			if perRange {
+				ms[j].PerRange = uint64(r.IntN(15))
+			}
 			room += int(mem / 10)
 		}
 		copies := 1 + r.IntN(3)
 		rs, err := Place(uniform(blocks, 10), ms, copies)
-		if (err == nil) != (room >= blocks) {
+		if (!perRange && (err == nil) != (room >= blocks)) || (err != nil && !errors.Is(err, ErrInsufficient)) {
 			t.Fatalf("%d blocks, machines %+v: err %v", blocks, ms, err)
 		}
 		if err != nil {
@@ -148,8 +152,12 @@ func TestProperties(t *testing.T) {
 		}
 		used := map[string]uint64{}
 		held := map[string][]int{}
+		per := map[string]uint64{}
+		for _, mc := range ms {
+			per[mc.ID] = mc.PerRange
+		}
 		for _, rg := range rs {
-			used[rg.Machine] += rg.Bytes
+			used[rg.Machine] += rg.Bytes + per[rg.Machine]
 			for b := rg.First; b < rg.Last; b++ {
 				held[rg.Machine] = append(held[rg.Machine], b)
 			}
@@ -171,6 +179,37 @@ func TestProperties(t *testing.T) {
 				t.Fatalf("block %d held %d times (copies %d): %+v", b, c, copies, rs)
 			}
 		}
+	}
+}
+
+// TestPerRange: what a machine's every range takes besides its blocks (a
+// node's prompt cache) is counted where a range must fit: a model that
+// fits two machines exactly does not fit them with it, and a further copy
+// is left out where it no longer fits.
+func TestPerRange(t *testing.T) {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 50, 0}, {"b", 50, 0}}, 1); err != nil {
+		t.Fatalf("without a per-range cost: %v", err)
+	}
+	if rs, err := Place(uniform(10, 10), []Machine{{"a", 50, 1}, {"b", 50, 0}}, 1); !errors.Is(err, ErrInsufficient) {
+		t.Fatalf("with a per-range cost: %+v, %v; want ErrInsufficient", rs, err)
+	}
+	// a's first range takes 20+31 of 100, leaving 49: the second copy of
+	// b's range (20+31) does not fit there any more; b takes a's copy.
+	rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 31}, {"b", 100, 0}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Range{
+		{Machine: "a", First: 0, Last: 2, Copy: 1, Bytes: 20},
+		{Machine: "b", First: 2, Last: 4, Copy: 1, Bytes: 20},
+		{Machine: "b", First: 0, Last: 2, Copy: 2, Bytes: 20},
+	}
+	if !reflect.DeepEqual(rs, want) {
+		t.Fatalf("got %+v, want %+v", rs, want)
+	}
+	// With 30 it fits exactly.
+	if rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 30}, {"b", 100, 0}}, 2); err != nil || len(rs) != 4 {
+		t.Fatalf("per-range 30: %+v, %v; want four ranges", rs, err)
 	}
 }
 

@@ -55,7 +55,8 @@ func checkCached(t *testing.T, what string, u openai.CompletionUsage, promptToke
 // the official SDK, for the same chat and the same completion twice each:
 // the first time the nodes compute the prompt (cached_tokens 0), the second
 // they answer it from their prompt caches (cached_tokens = prompt_tokens),
-// in a whole answer and in a stream's include_usage chunk.
+// in a whole answer and in a stream's include_usage chunk; the API's
+// svc_api_cached_prompt_tokens_total adds up what usage reported.
 func TestCachedTokens(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -99,15 +100,32 @@ func TestCachedTokens(t *testing.T) {
 
 	cp := openai.CompletionNewParams{Model: storiesName, MaxTokens: openai.Int(6),
 		Prompt: openai.CompletionNewParamsPromptUnion{OfString: openai.String("Once upon a time")}}
+	completionPrompt := 0
 	for i, want := range []int{0, -1} {
 		c, err := client.Completions.New(ctx, cp)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkCached(t, []string{"first completion", "repeated completion"}[i], c.Usage, int(c.Usage.PromptTokens), want)
-		if c.Usage.PromptTokens == 0 {
+		if completionPrompt = int(c.Usage.PromptTokens); completionPrompt == 0 {
 			t.Error("completion: 0 prompt tokens")
 		}
+	}
+	// The repeated chat, the stream and the repeated completion.
+	mfs, err := ts.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counted float64
+	for _, mf := range mfs {
+		if mf.GetName() == "svc_api_cached_prompt_tokens_total" {
+			for _, m := range mf.GetMetric() {
+				counted += m.GetCounter().GetValue()
+			}
+		}
+	}
+	if want := 2*len(prompt) + completionPrompt; counted != float64(want) {
+		t.Errorf("svc_api_cached_prompt_tokens_total = %v, want %d", counted, want)
 	}
 }
 

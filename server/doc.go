@@ -68,5 +68,5 @@
 // Usage has OpenAI's prompt_tokens_details.cached_tokens besides SPEC's
 // three counts: the prompt tokens every node of the chain answered from its
 // prompt cache (router.GenerateResult.CachedTokens; 0 when any computed
-// them).
+// them), also counted in svc_api_cached_prompt_tokens_total.
 package server

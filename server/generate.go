@@ -65,10 +65,13 @@ type promptTokensDetails struct {
 	CachedTokens int `json:"cached_tokens"`
 }
 
-// usageOf is the usage of job j's generation of n tokens.
-func usageOf(j *job, n int, res router.GenerateResult) usage {
+// usageOf is the usage of job j's finished generation of n tokens, whose
+// cached prompt tokens it counts in the metrics.
+func (s *Server) usageOf(j *job, n int, res router.GenerateResult) usage {
+	cached := min(res.CachedTokens, len(j.prompt))
+	s.m.cachedTokens.WithLabelValues(j.model).Add(float64(cached))
 	return usage{PromptTokens: len(j.prompt), CompletionTokens: n, TotalTokens: len(j.prompt) + n,
-		PromptTokensDetails: promptTokensDetails{CachedTokens: min(res.CachedTokens, len(j.prompt))}}
+		PromptTokensDetails: promptTokensDetails{CachedTokens: cached}}
 }
 
 // generate serves both generation endpoints. It reports whether it handed
@@ -393,7 +396,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 	}
 	finish := string(finishOf(res, stopped, n, j.maxTokens))
 	s.logDone(j, n, finish, false)
-	u := usageOf(j, n, res)
+	u := s.usageOf(j, n, res)
 	if j.chat {
 		s.writeJSON(ctx, 200, chatCompletion{
 			ID: j.id, Object: "chat.completion", Created: j.created, Model: j.model,
@@ -563,7 +566,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 	}
 	finish := string(finishOf(o.res, stopped, n, j.maxTokens))
 	s.logDone(j, n, finish, true)
-	u := usageOf(j, n, o.res)
+	u := s.usageOf(j, n, o.res)
 	if j.chat {
 		// SPEC §4: a chat stream's final chunk says "stop", also when
 		// max_tokens ended it (the log above keeps the real reason);

@@ -14,6 +14,7 @@ type metrics struct {
 	inFlight     prometheus.Gauge
 	tokens       *prometheus.CounterVec
 	promptTokens *prometheus.CounterVec
+	cachedTokens *prometheus.CounterVec
 	// Managed variant: by key name (bounded by the keys issued) and model
 	// (only names the deployment serves, else "").
 	keyRequests *prometheus.CounterVec
@@ -43,6 +44,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "svc_api_prompt_tokens_total",
 			Help: "Prompt tokens sent for generation, by model.",
 		}, []string{"model"}),
+		cachedTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "svc_api_cached_prompt_tokens_total",
+			Help: "Prompt tokens of finished generations that every node answered from its prompt cache (usage's cached_tokens), by model.",
+		}, []string{"model"}),
 		keyRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "svc_api_key_requests_total",
 			Help: "Requests with a valid API key (managed variant), by key name, model and status code.",
@@ -52,7 +57,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Completion tokens generated (managed variant), by key name and model.",
 		}, []string{"key", "model"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.inFlight, m.tokens, m.promptTokens, m.keyRequests, m.keyTokens} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.inFlight, m.tokens, m.promptTokens, m.cachedTokens, m.keyRequests, m.keyTokens} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register: %w", err)
 		}

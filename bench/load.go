@@ -105,8 +105,10 @@ type requestResult struct {
 
 // RunLoad drives the endpoint with streamed chat completions at each
 // concurrency level in turn and returns the statistics. Failed requests
-// are counted by error code, never retried. It returns an error only for
-// bad options or a cancelled context.
+// are counted by error code, never retried (but a request on a kept-alive
+// connection that the server closed without answering anything is sent
+// again on a new connection). It returns an error only for bad options or
+// a cancelled context.
 func RunLoad(ctx context.Context, o LoadOptions) (*LoadReport, error) {
 	endpoint, err := chatURL(o.URL)
 	if err != nil {
@@ -319,6 +321,11 @@ func (ld *loader) do(ctx context.Context) requestResult {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
+	// A server may close a kept-alive connection just as the next request
+	// takes it (llama-server does) and answer nothing: the transport sends
+	// the request again on a new connection only if it is marked
+	// idempotent, which a nil value does without sending the header.
+	req.Header["Idempotency-Key"] = nil
 	if ld.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+ld.apiKey)
 	}

@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -337,5 +340,57 @@ func TestPercentile(t *testing.T) {
 	}
 	if xs[0] != 5 {
 		t.Error("percentile sorted its input in place")
+	}
+}
+
+// TestRunLoadServerClosedKeptAlive: a server that answers one request per
+// connection and then closes the kept-alive connection on the next request
+// without answering (what llama-server does now and then): that request
+// goes again on a new connection and is not counted as failed.
+func TestRunLoadServerClosedKeptAlive(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int64
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer ln.Close()
+	body := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"},\"finish_reason\":null}]}\n\n" +
+		"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n"
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			wg.Go(func() {
+				defer c.Close()
+				rd := bufio.NewReader(c)
+				for i := 0; ; i++ {
+					req, err := http.ReadRequest(rd)
+					if err != nil {
+						return
+					}
+					_, _ = io.Copy(io.Discard, req.Body)
+					if i > 0 {
+						return // the kept-alive connection closes unanswered
+					}
+					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+				}
+			})
+		}
+	})
+	rep, err := RunLoad(context.Background(), LoadOptions{URL: "http://" + ln.Addr().String(), Model: "m", Concurrency: []int{1}, Requests: 4, MaxTokens: 1, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv := rep.Levels[0]; lv.Succeeded != 4 || lv.Failed != 0 {
+		t.Errorf("level %+v: want 4 requests, all succeeded", lv)
+	}
+	if n := conns.Load(); n < 4 {
+		t.Errorf("%d connections for 4 requests answered one per connection", n)
 	}
 }

@@ -151,7 +151,9 @@ answered from its cache (usage.prompt_tokens_details.cached_tokens, or
 llama-server's timings; "-" when it does not say) and failed requests by
 error code.
 Each level sends --requests requests (default 2×concurrency, at least 4);
-each request is bounded by --timeout. Requests are never retried.
+each request is bounded by --timeout. Requests are never retried, but one
+on a kept-alive connection the server closed without answering is sent again
+on a new connection.
 
 Every request sends the same message unless --distinct-prompts is given: a
 server that caches prompts (svc's nodes, llama-server's slots) then answers

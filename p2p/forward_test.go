@@ -1,0 +1,49 @@
+package p2p
+
+import (
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"svc/p2p/wire"
+	"svc/shards/model"
+)
+
+// TestOutputWireCached: a reply's cached positions travel as
+// Response.cached; a reply without the field (a node that predates it)
+// reads as none, and one that claims more than the step's positions is
+// refused.
+func TestOutputWireCached(t *testing.T) {
+	out := &model.Output{Argmax: []int32{7}, Cached: 5}
+	resp, data := outputToWire(out, 5, 4, 10)
+	b, err := proto.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back wire.Response
+	if err := proto.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	got, err := outputFromWire(&back, data, 5, 4)
+	if err != nil || got.Cached != 5 {
+		t.Fatalf("round trip: %+v, %v; want 5 cached", got, err)
+	}
+
+	// An older node's reply: the same message without field 9.
+	old := &wire.Response{Code: wire.Code_OK, Argmax: []int32{7}}
+	if b, err = proto.Marshal(old); err != nil {
+		t.Fatal(err)
+	}
+	back.Reset()
+	if err := proto.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := outputFromWire(&back, nil, 5, 4); err != nil || got.Cached != 0 {
+		t.Fatalf("reply without the field: %+v, %v; want 0 cached", got, err)
+	}
+
+	if _, err := outputFromWire(&wire.Response{Code: wire.Code_OK, Argmax: []int32{7}, Cached: 6}, nil, 5, 4); err == nil || !strings.Contains(err.Error(), "6 positions") {
+		t.Fatalf("6 cached positions of a 5-position step: %v", err)
+	}
+}

@@ -46,7 +46,8 @@ type tileSpec struct {
 }
 
 // maxTile bounds rows*pos of any tile kernel (the size of a scratch tile),
-// x kernels included (16 rows × up to 9 positions).
+// x kernels included (16 rows × up to 9 positions); direct kernels, which
+// write into the product's output, may be larger.
 const maxTile = 144
 
 // kernelSet is one implementation of the per-type dot products. All sets

@@ -4,16 +4,15 @@ package tensor
 
 // AVX2 tile kernels for F16 weights (tiles_f16_avx2_amd64.s), in dotF16's
 // order, reading the activations as float32 (acts.hf): two rows for one
-// position (decode; prefetching the rows that follow), one row for four
-// positions (prefill, batched decode; each weight widened once for the
-// four; batchN calls them for up to posTile positions). The Go wrappers
-// add the tails past the last 32 columns.
+// position (decode; prefetching the rows that follow), and sixteen rows
+// for 2..posTile positions (prefill, batched decode; see f16Tile). The Go
+// wrappers add the tails past the last 32 columns.
 
 //go:noescape
 func f16Vec2AVX2(w *byte, rs int, x *float32, n int, next int, out *[2]float32)
 
 //go:noescape
-func f16Batch4AVX2(w *byte, x *float32, xstride int, n int, out *[4]float32)
+func f16TileAVX2(w *byte, rs int, x *float32, xs int, n int, pairs int, p int, acc *float32, pf int, out *float32, os int)
 
 // addF16AVX2 registers the kernels above.
 func addF16AVX2(ks *kernelSet) {
@@ -32,32 +31,53 @@ func addF16AVX2(ks *kernelSet) {
 		o[0] = tailF16(o[0], w, x, n)
 		o[1] = tailF16(o[1], w[l.rs:], x, n)
 	}}
-	ks.batch[F16] = batchN(f16BatchN)
+	ks.batch[F16] = tileSpec{rows: f16TileRows, pos: posTile, minPos: 2, direct: true, fn: f16Tile}
 }
 
-// f16BatchN computes one row for 4..posTile positions (batchN): groups
-// of four by f16Batch4AVX2, the rest by the row kernel's steps.
-func f16BatchN(w []byte, l tileLayout, a *acts, i int, out []float32) {
-	os, k := batchShape(l, out)
-	n := a.cols / 32 * 32
-	_ = a.hf[(i+k)*a.cols-1]
+// f16TileRows rows form one f16Tile call: eight row pairs share each K
+// block of the activations while it is in L1.
+const f16TileRows = 16
+
+// f16Tile computes f16TileRows rows for 2..posTile positions with
+// f16TileAVX2, in groups of at most six positions of as equal a size as
+// possible (32 = 6+6+5+5+5+5), then adds the tails. Per K block, two rows'
+// weights are widened once for six positions (12 FMAs per 2 conversions
+// and 6 loads, which Zen 2 runs near its two FMAs a cycle), and the
+// block's activations serve all sixteen rows from L1. The first group
+// prefetches the next tile's rows (l.next), which it reads at the pace
+// of its own.
+func f16Tile(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	const rows = f16TileRows
+	os := l.os
+	if os == 0 {
+		os = rows
+	}
+	k := (len(out)-rows)/os + 1
+	cols := a.cols
+	n := cols / 32 * 32
+	_ = w[(rows-1)*l.rs+2*cols-1]
+	_ = a.hf[(i+k)*cols-1]
+	_ = out[(k-1)*os+rows-1]
 	if n > 0 {
-		_ = w[2*n-1]
-	}
-	var q [4]float32
-	p := 0
-	for ; p+4 <= k; p += 4 {
-		if n > 0 {
-			f16Batch4AVX2(&w[0], &a.hf[(i+p)*a.cols], 4*a.cols, n, &q)
-		} else {
-			q = [4]float32{}
+		var acc [rows * 6 * 32]float32
+		pf := l.next
+		for p, groups := 0, (k+5)/6; p < k; groups-- {
+			np := (k - p + groups - 1) / groups
+			f16TileAVX2(&w[0], l.rs, &a.hf[(i+p)*cols], 4*cols, n/32, rows/2, np, &acc[0], pf, &out[p*os], os)
+			pf = 0
+			p += np
 		}
-		for j := range q {
-			q[j] = tailF16(q[j], w, a.hrow(i+p+j), n)
-		}
-		putQuad(out, p, os, &q)
 	}
-	for ; p < k; p++ {
-		out[p*os] = f16Row(dotF16AVX2, w, a.hrow(i+p))
+	if n < cols {
+		for q := 0; q < k; q++ {
+			x := a.hrow(i + q)
+			for r := 0; r < rows; r++ {
+				s := float32(0)
+				if n > 0 {
+					s = out[q*os+r]
+				}
+				out[q*os+r] = tailF16(s, w[r*l.rs:], x, n)
+			}
+		}
 	}
 }

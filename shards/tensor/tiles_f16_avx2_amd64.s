@@ -4,8 +4,9 @@
 
 // AVX2 tile kernels for F16 weights (tiles_f16_avx2_amd64.go). Each output
 // keeps dotF16's order: element e of the first n (a multiple of 32) goes
-// to lane e%32 of 32 float lanes with a separate multiply and add (the
-// products of two f16 values are exact in float32), then v[l] =
+// to lane e%32 of 32 float lanes with a multiply and an add, or one fused
+// multiply-add (the products of two f16 values are exact in float32, so
+// both round once, to the same bits), then v[l] =
 // (acc[l]+acc[16+l]) + (acc[8+l]+acc[24+l]) and hsum8; the Go wrapper adds
 // the tail. The activations come as float32 (acts.hf), already rounded
 // to f16, so no kernel widens them again for each row.
@@ -20,6 +21,261 @@
 	VMOVSHDUP    XACC, X15;      \
 	VADDSS       X15, XACC, XACC; \
 	VMOVSS       XACC, DST
+
+// The 16-row tile (f16TileAVX2): rows in pairs, positions in groups of
+// up to six, and each output's 32 lanes in four passes of 8 (lane group
+// g: elements 32c+8g..32c+8g+7 of every 32-element chunk c), so that the
+// 2×P accumulators of one pass stay in registers (Y0-Y11; row 0 of
+// position p in Y(2p), row 1 in Y(2p+1)) while the two rows' weights are
+// widened once for all P positions. A pass runs over one K block of
+// F16_KB chunks (whose activations stay in L1 for the eight row pairs)
+// and keeps its lanes in acc between blocks: output (row R, position p)
+// at acc[(R*P+p)*32:], lane group g at +8g. The products of two f16 values
+// are exact in float32, so VFMADD231PS gives the bits of dotF16's separate
+// multiply and add.
+
+#define F16_KB 16
+
+// F16_LD/F16_ST(O0, O1, A, B): the pass's accumulators of one position
+// (row 0 at O0(AX), row 1 at O1(AX)) from/to A, B.
+#define F16_LD(O0, O1, A, B) \
+	VMOVUPS O0(AX), A; \
+	VMOVUPS O1(AX), B
+#define F16_ST(O0, O1, A, B) \
+	VMOVUPS A, O0(AX); \
+	VMOVUPS B, O1(AX)
+#define F16_ZERO(O0, O1, A, B) \
+	VXORPS A, A, A; \
+	VXORPS B, B, B
+
+// F16_ACCIN(ACC, g, skip): the pass's accumulators, zero in the first K
+// block (R13 = all the chunks, 32(SP)), from acc after.
+#define F16_ACCIN(ACC, g, skip) \
+	ACC(F16_ZERO, g);       \
+	CMPQ R13, 32(SP);       \
+	JEQ  skip;              \
+	ACC(F16_LD, g);         \
+skip:
+
+// F16_ACCn(OP, g): OP for the accumulators of lane group g, n positions.
+#define F16_ACC1(OP, g) \
+	OP((0*128+32*g), (1*128+32*g), Y0, Y1)
+#define F16_ACC2(OP, g) \
+	OP((0*128+32*g), (2*128+32*g), Y0, Y1); \
+	OP((1*128+32*g), (3*128+32*g), Y2, Y3)
+#define F16_ACC3(OP, g) \
+	OP((0*128+32*g), (3*128+32*g), Y0, Y1); \
+	OP((1*128+32*g), (4*128+32*g), Y2, Y3); \
+	OP((2*128+32*g), (5*128+32*g), Y4, Y5)
+#define F16_ACC4(OP, g) \
+	OP((0*128+32*g), (4*128+32*g), Y0, Y1); \
+	OP((1*128+32*g), (5*128+32*g), Y2, Y3); \
+	OP((2*128+32*g), (6*128+32*g), Y4, Y5); \
+	OP((3*128+32*g), (7*128+32*g), Y6, Y7)
+#define F16_ACC5(OP, g) \
+	OP((0*128+32*g), (5*128+32*g), Y0, Y1); \
+	OP((1*128+32*g), (6*128+32*g), Y2, Y3); \
+	OP((2*128+32*g), (7*128+32*g), Y4, Y5); \
+	OP((3*128+32*g), (8*128+32*g), Y6, Y7); \
+	OP((4*128+32*g), (9*128+32*g), Y8, Y9)
+#define F16_ACC6(OP, g) \
+	OP((0*128+32*g), (6*128+32*g), Y0, Y1); \
+	OP((1*128+32*g), (7*128+32*g), Y2, Y3); \
+	OP((2*128+32*g), (8*128+32*g), Y4, Y5); \
+	OP((3*128+32*g), (9*128+32*g), Y6, Y7); \
+	OP((4*128+32*g), (10*128+32*g), Y8, Y9); \
+	OP((5*128+32*g), (11*128+32*g), Y10, Y11)
+
+// F16_XFMA(XA, A, B): position's 8 activations at XA times both rows.
+#define F16_XFMA(XA, A, B) \
+	VMOVUPS     XA, Y12;     \
+	VFMADD231PS Y14, Y12, A; \
+	VFMADD231PS Y15, Y12, B
+
+// F16_FMAn: one chunk's lane group for n positions (x of position p at
+// DI + p*R10 for p < 3, R11 + (p-3)*R10 after).
+#define F16_FMA1 \
+	F16_XFMA((DI), Y0, Y1)
+#define F16_FMA2 \
+	F16_FMA1; \
+	F16_XFMA((DI)(R10*1), Y2, Y3)
+#define F16_FMA3 \
+	F16_FMA2; \
+	F16_XFMA((DI)(R10*2), Y4, Y5)
+#define F16_FMA4 \
+	F16_FMA3; \
+	F16_XFMA((R11), Y6, Y7)
+#define F16_FMA5 \
+	F16_FMA4; \
+	F16_XFMA((R11)(R10*1), Y8, Y9)
+#define F16_FMA6 \
+	F16_FMA5; \
+	F16_XFMA((R11)(R10*2), Y10, Y11)
+
+// F16_TPASS(g, ACC, FMAS, loop): lane group g of the row pair at R14 for
+// the K block (0(SP) chunks, activations from DX).
+#define F16_TPASS(g, ACC, FMAS, loop, in) \
+	LEAQ       (16*g)(R14), SI;  \
+	LEAQ       (32*g)(DX), DI;   \
+	LEAQ       (DI)(R10*2), R11; \
+	ADDQ       R10, R11;         \
+	MOVQ       0(SP), CX;        \
+	F16_ACCIN(ACC, g, in);       \
+loop:                                \
+	VMOVDQU    (SI), X14;        \
+	VCVTPH2PS  X14, Y14;         \
+	VMOVDQU    (SI)(R8*1), X15;  \
+	VCVTPH2PS  X15, Y15;         \
+	FMAS;                        \
+	ADDQ       $64, SI;          \
+	ADDQ       $128, DI;         \
+	ADDQ       $128, R11;        \
+	DECQ       CX;               \
+	JNZ        loop;             \
+	ACC(F16_ST, g)
+
+// F16_TPASS0 is F16_TPASS for lane group 0, which reads every line of the
+// pair's rows first: R12 != 0 also prefetches the lines R12 bytes on
+// (the next tile's rows, R15 = R12 + row bytes for the second row).
+#define F16_TPASS0(ACC, FMAS, loop, skip, in) \
+	MOVQ       R14, SI;          \
+	MOVQ       DX, DI;           \
+	LEAQ       (DI)(R10*2), R11; \
+	ADDQ       R10, R11;         \
+	MOVQ       0(SP), CX;        \
+	F16_ACCIN(ACC, 0, in);       \
+loop:                                \
+	VMOVDQU    (SI), X14;        \
+	VCVTPH2PS  X14, Y14;         \
+	VMOVDQU    (SI)(R8*1), X15;  \
+	VCVTPH2PS  X15, Y15;         \
+	TESTQ      R12, R12;         \
+	JZ         skip;             \
+	PREFETCHT0 (SI)(R12*1);      \
+	PREFETCHT0 (SI)(R15*1);      \
+skip:                                \
+	FMAS;                        \
+	ADDQ       $64, SI;          \
+	ADDQ       $128, DI;         \
+	ADDQ       $128, R11;        \
+	DECQ       CX;               \
+	JNZ        loop;             \
+	ACC(F16_ST, 0)
+
+// F16_TPAIR(ACC, FMAS, labels...): the four passes of one row pair.
+#define F16_TPAIR(ACC, FMAS, l0, s0, i0, l1, i1, l2, i2, l3, i3) \
+	F16_TPASS0(ACC, FMAS, l0, s0, i0); \
+	F16_TPASS(1, ACC, FMAS, l1, i1);   \
+	F16_TPASS(2, ACC, FMAS, l2, i2);   \
+	F16_TPASS(3, ACC, FMAS, l3, i3);   \
+	JMP f16tpairdone
+
+// func f16TileAVX2(w *byte, rs int, x *float32, xs int, n int, pairs int, p int, acc *float32, pf int, out *float32, os int)
+// Rows w + r*rs (r < 2*pairs) times positions x + q*xs bytes (q < p,
+// 1 <= p <= 6) over n >= 1 chunks of 32 elements: out[q*os+r] = the
+// canonical sum of the chunks (dotF16 before its tail). acc has room for
+// 2*pairs*p outputs of 32 floats. pf != 0: the lines pf bytes after the
+// rows are prefetched as the rows are read.
+TEXT ·f16TileAVX2(SB), NOSPLIT, $40-88
+	MOVQ  w+0(FP), BX
+	MOVQ  rs+8(FP), R8
+	MOVQ  x+16(FP), DX
+	MOVQ  xs+24(FP), R10
+	MOVQ  n+32(FP), R13
+	MOVQ  R13, 32(SP)
+	MOVQ  p+48(FP), R9
+	MOVQ  pf+64(FP), R12
+	LEAQ  (R12)(R8*1), R15
+	// 16(SP): acc; 24(SP): a row pair's accumulator bytes (p*256);
+	// 8(SP): the end of acc.
+	MOVQ  acc+56(FP), AX
+	MOVQ  AX, 16(SP)
+	MOVQ  R9, CX
+	SHLQ  $8, CX
+	MOVQ  CX, 24(SP)
+	IMULQ pairs+40(FP), CX
+	ADDQ  AX, CX
+	MOVQ  CX, 8(SP)
+
+f16tblock:
+	// 0(SP): the chunks of this K block.
+	MOVQ    $F16_KB, CX
+	CMPQ    R13, CX
+	CMOVQLT R13, CX
+	MOVQ    CX, 0(SP)
+	MOVQ    16(SP), AX
+	MOVQ    BX, R14
+
+f16tpair:
+	CMPQ R9, $6
+	JEQ  f16tp6
+	CMPQ R9, $5
+	JEQ  f16tp5
+	CMPQ R9, $4
+	JEQ  f16tp4
+	CMPQ R9, $3
+	JEQ  f16tp3
+	CMPQ R9, $2
+	JEQ  f16tp2
+	F16_TPAIR(F16_ACC1, F16_FMA1, f16t1l0, f16t1s0, f16t1i0, f16t1l1, f16t1i1, f16t1l2, f16t1i2, f16t1l3, f16t1i3)
+
+f16tp2:
+	F16_TPAIR(F16_ACC2, F16_FMA2, f16t2l0, f16t2s0, f16t2i0, f16t2l1, f16t2i1, f16t2l2, f16t2i2, f16t2l3, f16t2i3)
+
+f16tp3:
+	F16_TPAIR(F16_ACC3, F16_FMA3, f16t3l0, f16t3s0, f16t3i0, f16t3l1, f16t3i1, f16t3l2, f16t3i2, f16t3l3, f16t3i3)
+
+f16tp4:
+	F16_TPAIR(F16_ACC4, F16_FMA4, f16t4l0, f16t4s0, f16t4i0, f16t4l1, f16t4i1, f16t4l2, f16t4i2, f16t4l3, f16t4i3)
+
+f16tp5:
+	F16_TPAIR(F16_ACC5, F16_FMA5, f16t5l0, f16t5s0, f16t5i0, f16t5l1, f16t5i1, f16t5l2, f16t5i2, f16t5l3, f16t5i3)
+
+f16tp6:
+	F16_TPAIR(F16_ACC6, F16_FMA6, f16t6l0, f16t6s0, f16t6i0, f16t6l1, f16t6i1, f16t6l2, f16t6i2, f16t6l3, f16t6i3)
+
+f16tpairdone:
+	ADDQ 24(SP), AX
+	LEAQ (R14)(R8*2), R14
+	CMPQ AX, 8(SP)
+	JB   f16tpair
+
+	// The next K block.
+	MOVQ 0(SP), CX
+	SUBQ CX, R13
+	SHLQ $6, CX
+	ADDQ CX, BX
+	ADDQ CX, DX
+	ADDQ CX, DX
+	TESTQ R13, R13
+	JNZ  f16tblock
+
+	// out = hsum8((acc[l]+acc[16+l]) + (acc[8+l]+acc[24+l])), row by row.
+	MOVQ 16(SP), AX
+	MOVQ out+72(FP), DI
+	MOVQ os+80(FP), R11
+	SHLQ $2, R11
+
+f16trow:
+	MOVQ DI, SI
+	MOVQ R9, CX
+
+f16tout:
+	VMOVUPS 0(AX), Y0
+	VADDPS  64(AX), Y0, Y0
+	VMOVUPS 32(AX), Y1
+	VADDPS  96(AX), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	F16_HSUM(Y0, X0, 0(SI))
+	ADDQ    $128, AX
+	ADDQ    R11, SI
+	DECQ    CX
+	JNZ     f16tout
+	ADDQ    $4, DI
+	CMPQ    AX, 8(SP)
+	JB      f16trow
+	VZEROUPPER
+	RET
 
 // F16_STEP4(ROW, A0, A1, A2, A3): 32 elements of one row (64 bytes at ROW)
 // times x at DI into lanes 0-7, 8-15, 16-23, 24-31.
@@ -89,84 +345,5 @@ f16v2done:
 	VADDPS Y7, Y5, Y5
 	VADDPS Y5, Y4, Y4
 	F16_HSUM(Y4, X4, 4(AX))
-	VZEROUPPER
-	RET
-
-// F16_POS(XP, A, B): half h's 16 elements (weights widened in Y8, Y9)
-// times position XP's x into lanes A (16h..16h+7) and B (16h+8..16h+15).
-#define F16_POS(XP, OFF, A, B) \
-	VMULPS (OFF)XP, Y8, Y10;    \
-	VADDPS Y10, A, A;           \
-	VMULPS (OFF+32)XP, Y9, Y11; \
-	VADDPS Y11, B, B
-
-// F16_PASS(h, loop, done): lanes 16h..16h+15 of the four positions into
-// Y0-Y7 (A, B of position p in Y(2p), Y(2p+1)), for CX steps from the
-// weights at SI and x at DI (positions R12 bytes apart).
-#define F16_PASS(h, loop, done) \
-	MOVQ   CX, R10;               \
-	MOVQ   SI, R11;               \
-	MOVQ   DI, R9;                \
-	LEAQ   (DI)(R12*2), R13;      \
-	ADDQ   R12, R13;              \
-	VXORPS Y0, Y0, Y0;            \
-	VXORPS Y1, Y1, Y1;            \
-	VXORPS Y2, Y2, Y2;            \
-	VXORPS Y3, Y3, Y3;            \
-	VXORPS Y4, Y4, Y4;            \
-	VXORPS Y5, Y5, Y5;            \
-	VXORPS Y6, Y6, Y6;            \
-	VXORPS Y7, Y7, Y7;            \
-loop:                                 \
-	TESTQ     R10, R10;           \
-	JZ        done;               \
-	VCVTPH2PS (32*h)(R11), Y8;    \
-	VCVTPH2PS (32*h+16)(R11), Y9; \
-	F16_POS((R9), 64*h, Y0, Y1);  \
-	F16_POS((R9)(R12*1), 64*h, Y2, Y3); \
-	F16_POS((R9)(R12*2), 64*h, Y4, Y5); \
-	F16_POS((R13), 64*h, Y6, Y7); \
-	ADDQ      $64, R11;           \
-	ADDQ      $128, R9;           \
-	ADDQ      $128, R13;          \
-	DECQ      R10;                \
-	JMP       loop;               \
-done:
-
-// F16_OUT(p, A, B, DST): out[p] from the first pass's lanes (frame) and
-// the second's (A: 16-23, B: 24-31).
-#define F16_OUT(p, A, XA, B, DST) \
-	VADDPS (64*p)(SP), A, A;      \
-	VADDPS (64*p+32)(SP), B, B;   \
-	VADDPS B, A, A;               \
-	F16_HSUM(A, XA, DST)
-
-// func f16Batch4AVX2(w *byte, x *float32, xstride int, n int, out *[4]float32)
-// One row for four positions (x rows xstride bytes apart), n elements (a
-// multiple of 32), in two passes over the row so that the 32 lanes of
-// four outputs fit the registers: lanes 0-15 (kept in the frame), then
-// 16-31. Each half of the row is widened once for the four positions.
-TEXT ·f16Batch4AVX2(SB), NOSPLIT, $256-40
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ xstride+16(FP), R12
-	MOVQ n+24(FP), CX
-	SHRQ $5, CX
-	F16_PASS(0, f16b4loop0, f16b4done0)
-	VMOVUPS Y0, 0(SP)
-	VMOVUPS Y1, 32(SP)
-	VMOVUPS Y2, 64(SP)
-	VMOVUPS Y3, 96(SP)
-	VMOVUPS Y4, 128(SP)
-	VMOVUPS Y5, 160(SP)
-	VMOVUPS Y6, 192(SP)
-	VMOVUPS Y7, 224(SP)
-	F16_PASS(1, f16b4loop1, f16b4done1)
-	MOVQ out+32(FP), AX
-	// v[l] = (acc[l]+acc[16+l]) + (acc[8+l]+acc[24+l]).
-	F16_OUT(0, Y0, X0, Y1, 0(AX))
-	F16_OUT(1, Y2, X2, Y3, 4(AX))
-	F16_OUT(2, Y4, X4, Y5, 8(AX))
-	F16_OUT(3, Y6, X6, Y7, 12(AX))
 	VZEROUPPER
 	RET

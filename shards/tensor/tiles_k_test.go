@@ -73,8 +73,8 @@ func checkTilesDirect(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int,
 	a := &ws.act
 	a.prepare(ks, nil, w.Type, x, n, w.Cols, ws.convFn)
 	tk := mmTask{w: w, rb: mustRowBytes(w.Type, w.Cols), bb: w.Type.BlockBytes()}
-	buf := make([]float32, maxTile)
 	for _, spec := range []tileSpec{ks.vec[w.Type], ks.batch[w.Type]} {
+		buf := make([]float32, max(maxTile, spec.rows*spec.pos))
 		if spec.fn == nil || (w.group > 0 && (!spec.strided || w.group%spec.rows != 0)) {
 			continue
 		}

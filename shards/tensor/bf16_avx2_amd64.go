@@ -15,14 +15,14 @@ package tensor
 func bf16StepRowsAVX2(w *byte, rs int, x *uint16, n int, rows int, next int, out *[16][2]float32) int
 
 //go:noescape
-func bf16ManyAVX2(w *byte, rs int, x *uint16, xs int, k int, n int, next int, out *float32, os int) int
+func bf16ManyAVX2(w *byte, rs int, rows int, x *uint16, xs int, k int, n int, next int, out *float32, os int) int
 
 // addBF16AVX2 registers the kernels above.
 func addBF16AVX2(ks *kernelSet) {
 	ks.dot[BF16] = bf16DotAVX2
 	ks.vec[BF16] = tileSpec{rows: 16, pos: 1, fn: bf16VecAVX2}
 	ks.many[BF16] = bf16ManyRowAVX2
-	ks.manyBatch[BF16] = tileSpec{rows: 2, pos: posTile, minPos: 1, direct: true, fn: bf16ManyTileAVX2}
+	ks.manyBatch[BF16] = tileSpec{rows: 16, pos: posTile, minPos: 1, direct: true, fn: bf16ManyTileAVX2}
 }
 
 // bf16DotAVX2 is dotBF16Step.
@@ -78,7 +78,7 @@ func bf16ManyRowAVX2(w []byte, a *acts, i int) float32 {
 	}
 	_ = w[2*len(x)-1]
 	var r [2]float32
-	if bf16ManyAVX2(&w[0], 0, &x[0], 0, 1, len(x), 0, &r[0], 2) != 0 {
+	if bf16ManyAVX2(&w[0], 0, 2, &x[0], 0, 1, len(x), 0, &r[0], 2) != 0 {
 		return dotBF16Batch(w, x)
 	}
 	return r[0]
@@ -87,17 +87,17 @@ func bf16ManyRowAVX2(w []byte, a *acts, i int) float32 {
 // bf16ManyTileAVX2 computes two rows for 1..posTile positions from i in
 // the several-position order, into out[p*os+k] (os = l.os, or 2).
 func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
-	const rows = 2
+	const rows = 16
 	os := rows
 	if l.os > 0 {
 		os = l.os
 	}
 	k := (len(out)-rows)/os + 1
 	cols := a.cols
-	_ = w[l.rs+2*cols-1]
+	_ = w[(rows-1)*l.rs+2*cols-1]
 	_ = a.h[(i+k)*cols-1]
 	_ = out[(k-1)*os+rows-1]
-	if cols%32 != 0 || bf16ManyAVX2(&w[0], l.rs, &a.h[i*cols], 2*cols, k, cols, l.next, &out[0], os) != 0 {
+	if cols%32 != 0 || bf16ManyAVX2(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, l.next, &out[0], os) != 0 {
 		// tinyBLAS declines such rows (cols%32 != 0), or a subnormal
 		// took part: the Go kernels' order and flushing.
 		for p := range k {

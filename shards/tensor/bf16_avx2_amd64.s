@@ -187,6 +187,65 @@ stepdone:
 	MOVQ AX, ret+56(FP)
 	RET
 
+// The several-position kernel has two inner loops: an exact one with a
+// separate VMULPS and VADDPS per product, and one with a VFMADD231PS per
+// product, which gives the same sums when every product is exact in
+// float32: neither tiny (below 2^-126, which the Go code rounds to a
+// subnormal first) nor too large. For normal bf16 values w and x with
+// biased exponents Ew, Ex, 2^(Ew+Ex-254) <= |w·x| < 2^(Ew+Ex-252), and
+// the product has at most 16 significant bits; so with Ew+Ex >= 128 and
+// Ew+Ex <= 380 for every pair of nonzero values (neither Inf nor NaN,
+// exponent <= 254) it is exact. The kernel takes the exponent range of
+// all its positions, then of each row pair, and picks the loop; zeros
+// and subnormals have exponent 0 and are left out of the minimum
+// (subnormals raise DE in either loop).
+
+DATA bf16expmask<>+0(SB)/8, $0x7f807f807f807f80
+DATA bf16expmask<>+8(SB)/8, $0x7f807f807f807f80
+DATA bf16expmask<>+16(SB)/8, $0x7f807f807f807f80
+DATA bf16expmask<>+24(SB)/8, $0x7f807f807f807f80
+GLOBL bf16expmask<>(SB), RODATA|NOPTR, $32
+
+DATA bf16expone<>+0(SB)/8, $0x0080008000800080
+DATA bf16expone<>+8(SB)/8, $0x0080008000800080
+DATA bf16expone<>+16(SB)/8, $0x0080008000800080
+DATA bf16expone<>+24(SB)/8, $0x0080008000800080
+GLOBL bf16expone<>(SB), RODATA|NOPTR, $32
+
+// EXP_INIT: Y14 = exponent field mask, Y13 = exponent 1, Y12 = minimum
+// (of exponent-1, wrapping 0 to the top), Y11 = maximum (of the fields).
+#define EXP_INIT \
+	VMOVDQU  bf16expmask<>(SB), Y14; \
+	VMOVDQU  bf16expone<>(SB), Y13;  \
+	VPCMPEQD Y12, Y12, Y12;          \
+	VPXOR    Y11, Y11, Y11
+
+// EXP_ACC(SRC): the 16 bf16 values at SRC into Y12 and Y11.
+#define EXP_ACC(SRC) \
+	VPAND   SRC, Y14, Y10;  \
+	VPMAXUW Y10, Y11, Y11;  \
+	VPSUBW  Y13, Y10, Y10;  \
+	VPMINUW Y10, Y12, Y12
+
+// EXP_RESULT(MIN, MAX): MIN = smallest nonzero exponent - 1 (511 if
+// none), MAX = largest exponent, from Y12 and Y11.
+#define EXP_RESULT(MIN, MAX) \
+	VEXTRACTI128 $1, Y12, X10;  \
+	VPMINUW      X10, X12, X12; \
+	VPHMINPOSUW  X12, X12;      \
+	VMOVD        X12, MIN;      \
+	ANDL         $0xffff, MIN;  \
+	SHRL         $7, MIN;       \
+	VEXTRACTI128 $1, Y11, X10;  \
+	VPMAXUW      X10, X11, X11; \
+	VPCMPEQD     X10, X10, X10; \
+	VPXOR        X10, X11, X11; \
+	VPHMINPOSUW  X11, X11;      \
+	VMOVD        X11, MAX;      \
+	NOTL         MAX;           \
+	ANDL         $0xffff, MAX;  \
+	SHRL         $7, MAX
+
 // MANY_CHUNK2(off, A00, A01, A10, A11): 16 elements from byte off of a
 // 32-element step, positions at DI and DI+R9, rows at SI and SI+R8, into
 // the accumulators of (row, position) 00, 01, 10, 11. Each row is widened
@@ -201,6 +260,22 @@ stepdone:
 	BF16_MAC(Y13, Y12, Y9, Y8, A10);      \
 	BF16_MAC(Y13, Y12, Y11, Y10, A11)
 
+// BF16_FMA(WO, WE, XO, XE, ACC): BF16_MAC with fused multiply-adds.
+#define BF16_FMA(WO, WE, XO, XE, ACC) \
+	VFMADD231PS XO, WO, ACC; \
+	VFMADD231PS XE, WE, ACC
+
+// MANY_CHUNK2F: MANY_CHUNK2 with BF16_FMA.
+#define MANY_CHUNK2F(off, A00, A01, A10, A11) \
+	BF16_SPLIT(off(DI), Y9, Y8);          \
+	BF16_SPLIT(off(DI)(R9*1), Y11, Y10);  \
+	BF16_SPLIT(off(SI), Y13, Y12);        \
+	BF16_FMA(Y13, Y12, Y9, Y8, A00);      \
+	BF16_FMA(Y13, Y12, Y11, Y10, A01);    \
+	BF16_SPLIT(off(SI)(R8*1), Y13, Y12);  \
+	BF16_FMA(Y13, Y12, Y9, Y8, A10);      \
+	BF16_FMA(Y13, Y12, Y11, Y10, A11)
+
 // MANY_CHUNK1(off, A0, A1): MANY_CHUNK2 for the position at DI only.
 #define MANY_CHUNK1(off, A0, A1) \
 	BF16_SPLIT(off(DI), Y9, Y8);         \
@@ -209,38 +284,119 @@ stepdone:
 	BF16_SPLIT(off(SI)(R8*1), Y13, Y12); \
 	BF16_MAC(Y13, Y12, Y9, Y8, A1)
 
-// func bf16ManyAVX2(w *byte, rs int, x *uint16, xs int, k int, n int, next int, out *float32, os int) int
-// tinyBLAS's order (one 16-lane accumulator per output over 32-element
-// steps, reduced once) for two weight rows (rs bytes apart) and k
-// positions (xs bytes apart), n elements (a multiple of 32): row r and
-// position p into out[p*os+r]. Positions go in pairs, each pair reading
-// the two rows from cache after the first; an odd last one alone. next >
-// 0: the first pass over the rows also prefetches the rows after them.
-// Returns MXCSR.DE (nonzero: recompute).
-TEXT ·bf16ManyAVX2(SB), NOSPLIT, $8-80
-	MXCSR_ENTER
-	MOVQ     rs+8(FP), R8
-	MOVQ     x+16(FP), R13
-	MOVQ     xs+24(FP), R9
-	MOVQ     k+32(FP), R10
-	MOVQ     next+48(FP), BX
-	TESTQ    BX, BX
-	JZ       manypfok
-	ADDQ     w+0(FP), BX
+// MANY_CHUNK1F: MANY_CHUNK1 with BF16_FMA.
+#define MANY_CHUNK1F(off, A0, A1) \
+	BF16_SPLIT(off(DI), Y9, Y8);         \
+	BF16_SPLIT(off(SI), Y13, Y12);       \
+	BF16_FMA(Y13, Y12, Y9, Y8, A0);      \
+	BF16_SPLIT(off(SI)(R8*1), Y13, Y12); \
+	BF16_FMA(Y13, Y12, Y9, Y8, A1)
 
-manypfok:
-	MOVQ     out+56(FP), DX
-	MOVQ     os+64(FP), R11
-	SHLQ     $2, R11
+// MANY_PF: with BX set, prefetch the next two lines from it.
+#define MANY_PF(skip) \
+	TESTQ      BX, BX;  \
+	JZ         skip;    \
+	PREFETCHT0 0(BX);   \
+	PREFETCHT0 64(BX);  \
+	ADDQ       $128, BX; \
+skip:
+
+// func bf16ManyAVX2(w *byte, rs int, rows int, x *uint16, xs int, k int, n int, next int, out *float32, os int) int
+// tinyBLAS's order (one 16-lane accumulator per output over 32-element
+// steps, reduced once) for rows weight rows (an even count, rs bytes
+// apart) and k >= 1 positions (xs bytes apart), n elements (a multiple of
+// 32, > 0): row r and position p into out[p*os+r]. Rows go in pairs;
+// positions in pairs, each pair reading the two rows from cache after the
+// first, an odd last one alone. next > 0: the first pass over a row pair
+// also prefetches the next pair (the rows are contiguous; after the last
+// pair, the tile after this one). Returns MXCSR.DE (nonzero: recompute).
+// Frame: 0 and 4 MXCSR, 8 the positions' minimum exponent - 1, 16 their
+// maximum exponent, 24 the row pairs left, 32 the output of this pair.
+TEXT ·bf16ManyAVX2(SB), NOSPLIT, $40-88
+	MXCSR_ENTER
 	VPCMPEQD Y15, Y15, Y15
 	VPSLLD   $16, Y15, Y15
 
-manypair:
+	// The exponent range of the positions.
+	EXP_INIT
+	MOVQ x+24(FP), R12
+	MOVQ k+40(FP), R10
+
+xrangepos:
+	MOVQ R12, SI
+	MOVQ n+48(FP), CX
+	SHRQ $4, CX
+
+xrangeloop:
+	EXP_ACC((SI))
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  xrangeloop
+	ADDQ xs+32(FP), R12
+	DECQ R10
+	JNZ  xrangepos
+	EXP_RESULT(AX, BX)
+	MOVQ AX, 8(SP)
+	MOVQ BX, 16(SP)
+
+	MOVQ rs+8(FP), R8
+	MOVQ xs+32(FP), R9
+	MOVQ os+72(FP), R11
+	SHLQ $2, R11
+	MOVQ w+0(FP), R13
+	MOVQ rows+16(FP), AX
+	SHRQ $1, AX
+	MOVQ AX, 24(SP)
+	MOVQ out+64(FP), AX
+	MOVQ AX, 32(SP)
+
+rowpair:
+	// The exponent range of the two rows, and the loop it allows.
+	EXP_INIT
+	MOVQ R13, SI
+	MOVQ n+48(FP), CX
+	SHRQ $4, CX
+
+wrangeloop:
+	EXP_ACC((SI))
+	EXP_ACC((SI)(R8*1))
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  wrangeloop
+	EXP_RESULT(AX, DX)
+	XORQ DI, DI
+	MOVQ 16(SP), CX
+	CMPQ CX, $254
+	JA   pickdone
+	CMPQ DX, $254
+	JA   pickdone
+	ADDQ DX, CX
+	CMPQ CX, $380
+	JA   pickdone
+	ADDQ 8(SP), AX
+	CMPQ AX, $126
+	JB   pickdone
+	MOVQ $1, DI
+
+pickdone:
+	MOVQ DI, AX
+	XORQ BX, BX
+	MOVQ next+56(FP), CX
+	TESTQ CX, CX
+	JZ   pfok
+	LEAQ (R13)(R8*2), BX
+
+pfok:
+	MOVQ x+24(FP), R12
+	MOVQ k+40(FP), R10
+	MOVQ 32(SP), DX
+
+pospair:
 	CMPQ   R10, $2
-	JLT    manyone
-	MOVQ   w+0(FP), SI
-	MOVQ   R13, DI
-	MOVQ   n+40(FP), CX
+	JLT    posone
+	MOVQ   R13, SI
+	MOVQ   R12, DI
+	MOVQ   n+48(FP), CX
 	SHRQ   $5, CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -250,25 +406,29 @@ manypair:
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
+	TESTQ  AX, AX
+	JZ     pairexact
 
-manypairloop:
-	TESTQ CX, CX
-	JZ    manypairdone
-	MANY_CHUNK2(0, Y0, Y1, Y2, Y3)
-	MANY_CHUNK2(32, Y4, Y5, Y6, Y7)
-	TESTQ BX, BX
-	JZ    manypairnopf
-	PREFETCHT0 0(BX)
-	PREFETCHT0 64(BX)
-	ADDQ  $128, BX
-
-manypairnopf:
+pairfma:
+	MANY_CHUNK2F(0, Y0, Y1, Y2, Y3)
+	MANY_CHUNK2F(32, Y4, Y5, Y6, Y7)
+	MANY_PF(pairfmanopf)
 	ADDQ $64, SI
 	ADDQ $64, DI
 	DECQ CX
-	JMP  manypairloop
+	JNZ  pairfma
+	JMP  pairdone
 
-manypairdone:
+pairexact:
+	MANY_CHUNK2(0, Y0, Y1, Y2, Y3)
+	MANY_CHUNK2(32, Y4, Y5, Y6, Y7)
+	MANY_PF(pairexactnopf)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  pairexact
+
+pairdone:
 	XORQ   BX, BX
 	VADDPS Y0, Y4, Y0
 	BF16_HSUM(Y0, X0, 0(DX))
@@ -279,47 +439,55 @@ manypairdone:
 	VADDPS Y3, Y7, Y3
 	BF16_HSUM(Y3, X3, 4(DX)(R11*1))
 	LEAQ   (DX)(R11*2), DX
-	LEAQ   (R13)(R9*2), R13
+	LEAQ   (R12)(R9*2), R12
 	SUBQ   $2, R10
-	JMP    manypair
+	JMP    pospair
 
-manyone:
+posone:
 	TESTQ  R10, R10
-	JZ     manydone
-	MOVQ   w+0(FP), SI
-	MOVQ   R13, DI
-	MOVQ   n+40(FP), CX
+	JZ     rowpairdone
+	MOVQ   R13, SI
+	MOVQ   R12, DI
+	MOVQ   n+48(FP), CX
 	SHRQ   $5, CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y2, Y2, Y2
 	VXORPS Y4, Y4, Y4
 	VXORPS Y6, Y6, Y6
+	TESTQ  AX, AX
+	JZ     oneexact
 
-manyoneloop:
-	TESTQ CX, CX
-	JZ    manyonedone
-	MANY_CHUNK1(0, Y0, Y2)
-	MANY_CHUNK1(32, Y4, Y6)
-	TESTQ BX, BX
-	JZ    manyonenopf
-	PREFETCHT0 0(BX)
-	PREFETCHT0 64(BX)
-	ADDQ  $128, BX
-
-manyonenopf:
+onefma:
+	MANY_CHUNK1F(0, Y0, Y2)
+	MANY_CHUNK1F(32, Y4, Y6)
+	MANY_PF(onefmanopf)
 	ADDQ $64, SI
 	ADDQ $64, DI
 	DECQ CX
-	JMP  manyoneloop
+	JNZ  onefma
+	JMP  onedone
 
-manyonedone:
+oneexact:
+	MANY_CHUNK1(0, Y0, Y2)
+	MANY_CHUNK1(32, Y4, Y6)
+	MANY_PF(oneexactnopf)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  oneexact
+
+onedone:
 	VADDPS Y0, Y4, Y0
 	BF16_HSUM(Y0, X0, 0(DX))
 	VADDPS Y2, Y6, Y2
 	BF16_HSUM(Y2, X2, 4(DX))
 
-manydone:
+rowpairdone:
+	LEAQ (R13)(R8*2), R13
+	ADDQ $8, 32(SP)
+	DECQ 24(SP)
+	JNZ  rowpair
 	VZEROUPPER
 	MXCSR_EXIT
-	MOVQ AX, ret+72(FP)
+	MOVQ AX, ret+80(FP)
 	RET

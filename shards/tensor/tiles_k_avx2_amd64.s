@@ -392,9 +392,7 @@ GLOBL kavxBit4<>(SB), RODATA|NOPTR, $32
 // nibbles of chunk c, 2c+1 for the high ones, held in Y15 for the row and
 // moved to bit 4 by word shifts that never carry a bit into a
 // neighbouring byte's bit 4), and the mins summed into one term per block
-// (summs = fma(-dy*dminx, float(total of the products), summs), kept in
-// every lane of ACCM). The pair sums of the block's activation sums are in
-// the frame at 0(SP).
+// (summs = fma(-dy*dminx, float(total of the products), summs)).
 
 // K5_CHUNK(c, ROW, SH1, A1, SH2, A2): as K4_CHUNK with the fifth bits.
 #define K5_CHUNK(c, ROW, SH1, A1, SH2, A2) \
@@ -417,44 +415,68 @@ GLOBL kavxBit4<>(SB), RODATA|NOPTR, $32
 	VPADDD     Y11, Y8, Y8;           \
 	VPADDD     Y12, Y8, Y8
 
-// K5_ROW(ROW, FACC, ACCM): one Q5_K block of one row.
-#define K5_ROW(ROW, FACC, ACCM) \
+// The one-position Q5_K kernel does the per-block scalar work of its four
+// rows together: the four rows' d and dmin (f16 pairs at the start of each
+// block) are converted and multiplied by dy in one VCVTPH2PS and one
+// VMULPS (the bits of the scalar products), their dx*dy broadcast from the
+// frame; the mins' products of the four rows are summed with two
+// VPMADDWD and two VPHADDD into one register (exact integers, so the
+// order does not matter), and summs = fma(-dy*dminx, float(total), summs)
+// is one VFNMADD231PS for the four, lane r of X4 for row r. Kernels/n=1/
+// Q5_K/avx2 (best of five, alternated x3, load 6-7): 14.5-15.0 -> 15.9-16.0
+// GB/cpu-s with this and K5_CHUNK2 (14.6-14.7 -> 15.5-15.7 without).
+
+// k5vPerm: VPSHUFB indexes that turn the words d0 m0 d1 m1 d2 m2 d3 m3
+// into d0 d1 d2 d3 m0 m1 m2 m3.
+DATA k5vPerm<>+0(SB)/8, $0x0d0c090805040100
+DATA k5vPerm<>+8(SB)/8, $0x0f0e0b0a07060302
+GLOBL k5vPerm<>(SB), RODATA|NOPTR, $16
+
+// K5_CHUNK2(ROW): K5_CHUNK(2, ...), whose low nibbles' fifth bits (bit 4)
+// need no shift.
+#define K5_CHUNK2(ROW) \
+	VMOVDQU    (48+64)ROW, Y11;       \
+	VPSRLW     $4, Y11, Y12;          \
+	VPAND      Y14, Y12, Y12;         \
+	VPAND      Y14, Y11, Y11;         \
+	VPAND      kavxBit4<>(SB), Y15, Y13; \
+	VPOR       Y13, Y11, Y11;         \
+	VPSRLW     $1, Y15, Y13;          \
+	VPAND      kavxBit4<>(SB), Y13, Y13; \
+	VPOR       Y13, Y12, Y12;         \
+	VPMADDUBSW 128(DI), Y11, Y11;     \
+	VPMADDUBSW 160(DI), Y12, Y12;     \
+	VPSHUFB    128(R11), Y9, Y13;     \
+	VPMADDWD   Y13, Y11, Y11;         \
+	VPSHUFB    160(R11), Y9, Y13;     \
+	VPMADDWD   Y13, Y12, Y12;         \
+	VPADDD     Y11, Y8, Y8;           \
+	VPADDD     Y12, Y8, Y8
+
+// K5V_ROW(ROW, FACC, SPD): one Q5_K block of one row: its integer lanes
+// into FACC with dx*dy from SPD(SP); leaves its mins' words in X10.
+#define K5V_ROW(ROW, FACC, SPD) \
 	K4_SCALES(ROW);                   \
-	VPMADDWD     (SP), X10, X10;      \
-	VPSHUFD      $0x4e, X10, X11;     \
-	VPADDD       X11, X10, X10;       \
-	VPSHUFD      $0xb1, X10, X11;     \
-	VPADDD       X11, X10, X10;       \
-	VCVTDQ2PS    X10, X10;            \
-	MOVWLZX      2 ROW, AX;           \
-	VMOVD        AX, X11;             \
-	VCVTPH2PS    X11, X11;            \
-	VMULSS       (DX), X11, X11;      \
-	VBROADCASTSS X11, X11;            \
-	VFNMADD231PS X10, X11, ACCM;      \
 	VMOVDQU      16 ROW, Y15;         \
 	VPXOR        Y8, Y8, Y8;          \
 	K5_CHUNK(0, ROW, VPSLLW, $4, VPSLLW, $3); \
 	K5_CHUNK(1, ROW, VPSLLW, $2, VPSLLW, $1); \
-	K5_CHUNK(2, ROW, VPSRLW, $0, VPSRLW, $1); \
+	K5_CHUNK2(ROW);                   \
 	K5_CHUNK(3, ROW, VPSRLW, $2, VPSRLW, $3); \
 	VCVTDQ2PS    Y8, Y8;              \
-	MOVWLZX      0 ROW, AX;           \
-	VMOVD        AX, X11;             \
-	VCVTPH2PS    X11, X11;            \
-	VMULSS       (DX), X11, X11;      \
-	VBROADCASTSS X11, Y11;            \
+	VBROADCASTSS SPD(SP), Y11;        \
 	VFMADD231PS  Y8, Y11, FACC
 
-// K5_OUT: DST = hsum8(FACC) + summs.
-#define K5_OUT(FACC, XFACC, ACCM, DST) \
+// K5V_OUT: DST = hsum8(FACC) + summs, summs in the low lane of XS.
+#define K5V_OUT(FACC, XFACC, XS, DST) \
 	K_HSUM8(FACC, XFACC);         \
-	VADDSS ACCM, XFACC, XFACC;    \
+	VADDSS XS, XFACC, XFACC;      \
 	VMOVSS XFACC, DST
 
 // func q5kVec4AVX2(w *byte, rs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[4]float32)
-// As q4kVec4AVX2 (704 bytes a block; twelve lines cover them).
-TEXT ·q5kVec4AVX2(SB), NOSPLIT, $16-64
+// As q4kVec4AVX2 (704 bytes a block; twelve lines cover them). Frame: the
+// four rows' dx*dy at 0(SP), their dy*dminx at 16(SP).
+TEXT ·q5kVec4AVX2(SB), NOSPLIT, $32-64
 	MOVQ  w+0(FP), SI
 	MOVQ  rs+8(FP), R8
 	MOVQ  y+16(FP), DI
@@ -475,22 +497,50 @@ q5kv4nextok:
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	VXORPS  X4, X4, X4
-	VXORPS  X5, X5, X5
-	VXORPS  X6, X6, X6
-	VXORPS  X7, X7, X7
 
 q5kv4loop:
-	TESTQ   CX, CX
-	JZ      q5kv4done
-	VMOVDQU (R10), X15
-	VPHADDW 16(R10), X15, X15
-	VMOVDQU X15, (SP)
-	K5_ROW((SI), Y0, X4)
-	K5_ROW((SI)(R8*1), Y1, X5)
-	K5_ROW((SI)(R8*2), Y2, X6)
-	K5_ROW((SI)(R9*1), Y3, X7)
-	TESTQ   BX, BX
-	JZ      q5kv4nopf
+	TESTQ        CX, CX
+	JZ           q5kv4done
+	// The scale products of the four rows.
+	MOVL         (SI), AX
+	MOVL         (SI)(R8*1), R12
+	SHLQ         $32, R12
+	ORQ          R12, AX
+	MOVL         (SI)(R8*2), R12
+	MOVL         (SI)(R9*1), R13
+	SHLQ         $32, R13
+	ORQ          R13, R12
+	VMOVQ        AX, X12
+	VPINSRQ      $1, R12, X12, X12
+	VPSHUFB      k5vPerm<>(SB), X12, X12
+	VCVTPH2PS    X12, Y12
+	VBROADCASTSS (DX), Y13
+	VMULPS       Y13, Y12, Y12
+	VMOVUPS      Y12, (SP)
+	// The pair sums of the block's activation sums, in both halves of Y7.
+	VMOVDQU      (R10), X15
+	VPHADDW      16(R10), X15, X15
+	VINSERTI128  $1, X15, Y15, Y7
+	K5V_ROW((SI), Y0, 0)
+	VMOVDQA      X10, X5
+	K5V_ROW((SI)(R8*1), Y1, 4)
+	VINSERTI128  $1, X10, Y5, Y5
+	K5V_ROW((SI)(R8*2), Y2, 8)
+	VMOVDQA      X10, X6
+	K5V_ROW((SI)(R9*1), Y3, 12)
+	VINSERTI128  $1, X10, Y6, Y6
+	// Y5 = the mins of rows 0 | 1, Y6 of rows 2 | 3: the four totals.
+	VPMADDWD     Y7, Y5, Y5
+	VPMADDWD     Y7, Y6, Y6
+	VPHADDD      Y6, Y5, Y5
+	VPHADDD      Y5, Y5, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VPUNPCKLDQ   X6, X5, X5
+	VCVTDQ2PS    X5, X5
+	VMOVUPS      16(SP), X6
+	VFNMADD231PS X5, X6, X4
+	TESTQ        BX, BX
+	JZ           q5kv4nopf
 	PREFETCH8(0, BX)
 	PREFETCHT0 512(BX)
 	PREFETCHT0 576(BX)
@@ -506,11 +556,14 @@ q5kv4nopf:
 	JMP  q5kv4loop
 
 q5kv4done:
-	MOVQ out+56(FP), AX
-	K5_OUT(Y0, X0, X4, 0(AX))
-	K5_OUT(Y1, X1, X5, 4(AX))
-	K5_OUT(Y2, X2, X6, 8(AX))
-	K5_OUT(Y3, X3, X7, 12(AX))
+	MOVQ      out+56(FP), AX
+	K5V_OUT(Y0, X0, X4, 0(AX))
+	VMOVSHDUP X4, X5
+	K5V_OUT(Y1, X1, X5, 4(AX))
+	VMOVHLPS  X4, X4, X5
+	K5V_OUT(Y2, X2, X5, 8(AX))
+	VPSHUFD   $3, X4, X5
+	K5V_OUT(Y3, X3, X5, 12(AX))
 	VZEROUPPER
 	RET
 

@@ -424,13 +424,47 @@ GLOBL kavxBit4<>(SB), RODATA|NOPTR, $32
 // order does not matter), and summs = fma(-dy*dminx, float(total), summs)
 // is one VFNMADD231PS for the four, lane r of X4 for row r. Kernels/n=1/
 // Q5_K/avx2 (best of five, alternated x3, load 6-7): 14.5-15.0 -> 15.9-16.0
-// GB/cpu-s with this and K5_CHUNK2 (14.6-14.7 -> 15.5-15.7 without).
+// GB/cpu-s with this and K5_CHUNK2 (14.6-14.7 -> 15.5-15.7 without), and
+// 15.4-16.1 -> 16.1-16.7 with K5_SCALES and the mins of two rows widened
+// in one VPMOVZXBW.
 
 // k5vPerm: VPSHUFB indexes that turn the words d0 m0 d1 m1 d2 m2 d3 m3
 // into d0 d1 d2 d3 m0 m1 m2 m3.
 DATA k5vPerm<>+0(SB)/8, $0x0d0c090805040100
 DATA k5vPerm<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL k5vPerm<>(SB), RODATA|NOPTR, $16
+
+// K5_SCALES(ROW): K4_SCALES for the one-position Q5_K kernel: the
+// scales as words in Y9 (both halves), the eight min bytes in AX (each
+// half assembled in a general register, one VMOVQ instead of VMOVD and
+// VPINSRD). Clobbers R12, R13.
+#define K5_SCALES(ROW) \
+	MOVL        4 ROW, AX;          \
+	MOVL        AX, R13;            \
+	SHRL        $6, R13;            \
+	ANDL        $0x03030303, R13;   \
+	SHLL        $4, R13;            \
+	ANDL        $0x3f3f3f3f, AX;    \
+	MOVL        12 ROW, R12;        \
+	ANDL        $0x0f0f0f0f, R12;   \
+	ORL         R13, R12;           \
+	SHLQ        $32, R12;           \
+	ORQ         R12, AX;            \
+	VMOVQ       AX, X9;             \
+	VPMOVZXBW   X9, X9;             \
+	VINSERTI128 $1, X9, Y9, Y9;     \
+	MOVL        8 ROW, AX;          \
+	MOVL        AX, R13;            \
+	SHRL        $6, R13;            \
+	ANDL        $0x03030303, R13;   \
+	SHLL        $4, R13;            \
+	ANDL        $0x3f3f3f3f, AX;    \
+	MOVL        12 ROW, R12;        \
+	SHRL        $4, R12;            \
+	ANDL        $0x0f0f0f0f, R12;   \
+	ORL         R13, R12;           \
+	SHLQ        $32, R12;           \
+	ORQ         R12, AX
 
 // K5_CHUNK2(ROW): K5_CHUNK(2, ...), whose low nibbles' fifth bits (bit 4)
 // need no shift.
@@ -454,9 +488,9 @@ GLOBL k5vPerm<>(SB), RODATA|NOPTR, $16
 	VPADDD     Y12, Y8, Y8
 
 // K5V_ROW(ROW, FACC, SPD): one Q5_K block of one row: its integer lanes
-// into FACC with dx*dy from SPD(SP); leaves its mins' words in X10.
+// into FACC with dx*dy from SPD(SP); leaves its min bytes in AX.
 #define K5V_ROW(ROW, FACC, SPD) \
-	K4_SCALES(ROW);                   \
+	K5_SCALES(ROW);                   \
 	VMOVDQU      16 ROW, Y15;         \
 	VPXOR        Y8, Y8, Y8;          \
 	K5_CHUNK(0, ROW, VPSLLW, $4, VPSLLW, $3); \
@@ -522,13 +556,17 @@ q5kv4loop:
 	VPHADDW      16(R10), X15, X15
 	VINSERTI128  $1, X15, Y15, Y7
 	K5V_ROW((SI), Y0, 0)
-	VMOVDQA      X10, X5
+	MOVQ         AX, R14
 	K5V_ROW((SI)(R8*1), Y1, 4)
-	VINSERTI128  $1, X10, Y5, Y5
+	VMOVQ        R14, X5
+	VPINSRQ      $1, AX, X5, X5
+	VPMOVZXBW    X5, Y5
 	K5V_ROW((SI)(R8*2), Y2, 8)
-	VMOVDQA      X10, X6
+	MOVQ         AX, R14
 	K5V_ROW((SI)(R9*1), Y3, 12)
-	VINSERTI128  $1, X10, Y6, Y6
+	VMOVQ        R14, X6
+	VPINSRQ      $1, AX, X6, X6
+	VPMOVZXBW    X6, Y6
 	// Y5 = the mins of rows 0 | 1, Y6 of rows 2 | 3: the four totals.
 	VPMADDWD     Y7, Y5, Y5
 	VPMADDWD     Y7, Y6, Y6

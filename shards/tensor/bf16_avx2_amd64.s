@@ -292,6 +292,41 @@ GLOBL bf16expone<>(SB), RODATA|NOPTR, $32
 	BF16_SPLIT(off(SI)(R8*1), Y13, Y12); \
 	BF16_FMA(Y13, Y12, Y9, Y8, A1)
 
+// MANY_CHUNK3F(off, A00, A01, A02, A10, A11, A12): 16 elements from
+// byte off of a 32-element step, positions at DI, DI+R9, DI+2*R9, rows at
+// SI and SI+R8, fused: every odd product first, then every even one (each
+// accumulator still takes its lane's odd product before the even one), so
+// that only the two rows and one position are widened at a time and
+// twelve accumulators fit in the registers.
+#define MANY_CHUNK3F(off, A00, A01, A02, A10, A11, A12) \
+	VPAND       off(SI), Y15, Y12;        \
+	VPAND       off(SI)(R8*1), Y15, Y13;  \
+	VPAND       off(DI), Y15, Y14;        \
+	VFMADD231PS Y14, Y12, A00;            \
+	VFMADD231PS Y14, Y13, A10;            \
+	VPAND       off(DI)(R9*1), Y15, Y14;  \
+	VFMADD231PS Y14, Y12, A01;            \
+	VFMADD231PS Y14, Y13, A11;            \
+	VPAND       off(DI)(R9*2), Y15, Y14;  \
+	VFMADD231PS Y14, Y12, A02;            \
+	VFMADD231PS Y14, Y13, A12;            \
+	VMOVDQU     off(SI), Y12;             \
+	VPSLLD      $16, Y12, Y12;            \
+	VMOVDQU     off(SI)(R8*1), Y13;       \
+	VPSLLD      $16, Y13, Y13;            \
+	VMOVDQU     off(DI), Y14;             \
+	VPSLLD      $16, Y14, Y14;            \
+	VFMADD231PS Y14, Y12, A00;            \
+	VFMADD231PS Y14, Y13, A10;            \
+	VMOVDQU     off(DI)(R9*1), Y14;       \
+	VPSLLD      $16, Y14, Y14;            \
+	VFMADD231PS Y14, Y12, A01;            \
+	VFMADD231PS Y14, Y13, A11;            \
+	VMOVDQU     off(DI)(R9*2), Y14;       \
+	VPSLLD      $16, Y14, Y14;            \
+	VFMADD231PS Y14, Y12, A02;            \
+	VFMADD231PS Y14, Y13, A12
+
 // MANY_PF: with BX set, prefetch the next two lines from it.
 #define MANY_PF(skip) \
 	TESTQ      BX, BX;  \
@@ -392,6 +427,57 @@ pfok:
 	MOVQ 32(SP), DX
 
 pospair:
+	// On the fused path, positions in threes while three are left.
+	TESTQ  AX, AX
+	JZ     pospair2
+	CMPQ   R10, $3
+	JLT    pospair2
+	MOVQ   R13, SI
+	MOVQ   R12, DI
+	MOVQ   n+48(FP), CX
+	SHRQ   $5, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+tripleloop:
+	MANY_CHUNK3F(0, Y0, Y1, Y2, Y3, Y4, Y5)
+	MANY_CHUNK3F(32, Y6, Y7, Y8, Y9, Y10, Y11)
+	MANY_PF(triplenopf)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  tripleloop
+	XORQ   BX, BX
+	VADDPS Y0, Y6, Y0
+	BF16_HSUM(Y0, X0, 0(DX))
+	VADDPS Y3, Y9, Y3
+	BF16_HSUM(Y3, X3, 4(DX))
+	VADDPS Y1, Y7, Y1
+	BF16_HSUM(Y1, X1, 0(DX)(R11*1))
+	VADDPS Y4, Y10, Y4
+	BF16_HSUM(Y4, X4, 4(DX)(R11*1))
+	VADDPS Y2, Y8, Y2
+	BF16_HSUM(Y2, X2, 0(DX)(R11*2))
+	VADDPS Y5, Y11, Y5
+	BF16_HSUM(Y5, X5, 4(DX)(R11*2))
+	LEAQ   (DX)(R11*2), DX
+	ADDQ   R11, DX
+	LEAQ   (R12)(R9*2), R12
+	ADDQ   R9, R12
+	SUBQ   $3, R10
+	JMP    pospair
+
+pospair2:
 	CMPQ   R10, $2
 	JLT    posone
 	MOVQ   R13, SI

@@ -303,6 +303,16 @@ type MemberRecord struct {
 	// PromptCache is what each slice's prompt cache may take on the
 	// machine, as it reported (bytes; counted with every slice placed).
 	PromptCache int64 `json:"prompt_cache,omitempty"`
+	// KVCache is what each slice's KV cache (its sessions' keys and
+	// values) may take on the machine, as it reported (bytes; 0: an agent
+	// that predates it; counted with every slice placed).
+	KVCache int64 `json:"kv_cache,omitempty"`
+}
+
+// SliceCaches is what every slice placed on the machine takes besides its
+// blocks' bytes: its node's prompt cache and KV cache.
+func (m MemberRecord) SliceCaches() uint64 {
+	return uint64(max(m.PromptCache, 0)) + uint64(max(m.KVCache, 0))
 }
 
 // RevokedRecord is a revoked certificate, by serial.
@@ -329,7 +339,7 @@ func (d *Daemon) cmdNodeList(_ context.Context, c *Call) error {
 	free := maps.Clone(d.models.available)
 	d.models.mu.Unlock()
 	w := tabwriter.NewWriter(&c.text, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "LABEL\tROLE\tSTATE\tMEMORY FREE\tSLICES\tCERTIFICATE EXPIRES\tPEER")
+	fmt.Fprintln(w, "LABEL\tROLE\tSTATE\tMEMORY FREE\tCACHES A SLICE\tSLICES\tCERTIFICATE EXPIRES\tPEER")
 	for _, m := range ms {
 		state := d.memberState(m, now)
 		sl := strings.Join(slices[m.Peer], " ")
@@ -337,7 +347,14 @@ func (d *Daemon) cmdNodeList(_ context.Context, c *Call) error {
 		if f, ok := free[m.Peer]; ok && state == "online" {
 			memory = fmt.Sprintf("%.1f GiB", float64(f)/(1<<30))
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Label, m.Role, state, memory, dash(sl), m.NotAfter.Format(time.RFC3339), m.Peer)
+		// What placement counts with each slice (prompt_cache and
+		// kv_cache of the machine's agent.toml), the first thing to lower
+		// when a model does not fit.
+		caches := "-"
+		if n := m.SliceCaches(); n > 0 {
+			caches = fmt.Sprintf("%d MiB", (n+1<<20-1)>>20)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Label, m.Role, state, memory, caches, dash(sl), m.NotAfter.Format(time.RFC3339), m.Peer)
 	}
 	return w.Flush()
 }

@@ -121,7 +121,7 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 	if err != nil {
 		return err
 	}
-	machines, labels, err := d.placementMachines(e.Name)
+	machines, members, err := d.placementMachines(e.Name)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,16 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 	}
 	ranges, err := placement.Place(placement.Model{Blocks: man.Blocks(), Cost: cost}, machines, a.Replicas)
 	if err != nil {
-		return fmt.Errorf("model %s (%d MiB): %w; add a machine or free memory (model stop)", e.Name, man.Size>>20, err)
+		return fmt.Errorf("model %s (%d MiB): %w; %s", e.Name, man.Size>>20, err, fitAdvice(machines, members))
+	}
+	// A slice whose KV cache cannot hold one session of the whole context
+	// would be refused by its agent: say so now, naming the setting.
+	for _, r := range ranges {
+		m := members[r.Machine]
+		if need := p2p.ContextCacheBytes(man.Config(), r.Last-r.First); m.KVCache > 0 && m.KVCache < need {
+			return fmt.Errorf("model %s: blocks %d:%d would go to %s, whose kv_cache (%s a slice) holds less than one session of the model's context of %d positions there (at least %s); raise kv_cache in %s's agent.toml, or add machines so that each holds fewer blocks",
+				e.Name, r.First, r.Last, m.Label, p2p.SizeText(m.KVCache), man.Config().Context, p2p.SizeText((need+1<<20-1)&^(1<<20-1)), m.Label)
+		}
 	}
 	p := Placement{Name: e.Name, Digest: man.Digest, Blocks: man.Blocks(), Manifest: e.Hash, Replicas: a.Replicas, State: trust.StateLoading}
 	if err := p.SetAdapters(adapters); err != nil {
@@ -143,8 +152,9 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 	}
 	var desc []string
 	for _, r := range ranges {
-		p.Slices = append(p.Slices, trust.Slice{Peer: r.Machine, Label: labels[r.Machine], First: r.First, Last: r.Last, State: trust.StateLoading})
-		desc = append(desc, fmt.Sprintf("%s[%d:%d]", labels[r.Machine], r.First, r.Last))
+		label := members[r.Machine].Label
+		p.Slices = append(p.Slices, trust.Slice{Peer: r.Machine, Label: label, First: r.First, Last: r.Last, State: trust.StateLoading})
+		desc = append(desc, fmt.Sprintf("%s[%d:%d]", label, r.First, r.Last))
 	}
 	err = c.Commit(func(tx *bolt.Tx) error {
 		if lic, _ := d.Licence(); lic != nil && lic.Models > 0 {
@@ -208,11 +218,28 @@ func adapterDetail(as []trust.PlacedAdapter) string {
 	return s
 }
 
+// fitAdvice tells the operator what to change when a model does not fit
+// the machines: what placement counted with every slice (the machines'
+// caches), so that they know what they may lower.
+func fitAdvice(machines []placement.Machine, members map[string]MemberRecord) string {
+	var caches []string
+	for _, mc := range machines {
+		if m := members[mc.ID]; mc.PerRange > 0 {
+			caches = append(caches, fmt.Sprintf("%s %d MiB (prompt_cache %s, kv_cache %s)", m.Label, (mc.PerRange+1<<20-1)>>20, p2p.SizeText(m.PromptCache), p2p.SizeText(m.KVCache)))
+		}
+	}
+	if len(caches) == 0 {
+		return "add a machine or free memory (model stop)"
+	}
+	return "every slice was counted with its machine's caches: " + strings.Join(caches, ", ") +
+		"; add a machine, free memory (model stop), or lower prompt_cache or kv_cache in the machines' agent.toml"
+}
+
 // placementMachines lists the online machines with the memory they have
 // left for a placement of model name (what they reported, less the slices
-// of the other models placed on them, each with its prompt cache) and what
-// each slice's prompt cache takes there, and their labels by peer id.
-func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string]string, error) {
+// of the other models placed on them, each with its caches) and what each
+// slice's caches (prompt and KV) take there, and their records by peer id.
+func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string]MemberRecord, error) {
 	var ms []MemberRecord
 	var ps []Placement
 	if err := d.st.View(func(tx *bolt.Tx) error {
@@ -233,10 +260,10 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 	}); err != nil {
 		return nil, nil, err
 	}
-	// Each slice takes its bytes and its node's prompt cache.
+	// Each slice takes its bytes and its node's prompt and KV caches.
 	perSlice := map[string]uint64{}
 	for _, m := range ms {
-		perSlice[m.Peer] = uint64(max(m.PromptCache, 0))
+		perSlice[m.Peer] = m.SliceCaches()
 	}
 	used := map[string]uint64{}
 	if lib, err := d.Library(); err == nil {
@@ -256,7 +283,7 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 		return nil, nil, fmt.Errorf("pool.memory_reserve: %w", err)
 	}
 	online := d.onlinePeers()
-	labels := map[string]string{}
+	members := map[string]MemberRecord{}
 	var out []placement.Machine
 	for _, m := range ms {
 		if !slices.Contains(online, m.Peer) {
@@ -272,13 +299,13 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 			mem = uint64(m.Memory)
 		}
 		mem = sub(sub(mem, reserve), used[m.Peer])
-		labels[m.Peer] = m.Label
+		members[m.Peer] = m
 		out = append(out, placement.Machine{ID: m.Peer, Memory: mem, PerRange: perSlice[m.Peer]})
 	}
 	if len(out) == 0 {
 		return nil, nil, errors.New("no machine is online to hold the model (svc-coordinator node list; start svc-node-agent run on an enrolled machine)")
 	}
-	return out, labels, nil
+	return out, members, nil
 }
 
 func sub(a, b uint64) uint64 {
@@ -467,17 +494,19 @@ func (d *Daemon) handleReport(_ context.Context, from peer.ID, r *p2p.Report) er
 			return &p2p.Refusal{Code: "not_permitted", Message: "reports come from enrolled machines"}
 		}
 		// The machine's configuration says what it gives to slices and
-		// to each slice's prompt cache.
+		// to each slice's prompt cache and KV cache (an older agent
+		// reports no KV cache: 0, its nodes' default, unplanned).
 		var m MemberRecord
 		ok, err := store.Get(tx, store.Members, label, &m)
 		if err != nil {
 			return err
 		}
-		if pc := max(r.PromptCache, 0); ok && ((r.Memory > 0 && m.Memory != r.Memory) || m.PromptCache != pc) {
+		pc, kv := max(r.PromptCache, 0), max(r.KVCache, 0)
+		if ok && ((r.Memory > 0 && m.Memory != r.Memory) || m.PromptCache != pc || m.KVCache != kv) {
 			if r.Memory > 0 {
 				m.Memory = r.Memory
 			}
-			m.PromptCache = pc
+			m.PromptCache, m.KVCache = pc, kv
 			if err := store.Put(tx, store.Members, label, m); err != nil {
 				return err
 			}

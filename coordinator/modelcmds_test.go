@@ -1,9 +1,13 @@
 package coordinator
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
+	"svc/coordinator/placement"
 	"svc/coordinator/trust"
+	"svc/p2p"
 )
 
 func TestFoldState(t *testing.T) {
@@ -35,5 +39,38 @@ func TestFoldState(t *testing.T) {
 	foldState(&p)
 	if p.State != trust.StateUnavailable {
 		t.Fatalf("unavailable cleared to %s", p.State)
+	}
+}
+
+// TestSliceCaches: what placement counts with every slice of a machine is
+// its prompt cache plus its KV cache, as the agent reported them; a report
+// or a stored record from before the KV cache (no kv_cache field) reads as
+// none, and a refusal to place says which caches were counted and where
+// to lower them.
+func TestSliceCaches(t *testing.T) {
+	var old p2p.Report
+	if err := json.Unmarshal([]byte(`{"slices":[],"memory":1000,"prompt_cache":64}`), &old); err != nil || old.KVCache != 0 || old.PromptCache != 64 {
+		t.Fatalf("an older agent's report: %+v, %v", old, err)
+	}
+	var rec MemberRecord
+	if err := json.Unmarshal([]byte(`{"label":"m1","memory":1000,"prompt_cache":64}`), &rec); err != nil || rec.SliceCaches() != 64 {
+		t.Fatalf("an older record: %+v, %v", rec, err)
+	}
+	rec.KVCache = 2 << 30
+	if got := rec.SliceCaches(); got != 2<<30+64 {
+		t.Fatalf("caches a slice: %d", got)
+	}
+	b, _ := json.Marshal(p2p.Report{KVCache: 1 << 20})
+	if !strings.Contains(string(b), `"kv_cache":1048576`) {
+		t.Fatalf("a report: %s", b)
+	}
+
+	members := map[string]MemberRecord{"p1": {Label: "m1", PromptCache: 64 << 20, KVCache: 2 << 30}, "p2": {Label: "m2"}}
+	machines := []placement.Machine{{ID: "p1", Memory: 1 << 30, PerRange: members["p1"].SliceCaches()}, {ID: "p2", Memory: 1 << 30}}
+	if got := fitAdvice(machines, members); !strings.Contains(got, "m1 2112 MiB (prompt_cache 64MiB, kv_cache 2GiB)") || !strings.Contains(got, "lower prompt_cache or kv_cache") || strings.Contains(got, "m2") {
+		t.Fatalf("advice: %s", got)
+	}
+	if got := fitAdvice(machines[1:], members); got != "add a machine or free memory (model stop)" {
+		t.Fatalf("advice without caches: %s", got)
 	}
 }

@@ -17,7 +17,9 @@
 // NewNode returns once the blocks are loaded and the node is online (it is
 // announced as loading meanwhile). NodeConfig.Model lets several nodes of
 // one process share an opened model; Name overrides the announced name;
-// Threads, CacheTokens, IdleTimeout and PromptCacheBytes go to the shard;
+// Threads, CacheTokens (or CacheBytes, a KV-cache budget in bytes that
+// must hold one session of the whole context), IdleTimeout and
+// PromptCacheBytes go to the shard;
 // RecordTTL (30 s) and RefreshInterval (TTL/3) time the announcements.
 // n.Sessions() counts open sessions; n.Registry() holds its Prometheus
 // metrics (svc_node_sessions_open, svc_node_cache_tokens_free, steps,

@@ -66,9 +66,16 @@ type NodeConfig struct {
 	// Threads of the shard's worker pool (0: one per CPU).
 	Threads int
 	// CacheTokens is the shard's cache capacity in positions over all
-	// sessions (0: what DefaultCacheBytes of f16 keys and values hold for
-	// these blocks, and at least 4 × the context length).
+	// sessions (0: what CacheBytes hold, or by default what
+	// DefaultCacheBytes of f16 keys and values hold for these blocks, and
+	// at least 4 × the context length).
 	CacheTokens int
+	// CacheBytes, when positive and CacheTokens is 0, bounds the shard's
+	// KV cache in bytes: it holds CacheBytes / CacheBytesPerPosition
+	// positions, and NewNode refuses (ErrCacheTooSmall) a budget that
+	// cannot hold one session of the model's whole context, which no
+	// request the API admits could then be sure to get.
+	CacheBytes int64
 	// IdleTimeout ends sessions (and their streams) unused this long
 	// (default 5 minutes).
 	IdleTimeout time.Duration
@@ -231,7 +238,13 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 	n.log.Info("loading blocks", "model", n.name, "blocks", fmt.Sprintf("%d:%d", n.first, n.last), "of", n.total)
 
 	cacheTokens := cfg.CacheTokens
-	if cacheTokens == 0 {
+	switch {
+	case cacheTokens == 0 && cfg.CacheBytes > 0:
+		if cacheTokens, err = CacheTokensFor(mc, n.last-n.first, cfg.CacheBytes); err != nil {
+			_ = n.Close()
+			return nil, fmt.Errorf("p2p: blocks [%d,%d): %w", n.first, n.last, err)
+		}
+	case cacheTokens == 0:
 		cacheTokens = defaultCacheTokens(mc, n.last-n.first)
 	}
 	sh, err := n.m.NewShard(n.first, n.last, model.ShardOptions{Threads: cfg.Threads, CacheTokens: cacheTokens, IdleTimeout: cfg.IdleTimeout, PromptCacheBytes: cfg.PromptCacheBytes})
@@ -549,9 +562,52 @@ func measure(ctx context.Context, sh *model.Shard, dim int) (float64, error) {
 const DefaultCacheBytes = 2 << 30
 
 // defaultCacheTokens is how many positions DefaultCacheBytes hold for
-// blocks of a model: keys and values, f16, KVDim wide, per block.
+// blocks of a model, and at least 4 × the context length.
 func defaultCacheTokens(c model.Config, blocks int) int {
-	perPos := 2 * 2 * c.KVDim() * blocks
-	n := DefaultCacheBytes / max(perPos, 1)
-	return max(n, 4*c.Context)
+	n := DefaultCacheBytes / max(CacheBytesPerPosition(c, blocks), 1)
+	return max(int(n), 4*c.Context)
+}
+
+// ErrCacheTooSmall is wrapped when a KV-cache budget cannot hold one
+// session of a model's whole context.
+var ErrCacheTooSmall = errors.New("KV cache budget too small")
+
+// CacheBytesPerPosition is what one position of one session takes in the
+// KV cache of blocks of a model: keys and values, f16, KVDim wide, per
+// block.
+func CacheBytesPerPosition(c model.Config, blocks int) int64 {
+	return int64(2 * 2 * c.KVDim() * blocks)
+}
+
+// ContextCacheBytes is the KV cache one session of the model's whole
+// context takes on blocks of it: the least a budget must hold.
+func ContextCacheBytes(c model.Config, blocks int) int64 {
+	return CacheBytesPerPosition(c, blocks) * int64(c.Context)
+}
+
+// CacheTokensFor is how many positions budget bytes of KV cache hold for
+// blocks of a model; ErrCacheTooSmall when fewer than the context length.
+func CacheTokensFor(c model.Config, blocks int, budget int64) (int, error) {
+	per := max(CacheBytesPerPosition(c, blocks), 1)
+	n := budget / per
+	if n < int64(c.Context) {
+		return 0, fmt.Errorf("%w: %s holds %d positions of %d blocks, fewer than one session of the model's context of %d, which takes at least %s",
+			ErrCacheTooSmall, SizeText(budget), n, blocks, c.Context, SizeText(roundUpMiB(ContextCacheBytes(c, blocks))))
+	}
+	return int(min(n, int64(math.MaxInt32))), nil
+}
+
+// roundUpMiB rounds n up to whole MiB.
+func roundUpMiB(n int64) int64 { return (n + 1<<20 - 1) &^ (1<<20 - 1) }
+
+// SizeText writes a size as a configuration takes it: whole GiB or MiB
+// with the unit, otherwise bytes.
+func SizeText(n int64) string {
+	switch {
+	case n > 0 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n > 0 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -41,6 +41,11 @@ type Report struct {
 	// cache (bytes; 0: none, or a machine that predates it), which a
 	// placement counts with every slice it puts on the machine.
 	PromptCache int64 `json:"prompt_cache,omitempty"`
+	// KVCache is the memory each slice's node may fill with its sessions'
+	// keys and values (bytes; 0: a machine that predates it, whose nodes
+	// grow theirs unplanned), which a placement counts with every slice
+	// it puts on the machine, like PromptCache.
+	KVCache int64 `json:"kv_cache,omitempty"`
 }
 
 // ServeReports answers ReportProtocol on h: handle receives each report

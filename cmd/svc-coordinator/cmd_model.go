@@ -21,10 +21,16 @@ there, an hf: or https:// reference downloaded once; a NAME is a model
 already there, such as a file dropped into the directory), then place
 contiguous block ranges of it on the online machines in proportion to the
 memory they offer, every block covered, with up to --replicas copies of
-each block where memory allows. Each machine fetches only the tensors of
-its own blocks from the coordinator, checks them against the model's
-manifest and loads them; model list shows the model as served once every
-block is. Serving a model again places it anew (and clears unavailable).
+each block where memory allows. Every slice is counted with its
+machine's caches (prompt_cache and kv_cache of its agent.toml; node list
+shows them), so that a machine stays within its memory when its sessions
+fill them; a model that does not fit says that the caches were counted,
+and a machine whose kv_cache cannot hold one session of the model's whole
+context on the blocks it would get is named (raise it, or add machines).
+Each machine fetches only the tensors of its own blocks from the
+coordinator, checks them against the model's manifest and loads them;
+model list shows the model as served once every block is. Serving a
+model again places it anew (and clears unavailable).
 
 Each --adapter NAME=FILE (a GGUF LoRA adapter, repeatable) is checked
 against the model, imported beside it and placed with its slices: each

@@ -93,8 +93,13 @@ func newNodeCmd(p *paths) *cobra.Command {
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List machines: label, role, state, slices, certificate expiry",
-		Args:  noArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return p.send(cmd, "node.list", nil) },
+		Long: `List the enrolled machines: label, role, state, the memory each has
+free, what each slice placed there takes besides its blocks (CACHES A
+SLICE: the prompt_cache plus the kv_cache of its agent.toml, as it
+reported them; "-" for an agent that reported none), its slices, its
+certificate's expiry and its peer id.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return p.send(cmd, "node.list", nil) },
 	}
 	remove := &cobra.Command{
 		Use:   "remove LABEL",

@@ -96,11 +96,16 @@ func newRunCmd(p *paths) *cobra.Command {
 		Use:   "run",
 		Short: "Run this machine as a member of the swarm",
 		Long: `Run this machine as a member of the managed swarm (agent.toml: the
-coordinator's address, this machine's label, the swarm listen address).
-Prints "ready" and its addresses on stdout once it is a member. It admits
-only peers with a valid certificate of the deployment, keeps the newest
-roster, and stops with exit 1 when the machine is removed, or 77 when its
-certificate expires.`,
+coordinator's address, this machine's label, the swarm listen address,
+and the memory of its slices: memory, and each slice's prompt_cache and
+kv_cache, which the agent reports and the coordinator's placement counts
+with every slice; kv_cache, 2GiB by default, bounds the keys and values
+a slice's sessions hold together, and a slice for which it cannot hold
+one session of the model's whole context is refused, naming kv_cache
+and the size it needs). Prints "ready" and its addresses on stdout once
+it is a member. It admits only peers with a valid certificate of the
+deployment, keeps the newest roster, and stops with exit 1 when the
+machine is removed, or 77 when its certificate expires.`,
 		Example: `  svc-node-agent run
   SVC_NODE_AGENT_STATE_DIR=/tmp/m1 svc-node-agent run --config /tmp/m1/agent.toml`,
 		Args: cobra.NoArgs,

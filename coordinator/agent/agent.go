@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +70,30 @@ type Config struct {
 	// it, and the coordinator's placement counts it with every slice it
 	// puts on this machine, within Memory.
 	PromptCache string `toml:"prompt_cache"`
+	// KVCache is each slice's KV cache, its sessions' keys and values
+	// ("2GiB" or bytes; empty or 0: p2p.DefaultCacheBytes). It bounds the
+	// positions all sessions of the slice's node may reserve together;
+	// the agent reports it, and the coordinator's placement counts it
+	// with every slice it puts on this machine, within Memory. A slice
+	// for which it cannot hold one session of the model's whole context
+	// is refused (reported unavailable, naming kv_cache and the size it
+	// needs), rather than planned for less than a request may ask.
+	KVCache string `toml:"kv_cache"`
+}
+
+// KVCacheBytes is KVCache in bytes (the default when unset).
+func (c Config) KVCacheBytes() (int64, error) {
+	n, err := placement.ParseBytes(c.KVCache)
+	if err != nil {
+		return 0, fmt.Errorf("kv_cache: %w (sessions need a KV cache: it cannot be off)", err)
+	}
+	if n == 0 {
+		return p2p.DefaultCacheBytes, nil
+	}
+	if n > math.MaxInt64 {
+		return 0, fmt.Errorf("kv_cache: %q is too large", c.KVCache)
+	}
+	return int64(n), nil
 }
 
 // PromptCacheBytes is PromptCache as p2p.NodeConfig.PromptCacheBytes
@@ -106,6 +131,9 @@ func LoadConfig(path string, required bool) (Config, error) {
 		return cfg, fmt.Errorf("configuration %s: listen %q: %v", path, cfg.Listen, err)
 	}
 	if _, err := cfg.PromptCacheBytes(); err != nil {
+		return cfg, fmt.Errorf("configuration %s: %w", path, err)
+	}
+	if _, err := cfg.KVCacheBytes(); err != nil {
 		return cfg, fmt.Errorf("configuration %s: %w", path, err)
 	}
 	return cfg, nil
@@ -418,6 +446,10 @@ func Run(ctx context.Context, o RunOptions) error {
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
+	kvCache, err := o.Config.KVCacheBytes()
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
 	key, t, err := OpenMember(caCert, me, f.Key(), f.Roster(), log)
 	if err != nil {
 		return err
@@ -473,7 +505,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	// The slices placed on this machine, served on its host; their nodes
 	// close before the host does.
 	kp := newKeeper(ep, t, me.Peer, f.SlicesDir(), memory, log)
-	kp.promptCache = promptCache
+	kp.promptCache, kp.kvCache = promptCache, kvCache
 	kept := make(chan struct{})
 	go func() {
 		defer close(kept)

@@ -41,4 +41,26 @@ func TestConfig(t *testing.T) {
 	if _, err := LoadConfig(p, true); err == nil || !strings.Contains(err.Error(), "prompt_cache") {
 		t.Fatalf("bad prompt_cache: %v", err)
 	}
+	// Each slice's KV cache: p2p.DefaultCacheBytes unless set; it cannot
+	// be off, and a bad size is refused naming the field.
+	for text, want := range map[string]int64{"": 2 << 30, "kv_cache = \"0\"\n": 2 << 30, "kv_cache = \"512MiB\"\n": 512 << 20, "kv_cache = \"3000000\"\n": 3000000} {
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := LoadConfig(p, true)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if got, err := cfg.KVCacheBytes(); err != nil || got != want {
+			t.Fatalf("%q: kv cache %d, %v; want %d", text, got, err, want)
+		}
+	}
+	for _, bad := range []string{"off", "lots", "-1GiB", "1.5GiB", "99999999999TiB"} {
+		if err := os.WriteFile(p, []byte("kv_cache = \""+bad+"\"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadConfig(p, true); err == nil || !strings.Contains(err.Error(), "kv_cache") {
+			t.Fatalf("kv_cache = %q: %v", bad, err)
+		}
+	}
 }

@@ -34,7 +34,11 @@ import (
 // travel the same way: each one's manifest (hash and file digest in the
 // roster), then only the lora_a/lora_b pairs of the slice's blocks, into a
 // sparse adapter file beside the slice's, served as "<model>-<adapter>"
-// under the whole adapter file's digest. It reports each slice's state
+// under the whole adapter file's digest. Each slice's node keeps at most
+// agent.toml's kv_cache of keys and values (p2p.NodeConfig.CacheBytes),
+// which the reports carry so that placement counts it; a slice for which
+// that cannot hold one session of the whole context is reported
+// unavailable with the size it needs. It reports each slice's state
 // to the coordinator (loading, served, or unavailable with the reason)
 // whenever the roster says otherwise, and drops the slices (node and file)
 // of placements that are gone or moved elsewhere. A slice that failed is
@@ -85,6 +89,7 @@ type keeper struct {
 	memory      int64
 	announced   bool  // a report with the memory reached the coordinator
 	promptCache int64 // each node's NodeConfig.PromptCacheBytes
+	kvCache     int64 // each node's NodeConfig.CacheBytes
 
 	mu    sync.Mutex
 	held  map[sliceKey]*held
@@ -191,7 +196,7 @@ func (k *keeper) reconcile(ctx context.Context) {
 	if (len(rep.Slices) == 0 && k.announced) || v == nil || v.Coord == nil {
 		return
 	}
-	rep.Memory, rep.Available, rep.PromptCache = k.memory, memAvailable(), promptCacheBudget(k.promptCache)
+	rep.Memory, rep.Available, rep.PromptCache, rep.KVCache = k.memory, memAvailable(), promptCacheBudget(k.promptCache), k.kvCache
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := p2p.SendReport(rctx, k.ep.Host, v.Coord.Peer, rep); err != nil {
@@ -336,8 +341,12 @@ func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node
 		Gate:             func() error { return k.t.View().GrantError(time.Now()) },
 		Adapters:         specs,
 		PromptCacheBytes: k.promptCache,
+		CacheBytes:       k.kvCache,
 		Logger:           k.log,
 	})
+	if errors.Is(err, p2p.ErrCacheTooSmall) {
+		return nil, fmt.Errorf("blocks %d:%d: kv_cache in agent.toml: %w; raise kv_cache, or serve the model over more machines so that each slice has fewer blocks", key.first, key.last, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)
 	}

@@ -15,5 +15,8 @@
 // skipped (fewer copies of those blocks, never a placement error). Only a
 // first copy that cannot be made at all is an error (ErrInsufficient).
 // A range takes its blocks' bytes and, on its machine, Machine.PerRange
-// more (the prompt cache of the node that serves it).
+// more: the caches of the node that serves it, which the coordinator sums
+// from what the machine's agent reports (agent.toml's prompt_cache and
+// kv_cache, the latter bounding the keys and values its sessions hold), so
+// that a machine planned full stays within its memory under load.
 package placement

@@ -18,7 +18,8 @@ type Machine struct {
 	ID     string
 	Memory uint64
 	// PerRange is what every range placed on the machine takes besides
-	// its blocks' bytes: the prompt cache of the node serving it.
+	// its blocks' bytes: the caches of the node serving it (its prompt
+	// cache and its KV cache, summed by the caller).
 	PerRange uint64
 }
 
@@ -169,12 +170,19 @@ func greedy(m Model, ms []Machine) ([]Range, error) {
 		start = end
 	}
 	if start < m.Blocks {
-		var have uint64
+		var have, per uint64
 		for _, mc := range ms {
 			have += mc.Memory
+			per = max(per, mc.PerRange)
 		}
-		return nil, fmt.Errorf("placement: %w: one copy needs about %d MiB, %d machines offer %d MiB (blocks %d to %d do not fit)",
-			ErrInsufficient, m.Cost(0, m.Blocks)>>20, len(ms), have>>20, start, m.Blocks)
+		caches := ""
+		if per > 0 {
+			// Say that caches were counted: they are what an operator
+			// may lower.
+			caches = fmt.Sprintf(" and every slice its node's caches (up to %d MiB a slice)", (per+1<<20-1)>>20)
+		}
+		return nil, fmt.Errorf("placement: %w: one copy needs about %d MiB%s, %d machines offer %d MiB (blocks %d to %d do not fit)",
+			ErrInsufficient, m.Cost(0, m.Blocks)>>20, caches, len(ms), have>>20, start, m.Blocks)
 	}
 	slices.SortFunc(out, func(a, b Range) int { return cmp.Compare(a.First, b.First) })
 	return out, nil
@@ -228,6 +236,9 @@ func ParseBytes(s string) (uint64, error) {
 	var n uint64
 	if _, err := fmt.Sscanf(s, "%d", &n); err != nil || fmt.Sprint(n) != s {
 		return 0, fmt.Errorf("%q is not a size such as 512MiB or 8GiB", s)
+	}
+	if n > math.MaxUint64/mult {
+		return 0, fmt.Errorf("%q is too large", s)
 	}
 	return n * mult, nil
 }

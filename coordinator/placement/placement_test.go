@@ -190,8 +190,11 @@ func TestPerRange(t *testing.T) {
 	if _, err := Place(uniform(10, 10), []Machine{{"a", 50, 0}, {"b", 50, 0}}, 1); err != nil {
 		t.Fatalf("without a per-range cost: %v", err)
 	}
-	if rs, err := Place(uniform(10, 10), []Machine{{"a", 50, 1}, {"b", 50, 0}}, 1); !errors.Is(err, ErrInsufficient) {
-		t.Fatalf("with a per-range cost: %+v, %v; want ErrInsufficient", rs, err)
+	if rs, err := Place(uniform(10, 10), []Machine{{"a", 50, 1}, {"b", 50, 0}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches (up to 1 MiB a slice)") {
+		t.Fatalf("with a per-range cost: %+v, %v; want ErrInsufficient naming the caches", rs, err)
+	}
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 45, 0}, {"b", 45, 0}}, 1); err == nil || strings.Contains(err.Error(), "caches") {
+		t.Fatalf("without caches the refusal names none: %v", err)
 	}
 	// a's first range takes 20+31 of 100, leaving 49: the second copy of
 	// b's range (20+31) does not fit there any more; b takes a's copy.
@@ -210,6 +213,47 @@ func TestPerRange(t *testing.T) {
 	// With 30 it fits exactly.
 	if rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 30}, {"b", 100, 0}}, 2); err != nil || len(rs) != 4 {
 		t.Fatalf("per-range 30: %+v, %v; want four ranges", rs, err)
+	}
+}
+
+// TestCachesChangeCopies: a machine's caches (prompt cache plus KV cache,
+// summed into PerRange) decide how many copies fit: three machines with
+// room for three copies of the blocks alone hold three with small caches,
+// two with larger ones, and one when the KV cache alone takes what a
+// second slice would need; never a machine beyond its memory.
+func TestCachesChangeCopies(t *testing.T) {
+	const prompt = 4
+	for _, c := range []struct {
+		kv     uint64
+		copies int
+	}{{0, 3}, {2, 3}, {3, 2}, {16, 2}, {17, 1}, {56, 1}} {
+		// 6 blocks of 10 over three machines of 80: a copy's range is
+		// 20 bytes, so k copies take k × (20 + 4 + kv) on each machine.
+		ms := []Machine{{"a", 80, prompt + c.kv}, {"b", 80, prompt + c.kv}, {"c", 80, prompt + c.kv}}
+		rs, err := Place(uniform(6, 10), ms, 3)
+		if err != nil {
+			t.Fatalf("kv %d: %v", c.kv, err)
+		}
+		copies := 0
+		used := map[string]uint64{}
+		for _, r := range rs {
+			copies = max(copies, r.Copy)
+			used[r.Machine] += r.Bytes + prompt + c.kv
+		}
+		if copies != c.copies || len(rs) != 3*c.copies {
+			t.Errorf("kv %d: %d copies in %d ranges, want %d: %+v", c.kv, copies, len(rs), c.copies, rs)
+		}
+		for m, u := range used {
+			if u > 80 {
+				t.Errorf("kv %d: %s holds %d of 80", c.kv, m, u)
+			}
+		}
+	}
+	// A KV cache that leaves no room for even one slice: no placement,
+	// and the refusal says that caches were counted.
+	_, err := Place(uniform(6, 10), []Machine{{"a", 80, prompt + 57}, {"b", 80, prompt + 57}, {"c", 80, prompt + 57}}, 1)
+	if !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
+		t.Fatalf("kv 57: %v", err)
 	}
 }
 
@@ -238,5 +282,14 @@ func TestParseBytes(t *testing.T) {
 		if _, err := ParseBytes(bad); err == nil || !strings.Contains(err.Error(), "not a size") {
 			t.Errorf("%q accepted: %v", bad, err)
 		}
+	}
+	// A count that overflows with its unit is refused, not wrapped.
+	for _, big := range []string{"99999999999TiB", "18446744073709551615KiB"} {
+		if n, err := ParseBytes(big); err == nil || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("%q: %d, %v; want too large", big, n, err)
+		}
+	}
+	if n, err := ParseBytes("16777215TiB"); err != nil || n != 16777215<<40 {
+		t.Errorf("largest TiB count: %d, %v", n, err)
 	}
 }

@@ -42,6 +42,9 @@ type deployment struct {
 	swarmPort, enrolPort int
 }
 
+// testKVCache is the agent.toml line of the tests' KV cache budget.
+const testKVCache = "kv_cache = \"8MiB\"\n"
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -69,7 +72,10 @@ func newDeployment(t *testing.T) *deployment {
 	d.svc("licence", "keygen", "--private", d.path("vendor.key"), "--public", d.path("vendor.pub"))
 	d.write("coordinator.toml", fmt.Sprintf("listen = \"127.0.0.1\"\nswarm_port = %d\nenrol_port = %d\nvendor_keys = [%q]\n",
 		d.swarmPort, d.enrolPort, d.path("vendor.pub")))
-	d.write("agent.toml", "listen = \"/ip4/127.0.0.1/tcp/0\"\n")
+	// Each slice's KV cache is planned: 8 MiB holds a whole context of any
+	// test model's slice, and keeps placements within the small memory
+	// the tests give (the default, 2 GiB a slice, would not fit them).
+	d.write("agent.toml", "listen = \"/ip4/127.0.0.1/tcp/0\"\n"+testKVCache)
 	if r := d.co("init"); r.Code != 0 || !strings.Contains(r.Stdout, "CA pin sha256:") {
 		t.Fatalf("init: %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

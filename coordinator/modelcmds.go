@@ -225,7 +225,11 @@ func fitAdvice(machines []placement.Machine, members map[string]MemberRecord) st
 	var caches []string
 	for _, mc := range machines {
 		if m := members[mc.ID]; mc.PerRange > 0 {
-			caches = append(caches, fmt.Sprintf("%s %d MiB (prompt_cache %s, kv_cache %s)", m.Label, (mc.PerRange+1<<20-1)>>20, p2p.SizeText(m.PromptCache), p2p.SizeText(m.KVCache)))
+			pc := "off"
+			if m.PromptCache > 0 {
+				pc = p2p.SizeText(m.PromptCache)
+			}
+			caches = append(caches, fmt.Sprintf("%s %d MiB (prompt_cache %s, kv_cache %s)", m.Label, (mc.PerRange+1<<20-1)>>20, pc, p2p.SizeText(m.KVCache)))
 		}
 	}
 	if len(caches) == 0 {

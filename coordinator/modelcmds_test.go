@@ -70,6 +70,10 @@ func TestSliceCaches(t *testing.T) {
 	if got := fitAdvice(machines, members); !strings.Contains(got, "m1 2112 MiB (prompt_cache 64MiB, kv_cache 2GiB)") || !strings.Contains(got, "lower prompt_cache or kv_cache") || strings.Contains(got, "m2") {
 		t.Fatalf("advice: %s", got)
 	}
+	members["p3"] = MemberRecord{Label: "m3", KVCache: 3000000}
+	if got := fitAdvice([]placement.Machine{{ID: "p3", Memory: 1, PerRange: 3000000}}, members); !strings.Contains(got, "m3 3 MiB (prompt_cache off, kv_cache 3000000 bytes)") {
+		t.Fatalf("advice with the prompt cache off: %s", got)
+	}
 	if got := fitAdvice(machines[1:], members); got != "add a machine or free memory (model stop)" {
 		t.Fatalf("advice without caches: %s", got)
 	}

@@ -22,7 +22,8 @@ import (
 //   - a budget short of one session of the model's context on any range is
 //     refused by model serve, naming kv_cache and the machine;
 //   - a budget of the model's size and one context leaves room for one
-//     copy of the model's blocks over both machines (served);
+//     copy of the model's blocks over both machines (served), and not for
+//     another model, refused saying that the caches were counted;
 //   - a budget of one context leaves room for two copies (served).
 //
 // placement.Place agrees with each count; node list shows the caches a
@@ -101,6 +102,13 @@ func TestManagedKVCachePlacement(t *testing.T) {
 	d.mustCo("model", "serve", stories, "--replicas", "2")
 	if list := served(); copies(list) != 2 || !strings.Contains(list, "m1[") || !strings.Contains(list, "m2[") {
 		t.Fatalf("kv_cache %d: want one copy over both machines:\n%s", large, list)
+	}
+	// What is left does not hold another model's slices with their
+	// caches: the refusal says the caches were counted, and what to lower.
+	r = d.co("model", "serve", testenv.Path(t, "models", "mini-llama-q4_0.gguf"))
+	refused(t, "a second model beside the caches", r, "lower prompt_cache or kv_cache")
+	if !strings.Contains(r.Stderr, "every slice its node's caches") || !strings.Contains(r.Stderr, fmt.Sprintf("(prompt_cache off, kv_cache %d bytes)", large)) {
+		t.Fatalf("the refusal names the caches counted:\n%s", r.Stderr)
 	}
 	d.mustCo("model", "stop", "stories260K")
 

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"svc/cmd/internal/cli"
+	"svc/coordinator/placement"
 	"svc/p2p"
 	"svc/router"
 	"svc/router/localswarm"
@@ -36,6 +37,7 @@ func newServeCmd() *cobra.Command {
 		waitFor   time.Duration
 		dflt      string
 		adapters  []string
+		prompt    string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve [--model FILE…] [--nodes N] [--listen HOST:PORT] [--bootstrap MULTIADDR…]",
@@ -70,6 +72,10 @@ session is closed and the nodes leave the swarm.`,
 			if threads < 0 {
 				return cli.Usagef("serve: --threads must not be negative, got %d", threads)
 			}
+			promptCache, err := placement.ParseLimit(prompt)
+			if err != nil {
+				return cli.Usagef("serve: --prompt-cache: %v", err)
+			}
 			for _, m := range models {
 				if _, err := os.Stat(m); err != nil && !modelref.IsRef(m) {
 					return fmt.Errorf("serve: --model: %w", err)
@@ -86,7 +92,7 @@ session is closed and the nodes leave the swarm.`,
 			return runServe(cmd.Context(), serveOptions{
 				models: models, nodes: nodes, listen: listen, bootstrap: bootstrap,
 				threads: threads, waitFor: waitFor, log: log, logOut: cmd.ErrOrStderr(), defaultModel: dflt,
-				adapters: specs,
+				adapters: specs, promptCache: promptCache,
 			})
 		},
 	}
@@ -97,6 +103,7 @@ session is closed and the nodes leave the swarm.`,
 	f.StringArrayVar(&bootstrap, "bootstrap", nil, "multiaddr of a swarm peer to join (repeatable)")
 	f.StringArrayVar(&adapters, "adapter", nil, "LoRA adapter of the first --model, NAME=FILE (repeatable; served as <model>-NAME)")
 	f.IntVar(&threads, "threads", 0, "compute threads per in-process node (0: one per CPU)")
+	f.StringVar(&prompt, "prompt-cache", "", "memory for each in-process node's prompt cache, which answers a session's first step from an identical earlier one (e.g. 256MiB; empty or 0: 64MiB; off: none)")
 	f.StringVar(&dflt, "default-model", "", "model for requests that name none (default: the first --model; none with only --bootstrap)")
 	f.DurationVar(&waitFor, "wait", 2*time.Minute, "how long to wait for each --model to become servable before giving up")
 	return cmd
@@ -115,6 +122,9 @@ type serveOptions struct {
 	defaultModel string
 	// adapters are served with the first model.
 	adapters []p2p.AdapterSpec
+	// promptCache is each in-process node's prompt cache budget
+	// (p2p.NodeConfig.PromptCacheBytes).
+	promptCache int64
 }
 
 // runServe starts the in-process swarm (if any --model), waits until its
@@ -128,7 +138,7 @@ func runServe(ctx context.Context, o serveOptions) (err error) {
 		specs[0].Adapters = o.adapters
 	}
 	sw, err := localswarm.Start(ctx, localswarm.Config{
-		Models: specs, Bootstrap: o.bootstrap, Threads: o.threads, Logger: o.log,
+		Models: specs, Bootstrap: o.bootstrap, Threads: o.threads, PromptCacheBytes: o.promptCache, Logger: o.log,
 		// The nodes' own lines repeat the swarm's; keep their warnings.
 		NodeLogger: slog.New(slog.NewTextHandler(o.logOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})

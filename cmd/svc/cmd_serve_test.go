@@ -21,7 +21,8 @@ import (
 // TestServeDemo runs "svc serve" with no model and no swarm, as a newcomer
 // does first: it serves the built-in demo model, says how to serve a real
 // one, and answers /v1/models and a chat completion through the official
-// client. Nothing here reads ../shared.
+// client; with --prompt-cache off, the same prompt again is computed.
+// Nothing here reads ../shared.
 func TestServeDemo(t *testing.T) {
 	models := t.TempDir()
 	t.Setenv("SVC_MODELS", models)
@@ -31,7 +32,7 @@ func TestServeDemo(t *testing.T) {
 	pr, pw := io.Pipe()
 	exit := make(chan int, 1)
 	go func() {
-		code := cli.Run(runCtx, newRootCmd(), []string{"serve", "--listen", "127.0.0.1:0", "--threads", "1"}, pw)
+		code := cli.Run(runCtx, newRootCmd(), []string{"serve", "--listen", "127.0.0.1:0", "--threads", "1", "--prompt-cache", "off"}, pw)
 		pw.Close()
 		exit <- code
 	}()
@@ -73,6 +74,18 @@ func TestServeDemo(t *testing.T) {
 	}
 	if resp.Model != demo.Name || len(resp.Choices) != 1 || resp.Choices[0].Message.Content == "" || resp.Usage.CompletionTokens == 0 {
 		t.Errorf("chat completion %+v: want text from %s", resp, demo.Name)
+	}
+	// --prompt-cache off reaches every in-process node: the same prompt
+	// again is computed, not answered from a cache (by default it would be).
+	again, err := c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
+		Messages:  []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Tell me a story.")},
+		MaxTokens: openai.Int(16),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := again.Usage.PromptTokensDetails.CachedTokens; n != 0 {
+		t.Errorf("the same prompt again with --prompt-cache off: %d cached tokens, want 0", n)
 	}
 	stop()
 	if code := <-exit; code != cli.ExitOK {

@@ -53,6 +53,13 @@ func TestExitCodes(t *testing.T) {
 	if code, stderr := run("node", "--model", "m.gguf", "--prompt-cache", "lots"); code != cli.ExitUsage || !strings.Contains(stderr, "--prompt-cache") {
 		t.Errorf("svc node --prompt-cache lots: exit %d, stderr %q; want 2 naming --prompt-cache", code, stderr)
 	}
+	// svc serve's --prompt-cache takes what svc node's does, refused the
+	// same way before any model is opened.
+	for _, bad := range []string{"lots", "-1", "1.5GiB", "on", "99999999999TiB"} {
+		if code, stderr := run("serve", "--model", "m.gguf", "--prompt-cache", bad); code != cli.ExitUsage || !strings.Contains(stderr, "--prompt-cache") || !strings.Contains(stderr, "Usage:") {
+			t.Errorf("svc serve --prompt-cache %s: exit %d, stderr %q; want 2 naming --prompt-cache, with the usage", bad, code, stderr)
+		}
+	}
 	if code, stderr := run("tokenize", "--model", t.TempDir()+"/missing.gguf", "hi"); code != cli.ExitRefused || strings.Contains(stderr, "Usage:") {
 		t.Errorf("svc tokenize with a missing model: exit %d, stderr %q; want 1 without the usage", code, stderr)
 	}

@@ -42,6 +42,9 @@ type Config struct {
 	Bootstrap []string
 	// Threads of each node's worker pool (0: one per CPU).
 	Threads int
+	// PromptCacheBytes bounds each node's prompt cache
+	// (p2p.NodeConfig.PromptCacheBytes: 0 the default, negative none).
+	PromptCacheBytes int64
 	// RefreshInterval of the router's view (0: the router's default).
 	RefreshInterval time.Duration
 	// Logger gets the swarm's own lines (a model loading, a node online)
@@ -122,11 +125,12 @@ func (s *Swarm) startModel(ctx context.Context, cfg Config, spec Model) error {
 	for _, r := range ranges {
 		n, err := p2p.NewNode(ctx, p2p.NodeConfig{
 			Model: m, Name: name, First: r[0], Last: r[1],
-			Listen:    []string{"/ip4/127.0.0.1/tcp/0"},
-			Bootstrap: s.boot,
-			Threads:   cfg.Threads,
-			Adapters:  spec.Adapters,
-			Logger:    cfg.NodeLogger.With("node", fmt.Sprintf("%s[%d:%d]", name, r[0], r[1])),
+			Listen:           []string{"/ip4/127.0.0.1/tcp/0"},
+			Bootstrap:        s.boot,
+			Threads:          cfg.Threads,
+			PromptCacheBytes: cfg.PromptCacheBytes,
+			Adapters:         spec.Adapters,
+			Logger:           cfg.NodeLogger.With("node", fmt.Sprintf("%s[%d:%d]", name, r[0], r[1])),
 		})
 		if err != nil {
 			return fmt.Errorf("localswarm: node for blocks [%d,%d) of %s: %w", r[0], r[1], name, err)

@@ -427,11 +427,14 @@ pfok:
 	MOVQ 32(SP), DX
 
 pospair:
-	// On the fused path, positions in threes while three are left.
+	// On the fused path, positions in threes while three are left,
+	// except that four go as two pairs (not three and one alone).
 	TESTQ  AX, AX
 	JZ     pospair2
 	CMPQ   R10, $3
 	JLT    pospair2
+	CMPQ   R10, $4
+	JEQ    pospair2
 	MOVQ   R13, SI
 	MOVQ   R12, DI
 	MOVQ   n+48(FP), CX

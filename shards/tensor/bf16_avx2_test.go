@@ -4,6 +4,7 @@ package tensor
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -226,5 +227,32 @@ func TestBF16AVX2Fallback(t *testing.T) {
 				t.Errorf("%s: several positions %g, generic %g", c.name, many[3], want)
 			}
 		}
+	}
+}
+
+// BenchmarkBF16AVX2Tile runs the several-position kernel on one tile's
+// worth of cached data (2 or 16 rows × 2048 columns, 32 positions) and
+// reports GFLOP per CPU-second (two per multiply-add), for comparing
+// versions of the kernel on a busy machine.
+func BenchmarkBF16AVX2Tile(b *testing.B) {
+	skipUnless(b, kernelGap("avx2"))
+	for _, rows := range []int{2, 16} {
+		const cols, k = 2048, 32
+		r := rand.New(rand.NewPCG(1, 2))
+		w := randomMatrix(r, BF16, rows, cols)
+		x := make([]uint16, k*cols)
+		for i := range x {
+			x[i] = FP32ToBF16(float32(r.NormFloat64()))
+		}
+		out := make([]float32, rows*k)
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			c0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				bf16ManyAVX2(&w.Data[0], 2*cols, rows, &x[0], 2*cols, k, cols, 0, &out[0], rows)
+			}
+			if cpu := cpuTime() - c0; cpu > 0 {
+				b.ReportMetric(float64(b.N*2*rows*k*cols)/cpu.Seconds()/1e9, "GFLOP/cpu-s")
+			}
+		})
 	}
 }

@@ -144,31 +144,104 @@ GLOBL kavxS6<>(SB), RODATA|NOPTR, $128
 	VPADDD     Y11, Y8, Y8;           \
 	VPADDD     Y12, Y8, Y8
 
-// K4_ROW(ROW, FACC, ACCM): one Q4_K block of one row into its float
-// accumulators (lanes FACC, mins ACCM); the pair sums of the block's
-// activation sums are in X15.
-#define K4_ROW(ROW, FACC, ACCM) \
-	K4_SCALES(ROW);                   \
-	VPMADDWD     X15, X10, X10;       \
-	VCVTDQ2PS    X10, X10;            \
-	MOVWLZX      2 ROW, AX;           \
-	VMOVD        AX, X11;             \
-	VCVTPH2PS    X11, X11;            \
-	VMULSS       (DX), X11, X11;      \
-	VBROADCASTSS X11, X11;            \
-	VFNMADD231PS X10, X11, ACCM;      \
+// KV_SCALES(ROW): K4_SCALES for the one-position Q4_K and Q5_K kernels: the
+// scales as words in Y9 (both halves), the eight min bytes in AX (each
+// half assembled in a general register, one VMOVQ instead of VMOVD and
+// VPINSRD). Clobbers R12, R13.
+#define KV_SCALES(ROW) \
+	MOVL        4 ROW, AX;          \
+	MOVL        AX, R13;            \
+	SHRL        $6, R13;            \
+	ANDL        $0x03030303, R13;   \
+	SHLL        $4, R13;            \
+	ANDL        $0x3f3f3f3f, AX;    \
+	MOVL        12 ROW, R12;        \
+	ANDL        $0x0f0f0f0f, R12;   \
+	ORL         R13, R12;           \
+	SHLQ        $32, R12;           \
+	ORQ         R12, AX;            \
+	VMOVQ       AX, X9;             \
+	VPMOVZXBW   X9, X9;             \
+	VINSERTI128 $1, X9, Y9, Y9;     \
+	MOVL        8 ROW, AX;          \
+	MOVL        AX, R13;            \
+	SHRL        $6, R13;            \
+	ANDL        $0x03030303, R13;   \
+	SHLL        $4, R13;            \
+	ANDL        $0x3f3f3f3f, AX;    \
+	MOVL        12 ROW, R12;        \
+	SHRL        $4, R12;            \
+	ANDL        $0x0f0f0f0f, R12;   \
+	ORL         R13, R12;           \
+	SHLQ        $32, R12;           \
+	ORQ         R12, AX
+
+// k5vPerm: VPSHUFB indexes that turn the words d0 m0 d1 m1 d2 m2 d3 m3
+// into d0 d1 d2 d3 m0 m1 m2 m3.
+DATA k5vPerm<>+0(SB)/8, $0x0d0c090805040100
+DATA k5vPerm<>+8(SB)/8, $0x0f0e0b0a07060302
+GLOBL k5vPerm<>(SB), RODATA|NOPTR, $16
+
+// kavxDM: VPERMPS indexes that broadcast lane 4 (dy*dminx of row 0 of the
+// scale products) into lanes 0-3 and lane 5 (row 1) into lanes 4-7, then
+// lanes 6 and 7 (rows 2 and 3) likewise.
+DATA kavxDM<>+0(SB)/8, $0x0000000400000004
+DATA kavxDM<>+8(SB)/8, $0x0000000400000004
+DATA kavxDM<>+16(SB)/8, $0x0000000500000005
+DATA kavxDM<>+24(SB)/8, $0x0000000500000005
+DATA kavxDM<>+32(SB)/8, $0x0000000600000006
+DATA kavxDM<>+40(SB)/8, $0x0000000600000006
+DATA kavxDM<>+48(SB)/8, $0x0000000700000007
+DATA kavxDM<>+56(SB)/8, $0x0000000700000007
+GLOBL kavxDM<>(SB), RODATA|NOPTR, $64
+
+// KV_DSCALES: the four rows' (SI, +R8, +2*R8, +R9) d and dmin (the f16
+// pair at the start of a block) converted and multiplied by dy (DX) in
+// one VCVTPH2PS and one VMULPS (the bits of the scalar products): dx*dy of
+// rows 0-3 at 0(SP), dy*dminx at 16(SP). Clobbers AX, R12, R13.
+#define KV_DSCALES \
+	MOVL         (SI), AX;           \
+	MOVL         (SI)(R8*1), R12;    \
+	SHLQ         $32, R12;           \
+	ORQ          R12, AX;            \
+	MOVL         (SI)(R8*2), R12;    \
+	MOVL         (SI)(R9*1), R13;    \
+	SHLQ         $32, R13;           \
+	ORQ          R13, R12;           \
+	VMOVQ        AX, X12;            \
+	VPINSRQ      $1, R12, X12, X12;  \
+	VPSHUFB      k5vPerm<>(SB), X12, X12; \
+	VCVTPH2PS    X12, Y12;           \
+	VBROADCASTSS (DX), Y13;          \
+	VMULPS       Y13, Y12, Y12;      \
+	VMOVUPS      Y12, (SP)
+
+// K4V_ROW(ROW, FACC, SPD): one Q4_K block of one row: its integer lanes
+// into FACC with dx*dy from SPD(SP); leaves its min bytes in AX.
+#define K4V_ROW(ROW, FACC, SPD) \
+	KV_SCALES(ROW);                   \
 	VPXOR        Y8, Y8, Y8;          \
 	K4_CHUNK(0, ROW);                 \
 	K4_CHUNK(1, ROW);                 \
 	K4_CHUNK(2, ROW);                 \
 	K4_CHUNK(3, ROW);                 \
 	VCVTDQ2PS    Y8, Y8;              \
-	MOVWLZX      0 ROW, AX;           \
-	VMOVD        AX, X11;             \
-	VCVTPH2PS    X11, X11;            \
-	VMULSS       (DX), X11, X11;      \
-	VBROADCASTSS X11, Y11;            \
+	VBROADCASTSS SPD(SP), Y11;        \
 	VFMADD231PS  Y8, Y11, FACC
+
+// K4V_MINS(IDX, ACCM): the mins of two rows (bytes in R14 and AX) times
+// the pair sums of the activation sums (both halves of Y15), four lanes a
+// row, into ACCM (rows r | r+1) as fma(-dy*dminx, float(products), accm),
+// dy*dminx picked from the scale products by the indexes at IDX.
+#define K4V_MINS(IDX, ACCM) \
+	VMOVQ        R14, X10;            \
+	VPINSRQ      $1, AX, X10, X10;    \
+	VPMOVZXBW    X10, Y10;            \
+	VPMADDWD     Y15, Y10, Y10;       \
+	VCVTDQ2PS    Y10, Y10;            \
+	VMOVDQU      IDX, Y11;            \
+	VPERMPS      (SP), Y11, Y11;      \
+	VFNMADD231PS Y10, Y11, ACCM
 
 // K_HSUM8(ACC, XACC): hsum8 of ACC into the low lane of XACC (canonical
 // order). Clobbers X11.
@@ -195,7 +268,7 @@ GLOBL kavxS6<>(SB), RODATA|NOPTR, $128
 // w+next on (the rows after these) are prefetched at the pace these are
 // read (576 bytes a block), as the hardware prefetchers follow four
 // interleaved row streams badly.
-TEXT ·q4kVec4AVX2(SB), NOSPLIT, $0-64
+TEXT ·q4kVec4AVX2(SB), NOSPLIT, $32-64
 	MOVQ  w+0(FP), SI
 	MOVQ  rs+8(FP), R8
 	MOVQ  y+16(FP), DI
@@ -215,25 +288,30 @@ q4kv4nextok:
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
-	VXORPS  X4, X4, X4
-	VXORPS  X5, X5, X5
-	VXORPS  X6, X6, X6
-	VXORPS  X7, X7, X7
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
 
 q4kv4loop:
-	TESTQ   CX, CX
-	JZ      q4kv4done
-	// Sums of the 32 activations of each sub-block (words), for the mins.
-	VMOVDQU (R10), X15
-	VPHADDW 16(R10), X15, X15
-	K4_ROW((SI), Y0, X4)
-	K4_ROW((SI)(R8*1), Y1, X5)
-	K4_ROW((SI)(R8*2), Y2, X6)
-	K4_ROW((SI)(R9*1), Y3, X7)
-	TESTQ   BX, BX
-	JZ      q4kv4nopf
+	TESTQ       CX, CX
+	JZ          q4kv4done
+	KV_DSCALES
+	// Sums of the 32 activations of each sub-block (words), for the
+	// mins, in both halves.
+	VMOVDQU     (R10), X15
+	VPHADDW     16(R10), X15, X15
+	VINSERTI128 $1, X15, Y15, Y15
+	K4V_ROW((SI), Y0, 0)
+	MOVQ        AX, R14
+	K4V_ROW((SI)(R8*1), Y1, 4)
+	K4V_MINS(kavxDM<>(SB), Y4)
+	K4V_ROW((SI)(R8*2), Y2, 8)
+	MOVQ        AX, R14
+	K4V_ROW((SI)(R9*1), Y3, 12)
+	K4V_MINS(kavxDM<>+32(SB), Y5)
+	TESTQ       BX, BX
+	JZ          q4kv4nopf
 	PREFETCH9(0, BX)
-	ADDQ    $576, BX
+	ADDQ        $576, BX
 
 q4kv4nopf:
 	ADDQ $144, SI
@@ -244,10 +322,12 @@ q4kv4nopf:
 	JMP  q4kv4loop
 
 q4kv4done:
-	MOVQ out+56(FP), AX
+	MOVQ         out+56(FP), AX
+	VEXTRACTF128 $1, Y4, X6
+	VEXTRACTF128 $1, Y5, X7
 	K4_OUT(Y0, X0, X4, 0(AX))
-	K4_OUT(Y1, X1, X5, 4(AX))
-	K4_OUT(Y2, X2, X6, 8(AX))
+	K4_OUT(Y1, X1, X6, 4(AX))
+	K4_OUT(Y2, X2, X5, 8(AX))
 	K4_OUT(Y3, X3, X7, 12(AX))
 	VZEROUPPER
 	RET
@@ -466,46 +546,9 @@ GLOBL kavxBit4<>(SB), RODATA|NOPTR, $32
 // is one VFNMADD231PS for the four, lane r of X4 for row r. Kernels/n=1/
 // Q5_K/avx2 (best of five, alternated x3, load 6-7): 14.5-15.0 -> 15.9-16.0
 // GB/cpu-s with this and K5_CHUNK2 (14.6-14.7 -> 15.5-15.7 without), and
-// 15.4-16.1 -> 16.1-16.7 with K5_SCALES and the mins of two rows widened
+// 15.4-16.1 -> 16.1-16.7 with KV_SCALES and the mins of two rows widened
 // in one VPMOVZXBW.
 
-// k5vPerm: VPSHUFB indexes that turn the words d0 m0 d1 m1 d2 m2 d3 m3
-// into d0 d1 d2 d3 m0 m1 m2 m3.
-DATA k5vPerm<>+0(SB)/8, $0x0d0c090805040100
-DATA k5vPerm<>+8(SB)/8, $0x0f0e0b0a07060302
-GLOBL k5vPerm<>(SB), RODATA|NOPTR, $16
-
-// K5_SCALES(ROW): K4_SCALES for the one-position Q5_K kernel: the
-// scales as words in Y9 (both halves), the eight min bytes in AX (each
-// half assembled in a general register, one VMOVQ instead of VMOVD and
-// VPINSRD). Clobbers R12, R13.
-#define K5_SCALES(ROW) \
-	MOVL        4 ROW, AX;          \
-	MOVL        AX, R13;            \
-	SHRL        $6, R13;            \
-	ANDL        $0x03030303, R13;   \
-	SHLL        $4, R13;            \
-	ANDL        $0x3f3f3f3f, AX;    \
-	MOVL        12 ROW, R12;        \
-	ANDL        $0x0f0f0f0f, R12;   \
-	ORL         R13, R12;           \
-	SHLQ        $32, R12;           \
-	ORQ         R12, AX;            \
-	VMOVQ       AX, X9;             \
-	VPMOVZXBW   X9, X9;             \
-	VINSERTI128 $1, X9, Y9, Y9;     \
-	MOVL        8 ROW, AX;          \
-	MOVL        AX, R13;            \
-	SHRL        $6, R13;            \
-	ANDL        $0x03030303, R13;   \
-	SHLL        $4, R13;            \
-	ANDL        $0x3f3f3f3f, AX;    \
-	MOVL        12 ROW, R12;        \
-	SHRL        $4, R12;            \
-	ANDL        $0x0f0f0f0f, R12;   \
-	ORL         R13, R12;           \
-	SHLQ        $32, R12;           \
-	ORQ         R12, AX
 
 // K5_CHUNK2(ROW): K5_CHUNK(2, ...), whose low nibbles' fifth bits (bit 4)
 // need no shift.
@@ -531,7 +574,7 @@ GLOBL k5vPerm<>(SB), RODATA|NOPTR, $16
 // K5V_ROW(ROW, FACC, SPD): one Q5_K block of one row: its integer lanes
 // into FACC with dx*dy from SPD(SP); leaves its min bytes in AX.
 #define K5V_ROW(ROW, FACC, SPD) \
-	K5_SCALES(ROW);                   \
+	KV_SCALES(ROW);                   \
 	VMOVDQU      16 ROW, Y15;         \
 	VPXOR        Y8, Y8, Y8;          \
 	K5_CHUNK(0, ROW, VPSLLW, $4, VPSLLW, $3); \
@@ -576,22 +619,7 @@ q5kv4nextok:
 q5kv4loop:
 	TESTQ        CX, CX
 	JZ           q5kv4done
-	// The scale products of the four rows.
-	MOVL         (SI), AX
-	MOVL         (SI)(R8*1), R12
-	SHLQ         $32, R12
-	ORQ          R12, AX
-	MOVL         (SI)(R8*2), R12
-	MOVL         (SI)(R9*1), R13
-	SHLQ         $32, R13
-	ORQ          R13, R12
-	VMOVQ        AX, X12
-	VPINSRQ      $1, R12, X12, X12
-	VPSHUFB      k5vPerm<>(SB), X12, X12
-	VCVTPH2PS    X12, Y12
-	VBROADCASTSS (DX), Y13
-	VMULPS       Y13, Y12, Y12
-	VMOVUPS      Y12, (SP)
+	KV_DSCALES
 	// The pair sums of the block's activation sums, in both halves of Y7.
 	VMOVDQU      (R10), X15
 	VPHADDW      16(R10), X15, X15

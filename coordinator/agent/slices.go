@@ -345,7 +345,8 @@ func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node
 		Logger:           k.log,
 	})
 	if errors.Is(err, p2p.ErrCacheTooSmall) {
-		return nil, fmt.Errorf("blocks %d:%d: kv_cache in agent.toml: %w; raise kv_cache, or serve the model over more machines so that each slice has fewer blocks", key.first, key.last, err)
+		// p2p's error names the blocks, what the budget holds and needs.
+		return nil, fmt.Errorf("kv_cache in agent.toml: %w; raise it, or serve the model over more machines so that each slice has fewer blocks", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)

@@ -24,7 +24,9 @@ import (
 //   - a budget of the model's size and one context leaves room for one
 //     copy of the model's blocks over both machines (served), and not for
 //     another model, refused saying that the caches were counted;
-//   - a budget of one context leaves room for two copies (served).
+//   - a budget of one context leaves room for two copies (served);
+//   - lowered below a context once placed, the agents refuse their slices
+//     and the model is unavailable, the reason naming kv_cache.
 //
 // placement.Place agrees with each count; node list shows the caches a
 // slice takes.
@@ -117,4 +119,11 @@ func TestManagedKVCachePlacement(t *testing.T) {
 	if list := served(); copies(list) != 4 {
 		t.Fatalf("kv_cache %d: want two copies:\n%s", small, list)
 	}
+
+	// The operator lowers kv_cache below a context and restarts the
+	// agents: each refuses the slices already placed on it, and says why.
+	withKV(100000)
+	waitFor(t, "stories260K unavailable for want of KV cache", func() bool {
+		return regexp.MustCompile(`(?m)^stories260K\s+unavailable\s.*kv_cache in agent\.toml: p2p: blocks \[\d,\d\): KV cache budget too small`).MatchString(d.mustCo("model", "list"))
+	})
 }

@@ -3,35 +3,51 @@
 package tensor
 
 // AVX2 tile kernels for F16 weights (tiles_f16_avx2_amd64.s), in dotF16's
-// order, reading the activations as float32 (acts.hf): two rows for one
-// position (decode; prefetching the rows that follow), and sixteen rows
-// for 2..posTile positions (prefill, batched decode; see f16Tile). The Go
-// wrappers add the tails past the last 32 columns.
+// order, reading the activations as float32 (acts.hf): sixteen rows for
+// one position (decode; f16Vec) and for 2..posTile positions (prefill,
+// batched decode; f16Tile). The Go wrappers add the tails past the last
+// 32 columns.
 
 //go:noescape
-func f16Vec2AVX2(w *byte, rs int, x *float32, n int, next int, out *[2]float32)
+func f16VecAVX2(w *byte, rs int, pairs int, x *float32, n int, pf int, out *float32)
 
 //go:noescape
-func f16TileAVX2(w *byte, rs int, x *float32, xs int, n int, pairs int, p int, acc *float32, pf int, out *float32, os int)
+func f16TileAVX2(w *byte, rs int, x *float32, xs int, n int, pairs int, p int, acc *float32, pf int, pfFrom int, pfTo int, out *float32, os int)
 
 // addF16AVX2 registers the kernels above.
 func addF16AVX2(ks *kernelSet) {
 	ks.f16f32 = true
-	ks.vec[F16] = tileSpec{rows: 2, pos: 1, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
-		o := (*[2]float32)(out)
-		n := a.cols / 32 * 32
-		_ = w[l.rs+2*a.cols-1]
-		if n > 0 {
-			_ = a.hf[(i+1)*a.cols-1]
-			f16Vec2AVX2(&w[0], l.rs, &a.hf[i*a.cols], n, l.next, o)
-		} else {
-			*o = [2]float32{}
-		}
-		x := a.hrow(i)
-		o[0] = tailF16(o[0], w, x, n)
-		o[1] = tailF16(o[1], w[l.rs:], x, n)
-	}}
+	ks.vec[F16] = tileSpec{rows: f16TileRows, pos: 1, fn: f16Vec}
 	ks.batch[F16] = tileSpec{rows: f16TileRows, pos: posTile, minPos: 2, direct: true, fn: f16Tile}
+}
+
+// f16Vec computes f16TileRows rows for one position with f16VecAVX2: two
+// rows at a time, each pair prefetching the next (in a row-major matrix,
+// the rows that follow), in one call for the tile.
+func f16Vec(w []byte, l tileLayout, a *acts, i int, out []float32) {
+	const rows = f16TileRows
+	cols := a.cols
+	n := cols / 32 * 32
+	_ = w[(rows-1)*l.rs+2*cols-1]
+	_ = out[rows-1]
+	if n > 0 {
+		_ = a.hf[(i+1)*cols-1]
+		pf := 0
+		if l.next > 0 {
+			pf = 2 * l.rs
+		}
+		f16VecAVX2(&w[0], l.rs, rows/2, &a.hf[i*cols], n, pf, &out[0])
+	}
+	if n < cols {
+		x := a.hrow(i)
+		for r := 0; r < rows; r++ {
+			s := float32(0)
+			if n > 0 {
+				s = out[r]
+			}
+			out[r] = tailF16(s, w[r*l.rs:], x, n)
+		}
+	}
 }
 
 // f16TileRows rows form one f16Tile call: eight row pairs share each K
@@ -43,9 +59,9 @@ const f16TileRows = 16
 // possible (32 = 6+6+5+5+5+5), then adds the tails. Per K block, two rows'
 // weights are widened once for six positions (12 FMAs per 2 conversions
 // and 6 loads, which Zen 2 runs near its two FMAs a cycle), and the
-// block's activations serve all sixteen rows from L1. The first group
-// prefetches the next tile's rows (l.next), which it reads at the pace
-// of its own.
+// block's activations serve all sixteen rows from L1. Each group
+// prefetches a share of the next tile's row pairs (l.next), at the pace
+// it reads the same pairs of this tile.
 func f16Tile(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = f16TileRows
 	os := l.os
@@ -60,11 +76,12 @@ func f16Tile(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	_ = out[(k-1)*os+rows-1]
 	if n > 0 {
 		var acc [rows * 6 * 32]float32
-		pf := l.next
-		for p, groups := 0, (k+5)/6; p < k; groups-- {
-			np := (k - p + groups - 1) / groups
-			f16TileAVX2(&w[0], l.rs, &a.hf[(i+p)*cols], 4*cols, n/32, rows/2, np, &acc[0], pf, &out[p*os], os)
-			pf = 0
+		const pairs = rows / 2
+		groups := (k + 5) / 6
+		for p, g := 0, 0; p < k; g++ {
+			np := (k - p + groups - g - 1) / (groups - g)
+			f16TileAVX2(&w[0], l.rs, &a.hf[(i+p)*cols], 4*cols, n/32, pairs, np, &acc[0],
+				l.next, g*pairs/groups, (g+1)*pairs/groups, &out[p*os], os)
 			p += np
 		}
 	}

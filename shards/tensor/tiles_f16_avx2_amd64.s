@@ -92,91 +92,99 @@ skip:
 	VFMADD231PS Y14, Y12, A; \
 	VFMADD231PS Y15, Y12, B
 
-// F16_FMAn: one chunk's lane group for n positions (x of position p at
-// DI + p*R10 for p < 3, R11 + (p-3)*R10 after).
-#define F16_FMA1 \
-	F16_XFMA((DI), Y0, Y1)
-#define F16_FMA2 \
-	F16_FMA1; \
-	F16_XFMA((DI)(R10*1), Y2, Y3)
-#define F16_FMA3 \
-	F16_FMA2; \
-	F16_XFMA((DI)(R10*2), Y4, Y5)
-#define F16_FMA4 \
-	F16_FMA3; \
-	F16_XFMA((R11), Y6, Y7)
-#define F16_FMA5 \
-	F16_FMA4; \
-	F16_XFMA((R11)(R10*1), Y8, Y9)
-#define F16_FMA6 \
-	F16_FMA5; \
-	F16_XFMA((R11)(R10*2), Y10, Y11)
+// F16_FMAn(o): one chunk's lane group for n positions (x of position p
+// at o + DI + p*R10 for p < 3, o + R11 + (p-3)*R10 after).
+#define F16_FMA1(o) \
+	F16_XFMA(o(DI), Y0, Y1)
+#define F16_FMA2(o) \
+	F16_FMA1(o); \
+	F16_XFMA(o(DI)(R10*1), Y2, Y3)
+#define F16_FMA3(o) \
+	F16_FMA2(o); \
+	F16_XFMA(o(DI)(R10*2), Y4, Y5)
+#define F16_FMA4(o) \
+	F16_FMA3(o); \
+	F16_XFMA(o(R11), Y6, Y7)
+#define F16_FMA5(o) \
+	F16_FMA4(o); \
+	F16_XFMA(o(R11)(R10*1), Y8, Y9)
+#define F16_FMA6(o) \
+	F16_FMA5(o); \
+	F16_XFMA(o(R11)(R10*2), Y10, Y11)
 
-// F16_TPASS(g, ACC, FMAS, loop): lane group g of the row pair at R14 for
-// the K block (0(SP) chunks, activations from DX).
-#define F16_TPASS(g, ACC, FMAS, loop, in) \
-	LEAQ       (16*g)(R14), SI;  \
-	LEAQ       (32*g)(DX), DI;   \
-	LEAQ       (DI)(R10*2), R11; \
-	ADDQ       R10, R11;         \
-	MOVQ       0(SP), CX;        \
-	F16_ACCIN(ACC, g, in);       \
-loop:                                \
-	VMOVDQU    (SI), X14;        \
-	VCVTPH2PS  X14, Y14;         \
-	VMOVDQU    (SI)(R8*1), X15;  \
-	VCVTPH2PS  X15, Y15;         \
-	FMAS;                        \
-	ADDQ       $64, SI;          \
-	ADDQ       $128, DI;         \
-	ADDQ       $128, R11;        \
-	DECQ       CX;               \
-	JNZ        loop;             \
+// F16_W2(o): the chunk's lane group of both rows (o bytes from SI),
+// widened into Y14 and Y15.
+#define F16_W2(o) \
+	VMOVDQU   o(SI), X14;       \
+	VCVTPH2PS X14, Y14;         \
+	VMOVDQU   o(SI)(R8*1), X15; \
+	VCVTPH2PS X15, Y15
+
+// F16_PF(o) prefetches the lines R12 bytes on from the rows' lines at
+// o(SI) (the next tile's rows; R15 = R12 + row bytes for the second
+// row); F16_NOPF does not.
+#define F16_PF(o) \
+	PREFETCHT0 o(SI)(R12*1); \
+	PREFETCHT0 o(SI)(R15*1)
+#define F16_NOPF(o)
+
+// F16_TPASS(g, ACC, FMAS, PF, loop, mid, in): lane group g of the row
+// pair at R14 for the K block (0(SP) chunks, activations from DX), two
+// chunks a step (an odd count enters at the second).
+#define F16_TPASS(g, ACC, FMAS, PF, loop, mid, in) \
+	LEAQ      (16*g)(R14), SI;  \
+	LEAQ      (32*g)(DX), DI;   \
+	LEAQ      (DI)(R10*2), R11; \
+	ADDQ      R10, R11;         \
+	MOVQ      0(SP), CX;        \
+	F16_ACCIN(ACC, g, in);      \
+	TESTQ     $1, CX;           \
+	JZ        loop;             \
+	SUBQ      $64, SI;          \
+	SUBQ      $128, DI;         \
+	SUBQ      $128, R11;        \
+	INCQ      CX;               \
+	JMP       mid;              \
+loop:                               \
+	F16_W2(0);                  \
+	PF(0);                      \
+	FMAS(0);                    \
+mid:                                \
+	F16_W2(64);                 \
+	PF(64);                     \
+	FMAS(128);                  \
+	ADDQ      $128, SI;         \
+	ADDQ      $256, DI;         \
+	ADDQ      $256, R11;        \
+	SUBQ      $2, CX;           \
+	JNZ       loop;             \
 	ACC(F16_ST, g)
 
-// F16_TPASS0 is F16_TPASS for lane group 0, which reads every line of the
-// pair's rows first: R12 != 0 also prefetches the lines R12 bytes on
-// (the next tile's rows, R15 = R12 + row bytes for the second row).
-#define F16_TPASS0(ACC, FMAS, loop, skip, in) \
-	MOVQ       R14, SI;          \
-	MOVQ       DX, DI;           \
-	LEAQ       (DI)(R10*2), R11; \
-	ADDQ       R10, R11;         \
-	MOVQ       0(SP), CX;        \
-	F16_ACCIN(ACC, 0, in);       \
-loop:                                \
-	VMOVDQU    (SI), X14;        \
-	VCVTPH2PS  X14, Y14;         \
-	VMOVDQU    (SI)(R8*1), X15;  \
-	VCVTPH2PS  X15, Y15;         \
-	TESTQ      R12, R12;         \
-	JZ         skip;             \
-	PREFETCHT0 (SI)(R12*1);      \
-	PREFETCHT0 (SI)(R15*1);      \
-skip:                                \
-	FMAS;                        \
-	ADDQ       $64, SI;          \
-	ADDQ       $128, DI;         \
-	ADDQ       $128, R11;        \
-	DECQ       CX;               \
-	JNZ        loop;             \
-	ACC(F16_ST, 0)
+// F16_TPAIR(ACC, FMAS, labels...): the four passes of one row pair; the
+// first, which reads every line of the pair's rows first, also prefetches
+// if the pair is in the range 40(SP)..48(SP) (acc addresses).
+#define F16_TPAIR(ACC, FMAS, np, rest, l, m, i, l0, m0, i0, l1, m1, i1, l2, m2, i2, l3, m3, i3) \
+	CMPQ AX, 40(SP);                                 \
+	JB   np;                                         \
+	CMPQ AX, 48(SP);                                 \
+	JAE  np;                                         \
+	F16_TPASS(0, ACC, FMAS, F16_PF, l, m, i);        \
+	JMP  rest;                                       \
+np:                                                      \
+	F16_TPASS(0, ACC, FMAS, F16_NOPF, l0, m0, i0);   \
+rest:                                                    \
+	F16_TPASS(1, ACC, FMAS, F16_NOPF, l1, m1, i1);   \
+	F16_TPASS(2, ACC, FMAS, F16_NOPF, l2, m2, i2);   \
+	F16_TPASS(3, ACC, FMAS, F16_NOPF, l3, m3, i3);   \
+	JMP  f16tpairdone
 
-// F16_TPAIR(ACC, FMAS, labels...): the four passes of one row pair.
-#define F16_TPAIR(ACC, FMAS, l0, s0, i0, l1, i1, l2, i2, l3, i3) \
-	F16_TPASS0(ACC, FMAS, l0, s0, i0); \
-	F16_TPASS(1, ACC, FMAS, l1, i1);   \
-	F16_TPASS(2, ACC, FMAS, l2, i2);   \
-	F16_TPASS(3, ACC, FMAS, l3, i3);   \
-	JMP f16tpairdone
-
-// func f16TileAVX2(w *byte, rs int, x *float32, xs int, n int, pairs int, p int, acc *float32, pf int, out *float32, os int)
+// func f16TileAVX2(w *byte, rs int, x *float32, xs int, n int, pairs int, p int, acc *float32, pf int, pfFrom int, pfTo int, out *float32, os int)
 // Rows w + r*rs (r < 2*pairs) times positions x + q*xs bytes (q < p,
 // 1 <= p <= 6) over n >= 1 chunks of 32 elements: out[q*os+r] = the
 // canonical sum of the chunks (dotF16 before its tail). acc has room for
-// 2*pairs*p outputs of 32 floats. pf != 0: the lines pf bytes after the
-// rows are prefetched as the rows are read.
-TEXT ·f16TileAVX2(SB), NOSPLIT, $40-88
+// 2*pairs*p outputs of 32 floats. The lines pf bytes after the row pairs
+// pfFrom..pfTo-1 are prefetched as those are read.
+TEXT ·f16TileAVX2(SB), NOSPLIT, $56-104
 	MOVQ  w+0(FP), BX
 	MOVQ  rs+8(FP), R8
 	MOVQ  x+16(FP), DX
@@ -196,6 +204,15 @@ TEXT ·f16TileAVX2(SB), NOSPLIT, $40-88
 	IMULQ pairs+40(FP), CX
 	ADDQ  AX, CX
 	MOVQ  CX, 8(SP)
+	// 40(SP), 48(SP): the accumulators of pairs pfFrom and pfTo.
+	MOVQ  24(SP), CX
+	IMULQ pfFrom+72(FP), CX
+	ADDQ  AX, CX
+	MOVQ  CX, 40(SP)
+	MOVQ  24(SP), CX
+	IMULQ pfTo+80(FP), CX
+	ADDQ  AX, CX
+	MOVQ  CX, 48(SP)
 
 f16tblock:
 	// 0(SP): the chunks of this K block.
@@ -217,22 +234,22 @@ f16tpair:
 	JEQ  f16tp3
 	CMPQ R9, $2
 	JEQ  f16tp2
-	F16_TPAIR(F16_ACC1, F16_FMA1, f16t1l0, f16t1s0, f16t1i0, f16t1l1, f16t1i1, f16t1l2, f16t1i2, f16t1l3, f16t1i3)
+	F16_TPAIR(F16_ACC1, F16_FMA1, f16t1np, f16t1rest, f16t1l, f16t1m, f16t1i, f16t1l0, f16t1m0, f16t1i0, f16t1l1, f16t1m1, f16t1i1, f16t1l2, f16t1m2, f16t1i2, f16t1l3, f16t1m3, f16t1i3)
 
 f16tp2:
-	F16_TPAIR(F16_ACC2, F16_FMA2, f16t2l0, f16t2s0, f16t2i0, f16t2l1, f16t2i1, f16t2l2, f16t2i2, f16t2l3, f16t2i3)
+	F16_TPAIR(F16_ACC2, F16_FMA2, f16t2np, f16t2rest, f16t2l, f16t2m, f16t2i, f16t2l0, f16t2m0, f16t2i0, f16t2l1, f16t2m1, f16t2i1, f16t2l2, f16t2m2, f16t2i2, f16t2l3, f16t2m3, f16t2i3)
 
 f16tp3:
-	F16_TPAIR(F16_ACC3, F16_FMA3, f16t3l0, f16t3s0, f16t3i0, f16t3l1, f16t3i1, f16t3l2, f16t3i2, f16t3l3, f16t3i3)
+	F16_TPAIR(F16_ACC3, F16_FMA3, f16t3np, f16t3rest, f16t3l, f16t3m, f16t3i, f16t3l0, f16t3m0, f16t3i0, f16t3l1, f16t3m1, f16t3i1, f16t3l2, f16t3m2, f16t3i2, f16t3l3, f16t3m3, f16t3i3)
 
 f16tp4:
-	F16_TPAIR(F16_ACC4, F16_FMA4, f16t4l0, f16t4s0, f16t4i0, f16t4l1, f16t4i1, f16t4l2, f16t4i2, f16t4l3, f16t4i3)
+	F16_TPAIR(F16_ACC4, F16_FMA4, f16t4np, f16t4rest, f16t4l, f16t4m, f16t4i, f16t4l0, f16t4m0, f16t4i0, f16t4l1, f16t4m1, f16t4i1, f16t4l2, f16t4m2, f16t4i2, f16t4l3, f16t4m3, f16t4i3)
 
 f16tp5:
-	F16_TPAIR(F16_ACC5, F16_FMA5, f16t5l0, f16t5s0, f16t5i0, f16t5l1, f16t5i1, f16t5l2, f16t5i2, f16t5l3, f16t5i3)
+	F16_TPAIR(F16_ACC5, F16_FMA5, f16t5np, f16t5rest, f16t5l, f16t5m, f16t5i, f16t5l0, f16t5m0, f16t5i0, f16t5l1, f16t5m1, f16t5i1, f16t5l2, f16t5m2, f16t5i2, f16t5l3, f16t5m3, f16t5i3)
 
 f16tp6:
-	F16_TPAIR(F16_ACC6, F16_FMA6, f16t6l0, f16t6s0, f16t6i0, f16t6l1, f16t6i1, f16t6l2, f16t6i2, f16t6l3, f16t6i3)
+	F16_TPAIR(F16_ACC6, F16_FMA6, f16t6np, f16t6rest, f16t6l, f16t6m, f16t6i, f16t6l0, f16t6m0, f16t6i0, f16t6l1, f16t6m1, f16t6i1, f16t6l2, f16t6m2, f16t6i2, f16t6l3, f16t6m3, f16t6i3)
 
 f16tpairdone:
 	ADDQ 24(SP), AX
@@ -252,8 +269,8 @@ f16tpairdone:
 
 	// out = hsum8((acc[l]+acc[16+l]) + (acc[8+l]+acc[24+l])), row by row.
 	MOVQ 16(SP), AX
-	MOVQ out+72(FP), DI
-	MOVQ os+80(FP), R11
+	MOVQ out+88(FP), DI
+	MOVQ os+96(FP), R11
 	SHLQ $2, R11
 
 f16trow:
@@ -277,38 +294,58 @@ f16tout:
 	VZEROUPPER
 	RET
 
-// F16_STEP4(ROW, A0, A1, A2, A3): 32 elements of one row (64 bytes at ROW)
-// times x at DI into lanes 0-7, 8-15, 16-23, 24-31.
-#define F16_STEP4(ROW, A0, A1, A2, A3) \
-	VCVTPH2PS 0 ROW, Y8;    \
-	VMULPS    0(DI), Y8, Y8; \
-	VADDPS    Y8, A0, A0;   \
-	VCVTPH2PS 16 ROW, Y9;   \
-	VMULPS    32(DI), Y9, Y9; \
-	VADDPS    Y9, A1, A1;   \
-	VCVTPH2PS 32 ROW, Y10;  \
-	VMULPS    64(DI), Y10, Y10; \
-	VADDPS    Y10, A2, A2;  \
-	VCVTPH2PS 48 ROW, Y11;  \
-	VMULPS    96(DI), Y11, Y11; \
-	VADDPS    Y11, A3, A3
+// F16_V2STEP: 32 elements of rows SI and SI+R8 times x at DI into Y0-Y3
+// and Y4-Y7.
+#define F16_V2STEP \
+	VMOVUPS     (DI), Y12;        \
+	VMOVDQU     (SI), X8;         \
+	VCVTPH2PS   X8, Y8;           \
+	VFMADD231PS Y12, Y8, Y0;      \
+	VMOVDQU     (SI)(R8*1), X9;   \
+	VCVTPH2PS   X9, Y9;           \
+	VFMADD231PS Y12, Y9, Y4;      \
+	VMOVUPS     32(DI), Y13;      \
+	VMOVDQU     16(SI), X10;      \
+	VCVTPH2PS   X10, Y10;         \
+	VFMADD231PS Y13, Y10, Y1;     \
+	VMOVDQU     16(SI)(R8*1), X11; \
+	VCVTPH2PS   X11, Y11;         \
+	VFMADD231PS Y13, Y11, Y5;     \
+	VMOVUPS     64(DI), Y12;      \
+	VMOVDQU     32(SI), X8;       \
+	VCVTPH2PS   X8, Y8;           \
+	VFMADD231PS Y12, Y8, Y2;      \
+	VMOVDQU     32(SI)(R8*1), X9; \
+	VCVTPH2PS   X9, Y9;           \
+	VFMADD231PS Y12, Y9, Y6;      \
+	VMOVUPS     96(DI), Y13;      \
+	VMOVDQU     48(SI), X10;      \
+	VCVTPH2PS   X10, Y10;         \
+	VFMADD231PS Y13, Y10, Y3;     \
+	VMOVDQU     48(SI)(R8*1), X11; \
+	VCVTPH2PS   X11, Y11;         \
+	VFMADD231PS Y13, Y11, Y7
 
-// func f16Vec2AVX2(w *byte, rs int, x *float32, n int, next int, out *[2]float32)
-// Two rows (rs bytes apart) for one position, n elements (a multiple of
-// 32). next > 0: the bytes from w+next on (the rows after these) are
-// prefetched at the pace these are read, two lines a step.
-TEXT ·f16Vec2AVX2(SB), NOSPLIT, $0-48
-	MOVQ  w+0(FP), SI
-	MOVQ  rs+8(FP), R8
-	MOVQ  x+16(FP), DI
-	MOVQ  n+24(FP), CX
-	SHRQ  $5, CX
-	MOVQ  next+32(FP), BX
-	TESTQ BX, BX
-	JZ    f16v2nextok
-	ADDQ  SI, BX
+// func f16VecAVX2(w *byte, rs int, pairs int, x *float32, n int, pf int, out *float32)
+// 2*pairs rows (rs bytes apart) for one position, n >= 32 elements (a
+// multiple of 32): out[r]. Two rows at a time, which share the loads of x;
+// the lines pf bytes after those read are prefetched (pf = 0: the rows'
+// own lines, which costs little).
+TEXT ·f16VecAVX2(SB), NOSPLIT, $0-56
+	MOVQ w+0(FP), BX
+	MOVQ rs+8(FP), R8
+	MOVQ pairs+16(FP), R9
+	MOVQ x+24(FP), DX
+	MOVQ n+32(FP), R10
+	SHRQ $5, R10
+	MOVQ pf+40(FP), R12
+	LEAQ (R12)(R8*1), R15
+	MOVQ out+48(FP), AX
 
-f16v2nextok:
+f16v2row:
+	MOVQ   BX, SI
+	MOVQ   DX, DI
+	MOVQ   R10, CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -318,25 +355,14 @@ f16v2nextok:
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
 
-f16v2loop:
-	TESTQ CX, CX
-	JZ    f16v2done
-	F16_STEP4((SI), Y0, Y1, Y2, Y3)
-	F16_STEP4((SI)(R8*1), Y4, Y5, Y6, Y7)
-	TESTQ BX, BX
-	JZ    f16v2nopf
-	PREFETCHT0 0(BX)
-	PREFETCHT0 64(BX)
-	ADDQ  $128, BX
-
-f16v2nopf:
-	ADDQ $64, SI
-	ADDQ $128, DI
-	DECQ CX
-	JMP  f16v2loop
-
-f16v2done:
-	MOVQ   out+40(FP), AX
+f16v2pstep:
+	PREFETCHT0 (SI)(R12*1)
+	PREFETCHT0 (SI)(R15*1)
+	F16_V2STEP
+	ADDQ       $64, SI
+	ADDQ       $128, DI
+	DECQ       CX
+	JNZ        f16v2pstep
 	VADDPS Y2, Y0, Y0
 	VADDPS Y3, Y1, Y1
 	VADDPS Y1, Y0, Y0
@@ -345,5 +371,9 @@ f16v2done:
 	VADDPS Y7, Y5, Y5
 	VADDPS Y5, Y4, Y4
 	F16_HSUM(Y4, X4, 4(AX))
+	ADDQ   $8, AX
+	LEAQ   (BX)(R8*2), BX
+	DECQ   R9
+	JNZ    f16v2row
 	VZEROUPPER
 	RET

@@ -61,11 +61,35 @@ func BenchmarkF16TileHot(b *testing.B) {
 			b.Run(fmt.Sprintf("cols=%d/p=%d", cols, np), func(b *testing.B) {
 				c0 := cpuTime()
 				for i := 0; i < b.N; i++ {
-					f16TileAVX2(&w.Data[0], 2*cols, &x[0], 4*cols, cols/32, 8, np, &acc[0], 0, &out[0], 16)
+					f16TileAVX2(&w.Data[0], 2*cols, &x[0], 4*cols, cols/32, 8, np, &acc[0], 0, 0, 0, &out[0], 16)
 				}
 				cpu := (cpuTime() - c0).Seconds()
 				b.ReportMetric(2*float64(b.N)*float64(np)*16*float64(cols)/cpu/1e9, "GFLOP/cpu-s")
 			})
 		}
 	}
+}
+
+// BenchmarkF16Decode runs the one-position products of three TinyLlama
+// blocks (about 260 MB of F16 weights, streamed from DRAM) on two
+// threads, as a decode step does, and reports the weight bytes per second.
+//
+//	go test -run x -bench F16Decode ./shards/tensor/
+func BenchmarkF16Decode(b *testing.B) {
+	skipUnless(b, kernelGap("avx2"))
+	r := rand.New(rand.NewPCG(85, 86))
+	ms, bytes := decodeSet(r, F16, 3)
+	x := randomVec(r, 5632)
+	out := make([]float32, 5632)
+	ks := avx2Kernels()
+	p := NewPool(2)
+	defer p.Close()
+	ws := NewWorkspace()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, m := range ms {
+			matMul(ks, p, ws, m, x, 1, out)
+		}
+	}
+	b.ReportMetric(float64(b.N)*float64(bytes)/b.Elapsed().Seconds()/1e9, "GB/s")
 }

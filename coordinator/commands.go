@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -23,6 +24,8 @@ import (
 	"svc/coordinator/licence"
 	"svc/coordinator/store"
 	"svc/coordinator/trust"
+	"svc/p2p"
+	"svc/shards/model"
 )
 
 func (d *Daemon) registerBuiltins() {
@@ -304,16 +307,31 @@ type MemberRecord struct {
 	// machine, as it reported (bytes; counted with every slice placed).
 	PromptCache int64 `json:"prompt_cache,omitempty"`
 	// KVCache is what each slice's KV cache (its sessions' keys and
-	// values) may take on the machine, as it reported (bytes; 0: an agent
-	// that predates it; counted with every slice placed).
+	// values) may take on the machine, as it reported (bytes; 0: auto,
+	// p2p.SliceCacheBytes of each slice, as is an agent that predates it
+	// and reports none; counted with every slice placed).
 	KVCache int64 `json:"kv_cache,omitempty"`
 }
 
-// SliceCaches is what every slice placed on the machine takes besides its
-// blocks' bytes: its node's prompt cache and KV cache.
-func (m MemberRecord) SliceCaches() uint64 {
-	return uint64(max(m.PromptCache, 0)) + uint64(max(m.KVCache, 0))
+// SliceCaches is what a slice of blocks of a model (config c) placed on
+// the machine takes besides its blocks' bytes: its node's prompt cache
+// and KV cache, the latter p2p.SliceCacheBytes as the agent computes it
+// for the node (kv_cache auto: 2GiB, or one session of the model's whole
+// context on these blocks where that is more).
+func (m MemberRecord) SliceCaches(c model.Config, blocks int) uint64 {
+	return uint64(max(m.PromptCache, 0)) + uint64(p2p.SliceCacheBytes(c, blocks, max(m.KVCache, 0)))
 }
+
+// KVCacheText is the machine's kv_cache as agent.toml spells it.
+func (m MemberRecord) KVCacheText() string {
+	if m.KVCache <= 0 {
+		return "auto"
+	}
+	return p2p.SizeText(m.KVCache)
+}
+
+// mib writes n bytes as whole MiB, rounded up.
+func mib(n uint64) string { return fmt.Sprintf("%d MiB", (n+1<<20-1)>>20) }
 
 // RevokedRecord is a revoked certificate, by serial.
 type RevokedRecord struct {
@@ -334,6 +352,7 @@ func (d *Daemon) cmdNodeList(_ context.Context, c *Call) error {
 		return err
 	}
 	slices := d.slicesByPeer()
+	counted := d.slicesCaches(ms)
 	now := d.Now()
 	d.models.mu.Lock()
 	free := maps.Clone(d.models.available)
@@ -349,10 +368,15 @@ func (d *Daemon) cmdNodeList(_ context.Context, c *Call) error {
 		}
 		// What placement counts with each slice (prompt_cache and
 		// kv_cache of the machine's agent.toml), the first thing to lower
-		// when a model does not fit.
+		// when a model does not fit; with kv_cache auto, what it counted
+		// for the slices placed there.
 		caches := "-"
-		if n := m.SliceCaches(); n > 0 {
-			caches = fmt.Sprintf("%d MiB", (n+1<<20-1)>>20)
+		switch {
+		case m.Role != ca.RoleMachine:
+		case m.KVCache > 0:
+			caches = mib(uint64(max(m.PromptCache, 0)) + uint64(m.KVCache))
+		default:
+			caches = autoCaches(m, counted[m.Peer])
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Label, m.Role, state, memory, caches, dash(sl), m.NotAfter.Format(time.RFC3339), m.Peer)
 	}
@@ -637,6 +661,50 @@ func (d *Daemon) slicesByPeer() map[string][]string {
 		sort.Strings(v)
 	}
 	return out
+}
+
+// slicesCaches is, by peer, what placement counted with each slice placed
+// on the machines ms (MemberRecord.SliceCaches of its model's config and
+// blocks), for those whose model the library holds.
+func (d *Daemon) slicesCaches(ms []MemberRecord) map[string][]uint64 {
+	out := map[string][]uint64{}
+	lib, err := d.Library()
+	if err != nil {
+		return out
+	}
+	byPeer := map[string]MemberRecord{}
+	for _, m := range ms {
+		byPeer[m.Peer] = m
+	}
+	_ = d.st.View(func(tx *bolt.Tx) error {
+		return store.Each(tx, store.Placements, func(_ string, p Placement) error {
+			e, ok := lib.ByHash(p.Manifest)
+			if !ok {
+				return nil
+			}
+			for _, s := range p.Slices {
+				if m, ok := byPeer[s.Peer]; ok {
+					out[s.Peer] = append(out[s.Peer], m.SliceCaches(e.Manifest.Config(), s.Last-s.First))
+				}
+			}
+			return nil
+		})
+	})
+	return out
+}
+
+// autoCaches is node list's CACHES A SLICE of a machine with kv_cache
+// auto: what placement counted with the slices placed there (they differ
+// with their blocks and models), or the least a slice takes when none is.
+func autoCaches(m MemberRecord, counted []uint64) string {
+	if len(counted) == 0 {
+		return "auto: from " + mib(m.SliceCaches(model.Config{}, 0))
+	}
+	lo, hi := slices.Min(counted), slices.Max(counted)
+	if lo == hi {
+		return "auto: " + mib(lo)
+	}
+	return fmt.Sprintf("auto: %d to %s", (lo+1<<20-1)>>20, mib(hi))
 }
 
 // Placement is a model's placement as stored and carried in the roster.

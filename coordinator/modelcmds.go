@@ -21,6 +21,7 @@ import (
 	"svc/coordinator/store"
 	"svc/coordinator/trust"
 	"svc/p2p"
+	"svc/shards/model"
 	"svc/shards/slice"
 )
 
@@ -121,7 +122,7 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 	if err != nil {
 		return err
 	}
-	machines, members, err := d.placementMachines(e.Name)
+	machines, members, err := d.placementMachines(e.Name, man.Config())
 	if err != nil {
 		return err
 	}
@@ -135,15 +136,15 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 	}
 	ranges, err := placement.Place(placement.Model{Blocks: man.Blocks(), Cost: cost}, machines, a.Replicas)
 	if err != nil {
-		return fmt.Errorf("model %s (%d MiB): %w; %s", e.Name, man.Size>>20, err, fitAdvice(machines, members))
+		return fmt.Errorf("model %s (%d MiB): %w; %s", e.Name, man.Size>>20, err, fitAdvice(machines, members, man.Config()))
 	}
 	// A slice whose KV cache cannot hold one session of the whole context
 	// would be refused by its agent: say so now, naming the setting.
 	for _, r := range ranges {
 		m := members[r.Machine]
 		if need := p2p.ContextCacheBytes(man.Config(), r.Last-r.First); m.KVCache > 0 && m.KVCache < need {
-			return fmt.Errorf("model %s: blocks %d:%d would go to %s, whose kv_cache (%s a slice) holds less than one session of the model's context of %d positions there (at least %s); raise kv_cache in %s's agent.toml, or add machines so that each holds fewer blocks",
-				e.Name, r.First, r.Last, m.Label, p2p.SizeText(m.KVCache), man.Config().Context, p2p.SizeText((need+1<<20-1)&^(1<<20-1)), m.Label)
+			return fmt.Errorf("model %s: blocks %d:%d would go to %s, whose kv_cache (%s a slice) holds less than one session of the model's context of %d positions there (at least %s); raise kv_cache in %s's agent.toml or set it to auto, or add machines so that each holds fewer blocks",
+				e.Name, r.First, r.Last, m.Label, p2p.SizeText(m.KVCache), man.Config().Context, p2p.SizeText(roundMiB(need)), m.Label)
 		}
 	}
 	p := Placement{Name: e.Name, Digest: man.Digest, Blocks: man.Blocks(), Manifest: e.Hash, Replicas: a.Replicas, State: trust.StateLoading}
@@ -218,18 +219,32 @@ func adapterDetail(as []trust.PlacedAdapter) string {
 	return s
 }
 
-// fitAdvice tells the operator what to change when a model does not fit
-// the machines: what placement counted with every slice (the machines'
-// caches), so that they know what they may lower.
-func fitAdvice(machines []placement.Machine, members map[string]MemberRecord) string {
+// fitAdvice tells the operator what to change when a model (config c)
+// does not fit the machines: what placement counted with every slice (the
+// machines' caches; with kv_cache auto, from a slice of one block to one
+// of all the model's blocks), so that they know what they may lower.
+func fitAdvice(machines []placement.Machine, members map[string]MemberRecord, c model.Config) string {
 	var caches []string
 	for _, mc := range machines {
-		if m := members[mc.ID]; mc.PerRange > 0 {
-			pc := "off"
-			if m.PromptCache > 0 {
-				pc = p2p.SizeText(m.PromptCache)
-			}
-			caches = append(caches, fmt.Sprintf("%s %d MiB (prompt_cache %s, kv_cache %s)", m.Label, (mc.PerRange+1<<20-1)>>20, pc, p2p.SizeText(m.KVCache)))
+		m, ok := members[mc.ID]
+		if !ok {
+			continue
+		}
+		pc := "off"
+		if m.PromptCache > 0 {
+			pc = p2p.SizeText(m.PromptCache)
+		}
+		one, all := m.SliceCaches(c, 1), m.SliceCaches(c, c.Blocks)
+		switch {
+		case all == 0:
+		case m.KVCache > 0:
+			caches = append(caches, fmt.Sprintf("%s %s (prompt_cache %s, kv_cache %s)", m.Label, mib(all), pc, m.KVCacheText()))
+		case one == all:
+			caches = append(caches, fmt.Sprintf("%s %s (prompt_cache %s, kv_cache auto: %s, more than one session of the model's context of %d positions takes)",
+				m.Label, mib(all), pc, p2p.SizeText(p2p.DefaultCacheBytes), c.Context))
+		default:
+			caches = append(caches, fmt.Sprintf("%s %d to %s by blocks (prompt_cache %s, kv_cache auto: %s, or one session of the model's context of %d positions at %s a block where that is more)",
+				m.Label, (one+1<<20-1)>>20, mib(all), pc, p2p.SizeText(p2p.DefaultCacheBytes), c.Context, p2p.SizeText(p2p.ContextCacheBytes(c, 1))))
 		}
 	}
 	if len(caches) == 0 {
@@ -239,11 +254,15 @@ func fitAdvice(machines []placement.Machine, members map[string]MemberRecord) st
 		"; add a machine, free memory (model stop), or lower prompt_cache or kv_cache in the machines' agent.toml"
 }
 
+// roundMiB rounds n up to whole MiB, as sizes are written for operators.
+func roundMiB(n int64) int64 { return (n + 1<<20 - 1) &^ (1<<20 - 1) }
+
 // placementMachines lists the online machines with the memory they have
-// left for a placement of model name (what they reported, less the slices
-// of the other models placed on them, each with its caches) and what each
-// slice's caches (prompt and KV) take there, and their records by peer id.
-func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string]MemberRecord, error) {
+// left for a placement of model name, of config c (what they reported,
+// less the slices of the other models placed on them, each with its
+// caches) and what each slice's caches (prompt and KV) take there, as a
+// cost of its range, and their records by peer id.
+func (d *Daemon) placementMachines(name string, c model.Config) ([]placement.Machine, map[string]MemberRecord, error) {
 	var ms []MemberRecord
 	var ps []Placement
 	if err := d.st.View(func(tx *bolt.Tx) error {
@@ -264,10 +283,11 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 	}); err != nil {
 		return nil, nil, err
 	}
-	// Each slice takes its bytes and its node's prompt and KV caches.
-	perSlice := map[string]uint64{}
+	// Each slice takes its bytes and its node's prompt and KV caches, the
+	// latter, with kv_cache auto, sized to its blocks of its model.
+	byPeer := map[string]MemberRecord{}
 	for _, m := range ms {
-		perSlice[m.Peer] = m.SliceCaches()
+		byPeer[m.Peer] = m
 	}
 	used := map[string]uint64{}
 	if lib, err := d.Library(); err == nil {
@@ -278,7 +298,7 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 			}
 			for _, s := range p.Slices {
 				n, _ := e.Manifest.RangeBytes(s.First, s.Last)
-				used[s.Peer] += n + perSlice[s.Peer]
+				used[s.Peer] += n + byPeer[s.Peer].SliceCaches(e.Manifest.Config(), s.Last-s.First)
 			}
 		}
 	}
@@ -304,12 +324,19 @@ func (d *Daemon) placementMachines(name string) ([]placement.Machine, map[string
 		}
 		mem = sub(sub(mem, reserve), used[m.Peer])
 		members[m.Peer] = m
-		out = append(out, placement.Machine{ID: m.Peer, Memory: mem, PerRange: perSlice[m.Peer]})
+		out = append(out, m.placementMachine(mem, c))
 	}
 	if len(out) == 0 {
 		return nil, nil, errors.New("no machine is online to hold the model (svc-coordinator node list; start svc-node-agent run on an enrolled machine)")
 	}
 	return out, members, nil
+}
+
+// placementMachine is the machine as placement sees it for a model of
+// config c: mem bytes free, and every range counted with its slice's
+// caches (SliceCaches of the range's blocks).
+func (m MemberRecord) placementMachine(mem uint64, c model.Config) placement.Machine {
+	return placement.Machine{ID: m.Peer, Memory: mem, RangeCost: func(f, l int) uint64 { return m.SliceCaches(c, l-f) }}
 }
 
 func sub(a, b uint64) uint64 {

@@ -34,6 +34,23 @@ func TestCacheBudget(t *testing.T) {
 	if ctxBytes != 256*2048 {
 		t.Fatalf("one context over 2 blocks: %d", ctxBytes)
 	}
+	// Automatic (0): 2GiB, or one whole context where that is more; a
+	// budget given stays what it is.
+	long := c
+	long.Context = 1 << 22
+	for _, k := range []struct {
+		cfg    model.Config
+		blocks int
+		budget int64
+		want   int64
+	}{{c, 2, 0, 2 << 30}, {long, 4, 0, 2 << 30}, {long, 5, 0, 5 << 29}, {long, 5, 1 << 20, 1 << 20}, {c, 2, ctxBytes, ctxBytes}} {
+		if got := p2p.SliceCacheBytes(k.cfg, k.blocks, k.budget); got != k.want {
+			t.Errorf("slice cache of %d blocks, context %d, budget %d: %d, want %d", k.blocks, k.cfg.Context, k.budget, got, k.want)
+		}
+		if n, err := p2p.CacheTokensFor(k.cfg, k.blocks, p2p.SliceCacheBytes(k.cfg, k.blocks, 0)); err != nil || n < k.cfg.Context {
+			t.Errorf("auto holds %d positions of %d blocks, context %d: %v", n, k.blocks, k.cfg.Context, err)
+		}
+	}
 	if n, err := p2p.CacheTokensFor(c, 2, ctxBytes); err != nil || n != c.Context {
 		t.Fatalf("exactly one context: %d, %v", n, err)
 	}

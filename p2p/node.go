@@ -585,6 +585,20 @@ func ContextCacheBytes(c model.Config, blocks int) int64 {
 	return CacheBytesPerPosition(c, blocks) * int64(c.Context)
 }
 
+// SliceCacheBytes is the KV-cache budget of a node serving blocks of a
+// model, given the budget configured (the managed agent's kv_cache): that
+// budget when positive; when 0 (automatic), DefaultCacheBytes, or one
+// session of the model's whole context on these blocks where that is more,
+// so that a model with a long trained context is served by default and
+// its memory still planned. The agent gives it to each slice's node and
+// the coordinator's placement counts the same, one formula for both.
+func SliceCacheBytes(c model.Config, blocks int, budget int64) int64 {
+	if budget > 0 {
+		return budget
+	}
+	return max(DefaultCacheBytes, ContextCacheBytes(c, blocks))
+}
+
 // CacheTokensFor is how many positions budget bytes of KV cache hold for
 // blocks of a model; ErrCacheTooSmall when fewer than the context length.
 func CacheTokensFor(c model.Config, blocks int, budget int64) (int, error) {

@@ -42,9 +42,11 @@ type Report struct {
 	// placement counts with every slice it puts on the machine.
 	PromptCache int64 `json:"prompt_cache,omitempty"`
 	// KVCache is the memory each slice's node may fill with its sessions'
-	// keys and values (bytes; 0: a machine that predates it, whose nodes
-	// grow theirs unplanned), which a placement counts with every slice
-	// it puts on the machine, like PromptCache.
+	// keys and values (bytes), which a placement counts with every slice
+	// it puts on the machine, like PromptCache. 0 (absent) is automatic:
+	// SliceCacheBytes of the slice's blocks, 2GiB or one session of the
+	// model's whole context there where that is more. A machine that
+	// predates the field sends none and is counted so too.
 	KVCache int64 `json:"kv_cache,omitempty"`
 }
 

@@ -24,9 +24,12 @@ memory they offer, every block covered, with up to --replicas copies of
 each block where memory allows. Every slice is counted with its
 machine's caches (prompt_cache and kv_cache of its agent.toml; node list
 shows them), so that a machine stays within its memory when its sessions
-fill them; a model that does not fit says that the caches were counted,
-and a machine whose kv_cache cannot hold one session of the model's whole
-context on the blocks it would get is named (raise it, or add machines).
+fill them: with kv_cache auto (the default), 2GiB or one session of the
+model's whole context on the slice's blocks where that is more, so that
+a slice of more blocks of a long-context model counts more; a model that
+does not fit says what the caches counted, and a machine whose kv_cache
+size cannot hold one session of the model's whole context on the blocks
+it would get is named (raise it, set it to auto, or add machines).
 Each machine fetches only the tensors of its own blocks from the
 coordinator, checks them against the model's manifest and loads them;
 model list shows the model as served once every block is. Serving a

@@ -96,8 +96,10 @@ func newNodeCmd(p *paths) *cobra.Command {
 		Long: `List the enrolled machines: label, role, state, the memory each has
 free, what each slice placed there takes besides its blocks (CACHES A
 SLICE: the prompt_cache plus the kv_cache of its agent.toml, as it
-reported them; "-" for an agent that reported none), its slices, its
-certificate's expiry and its peer id.`,
+reported them; with kv_cache auto, "auto:" and what was counted with the
+slices placed there, which grows with their blocks and their models'
+contexts, or "auto: from" the least a slice takes when none is), its
+slices, its certificate's expiry and its peer id.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return p.send(cmd, "node.list", nil) },
 	}

@@ -99,10 +99,14 @@ func newRunCmd(p *paths) *cobra.Command {
 coordinator's address, this machine's label, the swarm listen address,
 and the memory of its slices: memory, and each slice's prompt_cache and
 kv_cache, which the agent reports and the coordinator's placement counts
-with every slice; kv_cache, 2GiB by default, bounds the keys and values
-a slice's sessions hold together, and a slice for which it cannot hold
-one session of the model's whole context is refused, naming kv_cache
-and the size it needs). Prints "ready" and its addresses on stdout once
+with every slice). kv_cache bounds the keys and values a slice's
+sessions hold together: "auto" (the default; also empty or 0) gives each
+slice 2GiB, or one session of the model's whole context on its blocks
+where that is more (Llama-3.2-1B's 131072 positions take 256MiB a
+block), and the coordinator counts the same for each slice it places; a
+size gives every slice that, and a slice for which it cannot hold one
+session of the model's whole context is refused, naming kv_cache and
+the size it needs. Prints "ready" and its addresses on stdout once
 it is a member. It admits only peers with a valid certificate of the
 deployment, keeps the newest roster, and stops with exit 1 when the
 machine is removed, or 77 when its certificate expires.`,

@@ -70,25 +70,30 @@ type Config struct {
 	// it, and the coordinator's placement counts it with every slice it
 	// puts on this machine, within Memory.
 	PromptCache string `toml:"prompt_cache"`
-	// KVCache is each slice's KV cache, its sessions' keys and values
-	// ("2GiB" or bytes; empty or 0: p2p.DefaultCacheBytes). It bounds the
-	// positions all sessions of the slice's node may reserve together;
-	// the agent reports it, and the coordinator's placement counts it
-	// with every slice it puts on this machine, within Memory. A slice
-	// for which it cannot hold one session of the model's whole context
-	// is refused (reported unavailable, naming kv_cache and the size it
-	// needs), rather than planned for less than a request may ask.
+	// KVCache is each slice's KV cache, its sessions' keys and values:
+	// "auto" (the default; also empty or 0) or a size ("4GiB" or bytes).
+	// Automatic is p2p.SliceCacheBytes of the slice: 2GiB, or one
+	// session of the model's whole context on the slice's blocks where
+	// that is more, so that a model with a long trained context is
+	// served. It bounds the positions all sessions of the slice's node
+	// may reserve together; the agent reports it (0 for auto), and the
+	// coordinator's placement counts the same with every slice it puts
+	// on this machine, within Memory. A size that cannot hold one session
+	// of the model's whole context on a slice's blocks is refused
+	// (reported unavailable, naming kv_cache and the size it needs),
+	// rather than planned for less than a request may ask.
 	KVCache string `toml:"kv_cache"`
 }
 
-// KVCacheBytes is KVCache in bytes (the default when unset).
+// KVCacheBytes is KVCache in bytes, 0 for auto (the default), as
+// p2p.SliceCacheBytes takes it.
 func (c Config) KVCacheBytes() (int64, error) {
+	if strings.EqualFold(strings.TrimSpace(c.KVCache), "auto") {
+		return 0, nil
+	}
 	n, err := placement.ParseBytes(c.KVCache)
 	if err != nil {
-		return 0, fmt.Errorf("kv_cache: %w (sessions need a KV cache: it cannot be off)", err)
-	}
-	if n == 0 {
-		return p2p.DefaultCacheBytes, nil
+		return 0, fmt.Errorf("kv_cache: %w, or auto (sessions need a KV cache: it cannot be off)", err)
 	}
 	if n > math.MaxInt64 {
 		return 0, fmt.Errorf("kv_cache: %q is too large", c.KVCache)

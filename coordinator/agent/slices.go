@@ -35,10 +35,12 @@ import (
 // roster), then only the lora_a/lora_b pairs of the slice's blocks, into a
 // sparse adapter file beside the slice's, served as "<model>-<adapter>"
 // under the whole adapter file's digest. Each slice's node keeps at most
-// agent.toml's kv_cache of keys and values (p2p.NodeConfig.CacheBytes),
-// which the reports carry so that placement counts it; a slice for which
-// that cannot hold one session of the whole context is reported
-// unavailable with the size it needs. It reports each slice's state
+// p2p.SliceCacheBytes of keys and values (p2p.NodeConfig.CacheBytes): with
+// agent.toml's kv_cache auto, 2GiB or one session of the model's whole
+// context on the slice's blocks where that is more; with a size, that
+// size, and a slice for which it cannot hold one session of the whole
+// context is reported unavailable with the size it needs. The reports
+// carry kv_cache (0 for auto) so that placement counts the same. It reports each slice's state
 // to the coordinator (loading, served, or unavailable with the reason)
 // whenever the roster says otherwise, and drops the slices (node and file)
 // of placements that are gone or moved elsewhere. A slice that failed is
@@ -89,7 +91,7 @@ type keeper struct {
 	memory      int64
 	announced   bool  // a report with the memory reached the coordinator
 	promptCache int64 // each node's NodeConfig.PromptCacheBytes
-	kvCache     int64 // each node's NodeConfig.CacheBytes
+	kvCache     int64 // agent.toml's kv_cache (0: auto), as p2p.SliceCacheBytes takes it
 
 	mu    sync.Mutex
 	held  map[sliceKey]*held
@@ -341,12 +343,12 @@ func (k *keeper) load(ctx context.Context, key sliceKey, path string) (*p2p.Node
 		Gate:             func() error { return k.t.View().GrantError(time.Now()) },
 		Adapters:         specs,
 		PromptCacheBytes: k.promptCache,
-		CacheBytes:       k.kvCache,
+		CacheBytes:       p2p.SliceCacheBytes(m.Config(), key.last-key.first, k.kvCache),
 		Logger:           k.log,
 	})
 	if errors.Is(err, p2p.ErrCacheTooSmall) {
 		// p2p's error names the blocks, what the budget holds and needs.
-		return nil, fmt.Errorf("kv_cache in agent.toml: %w; raise it, or serve the model over more machines so that each slice has fewer blocks", err)
+		return nil, fmt.Errorf("kv_cache in agent.toml: %w; raise it or set it to auto, or serve the model over more machines so that each slice has fewer blocks", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load blocks %d:%d: %w", key.first, key.last, err)

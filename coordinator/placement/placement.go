@@ -19,12 +19,26 @@ type Machine struct {
 	Memory uint64
 	// PerRange is what every range placed on the machine takes besides
 	// its blocks' bytes: the caches of the node serving it (its prompt
-	// cache and its KV cache, summed by the caller).
+	// cache and a KV cache of a fixed size, summed by the caller).
 	PerRange uint64
+	// RangeCost, when set, is what a range of blocks [first, last) takes
+	// on the machine besides its blocks' bytes and PerRange where that
+	// depends on the range: a KV cache sized to hold a whole context on
+	// the range's blocks. It must not shrink as a range grows.
+	RangeCost func(first, last int) uint64
 }
 
-// need is what a range of c bytes takes on mc.
-func (mc Machine) need(c uint64) uint64 { return c + mc.PerRange }
+// need is what the range [first, last) of c bytes takes on mc.
+func (mc Machine) need(first, last int, c uint64) uint64 {
+	n := c + mc.PerRange
+	if mc.RangeCost != nil {
+		n += mc.RangeCost(first, last)
+	}
+	return n
+}
+
+// extra is what the range [first, last) takes on mc besides its bytes.
+func (mc Machine) extra(first, last int) uint64 { return mc.need(first, last, 0) }
 
 // Model is what is placed: its number of blocks and what a range of them
 // costs in memory (bytes of its slice).
@@ -82,16 +96,17 @@ func Place(m Model, machines []Machine, copies int) ([]Range, error) {
 		free[mc.ID], index[mc.ID] = mc.Memory, i
 	}
 	for _, r := range first {
-		free[r.Machine] -= ms[index[r.Machine]].need(r.Bytes)
+		free[r.Machine] -= ms[index[r.Machine]].need(r.First, r.Last, r.Bytes)
 	}
 	out := first
 	for k := 2; k <= min(copies, len(ms)); k++ {
 		for _, r := range first {
 			mc := ms[(index[r.Machine]+k-1)%len(ms)]
-			if free[mc.ID] < mc.need(r.Bytes) {
+			need := mc.need(r.First, r.Last, r.Bytes)
+			if free[mc.ID] < need {
 				continue
 			}
-			free[mc.ID] -= mc.need(r.Bytes)
+			free[mc.ID] -= need
 			out = append(out, Range{Machine: mc.ID, First: r.First, Last: r.Last, Copy: k, Bytes: r.Bytes})
 		}
 	}
@@ -139,7 +154,7 @@ func proportional(m Model, ms []Machine) ([]Range, bool) {
 			continue
 		}
 		c := m.Cost(start, end)
-		if mc.need(c) > mc.Memory {
+		if mc.need(start, end, c) > mc.Memory {
 			return nil, false
 		}
 		out = append(out, Range{Machine: mc.ID, First: start, Last: end, Copy: 1, Bytes: c})
@@ -160,7 +175,7 @@ func greedy(m Model, ms []Machine) ([]Range, error) {
 			break
 		}
 		end := start
-		for end < m.Blocks && mc.need(m.Cost(start, end+1)) <= mc.Memory {
+		for end < m.Blocks && mc.need(start, end+1, m.Cost(start, end+1)) <= mc.Memory {
 			end++
 		}
 		if end == start {
@@ -173,7 +188,9 @@ func greedy(m Model, ms []Machine) ([]Range, error) {
 		var have, per uint64
 		for _, mc := range ms {
 			have += mc.Memory
-			per = max(per, mc.PerRange)
+			// The most a slice's caches take: those of the whole model
+			// on one machine (a cost that grows with the range).
+			per = max(per, mc.extra(0, m.Blocks))
 		}
 		caches := ""
 		if per > 0 {

@@ -15,7 +15,7 @@ func uniform(n int, size uint64) Model {
 }
 
 func TestProportional(t *testing.T) {
-	rs, err := Place(uniform(12, 10), []Machine{{"c", 300, 0}, {"a", 100, 0}, {"b", 200, 0}}, 1)
+	rs, err := Place(uniform(12, 10), []Machine{{"c", 300, 0, nil}, {"a", 100, 0, nil}, {"b", 200, 0, nil}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestProportional(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	ms := []Machine{{"m1", 1 << 30, 0}, {"m2", 1 << 30, 0}, {"m3", 3 << 29, 0}, {"m4", 0, 0}}
+	ms := []Machine{{"m1", 1 << 30, 0, nil}, {"m2", 1 << 30, 0, nil}, {"m3", 3 << 29, 0, nil}, {"m4", 0, 0, nil}}
 	a, err := Place(uniform(22, 30<<20), ms, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestReplicas(t *testing.T) {
 	// Room for two copies on three machines, not three.
-	rs, err := Place(uniform(9, 10), []Machine{{"a", 60, 0}, {"b", 60, 0}, {"c", 60, 0}}, 3)
+	rs, err := Place(uniform(9, 10), []Machine{{"a", 60, 0, nil}, {"b", 60, 0, nil}, {"c", 60, 0, nil}}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestReplicas(t *testing.T) {
 		}
 	}
 	// One copy when asked for one, even with room for more.
-	rs, err = Place(uniform(9, 10), []Machine{{"a", 600, 0}, {"b", 600, 0}, {"c", 600, 0}}, 1)
+	rs, err = Place(uniform(9, 10), []Machine{{"a", 600, 0, nil}, {"b", 600, 0, nil}, {"c", 600, 0, nil}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestReplicas(t *testing.T) {
 		t.Fatalf("one copy over three machines gave %+v", rs)
 	}
 	// More copies than machines: each machine holds everything once.
-	rs, err = Place(uniform(4, 10), []Machine{{"a", 600, 0}, {"b", 600, 0}}, 5)
+	rs, err = Place(uniform(4, 10), []Machine{{"a", 600, 0, nil}, {"b", 600, 0, nil}}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,17 +86,17 @@ func TestReplicas(t *testing.T) {
 }
 
 func TestInsufficient(t *testing.T) {
-	_, err := Place(uniform(10, 10), []Machine{{"a", 45, 0}, {"b", 45, 0}}, 1)
+	_, err := Place(uniform(10, 10), []Machine{{"a", 45, 0, nil}, {"b", 45, 0, nil}}, 1)
 	if !errors.Is(err, ErrInsufficient) {
 		t.Fatalf("90 bytes for 100 placed: %v", err)
 	}
 	if _, err := Place(uniform(10, 10), nil, 1); !errors.Is(err, ErrInsufficient) {
 		t.Fatalf("no machines: %v", err)
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0}, {"a", 1, 0}}, 1); err == nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0, nil}, {"a", 1, 0, nil}}, 1); err == nil {
 		t.Fatal("a machine listed twice accepted")
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0}}, 0); err == nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0, nil}}, 0); err == nil {
 		t.Fatal("zero copies accepted")
 	}
 }
@@ -112,7 +112,7 @@ func TestFallback(t *testing.T) {
 		}
 		return n
 	}}
-	rs, err := Place(m, []Machine{{"a", 45, 0}, {"b", 60, 0}}, 1)
+	rs, err := Place(m, []Machine{{"a", 45, 0, nil}, {"b", 60, 0, nil}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,18 +187,18 @@ func TestProperties(t *testing.T) {
 // fits two machines exactly does not fit them with it, and a further copy
 // is left out where it no longer fits.
 func TestPerRange(t *testing.T) {
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 50, 0}, {"b", 50, 0}}, 1); err != nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 50, 0, nil}, {"b", 50, 0, nil}}, 1); err != nil {
 		t.Fatalf("without a per-range cost: %v", err)
 	}
-	if rs, err := Place(uniform(10, 10), []Machine{{"a", 50, 1}, {"b", 50, 0}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches (up to 1 MiB a slice)") {
+	if rs, err := Place(uniform(10, 10), []Machine{{"a", 50, 1, nil}, {"b", 50, 0, nil}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches (up to 1 MiB a slice)") {
 		t.Fatalf("with a per-range cost: %+v, %v; want ErrInsufficient naming the caches", rs, err)
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 45, 0}, {"b", 45, 0}}, 1); err == nil || strings.Contains(err.Error(), "caches") {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 45, 0, nil}, {"b", 45, 0, nil}}, 1); err == nil || strings.Contains(err.Error(), "caches") {
 		t.Fatalf("without caches the refusal names none: %v", err)
 	}
 	// a's first range takes 20+31 of 100, leaving 49: the second copy of
 	// b's range (20+31) does not fit there any more; b takes a's copy.
-	rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 31}, {"b", 100, 0}}, 2)
+	rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 31, nil}, {"b", 100, 0, nil}}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestPerRange(t *testing.T) {
 		t.Fatalf("got %+v, want %+v", rs, want)
 	}
 	// With 30 it fits exactly.
-	if rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 30}, {"b", 100, 0}}, 2); err != nil || len(rs) != 4 {
+	if rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 30, nil}, {"b", 100, 0, nil}}, 2); err != nil || len(rs) != 4 {
 		t.Fatalf("per-range 30: %+v, %v; want four ranges", rs, err)
 	}
 }
@@ -229,7 +229,7 @@ func TestCachesChangeCopies(t *testing.T) {
 	}{{0, 3}, {2, 3}, {3, 2}, {16, 2}, {17, 1}, {56, 1}} {
 		// 6 blocks of 10 over three machines of 80: a copy's range is
 		// 20 bytes, so k copies take k × (20 + 4 + kv) on each machine.
-		ms := []Machine{{"a", 80, prompt + c.kv}, {"b", 80, prompt + c.kv}, {"c", 80, prompt + c.kv}}
+		ms := []Machine{{"a", 80, prompt + c.kv, nil}, {"b", 80, prompt + c.kv, nil}, {"c", 80, prompt + c.kv, nil}}
 		rs, err := Place(uniform(6, 10), ms, 3)
 		if err != nil {
 			t.Fatalf("kv %d: %v", c.kv, err)
@@ -251,7 +251,7 @@ func TestCachesChangeCopies(t *testing.T) {
 	}
 	// A KV cache that leaves no room for even one slice: no placement,
 	// and the refusal says that caches were counted.
-	_, err := Place(uniform(6, 10), []Machine{{"a", 80, prompt + 57}, {"b", 80, prompt + 57}, {"c", 80, prompt + 57}}, 1)
+	_, err := Place(uniform(6, 10), []Machine{{"a", 80, prompt + 57, nil}, {"b", 80, prompt + 57, nil}, {"c", 80, prompt + 57, nil}}, 1)
 	if !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
 		t.Fatalf("kv 57: %v", err)
 	}
@@ -291,5 +291,139 @@ func TestParseBytes(t *testing.T) {
 	}
 	if n, err := ParseBytes("16777215TiB"); err != nil || n != 16777215<<40 {
 		t.Errorf("largest TiB count: %d, %v", n, err)
+	}
+}
+
+// kvAuto is a range cost shaped as an automatic KV cache: floor, or per
+// block of the range where that is more.
+func kvAuto(floor, per uint64) func(f, l int) uint64 {
+	return func(f, l int) uint64 { return max(floor, per*uint64(l-f)) }
+}
+
+// within checks that no machine holds more than its memory, counting each
+// range with its machine's PerRange and RangeCost, and that copy 1 covers
+// every block once.
+func within(t *testing.T, name string, m Model, ms []Machine, rs []Range) {
+	t.Helper()
+	byID := map[string]Machine{}
+	for _, mc := range ms {
+		byID[mc.ID] = mc
+	}
+	used := map[string]uint64{}
+	var first []Range
+	for _, r := range rs {
+		mc := byID[r.Machine]
+		if r.Bytes != m.Cost(r.First, r.Last) {
+			t.Errorf("%s: %+v: bytes %d, cost %d", name, r, r.Bytes, m.Cost(r.First, r.Last))
+		}
+		used[r.Machine] += r.Bytes + mc.PerRange
+		if mc.RangeCost != nil {
+			used[r.Machine] += mc.RangeCost(r.First, r.Last)
+		}
+		if r.Copy == 1 {
+			first = append(first, r)
+		}
+	}
+	for id, u := range used {
+		if u > byID[id].Memory {
+			t.Errorf("%s: %s holds %d of %d: %+v", name, id, u, byID[id].Memory, rs)
+		}
+	}
+	for b, n := range Coverage(m.Blocks, first) {
+		if n != 1 {
+			t.Errorf("%s: block %d in %d ranges of the first copy: %+v", name, b, n, rs)
+		}
+	}
+}
+
+// TestRangeCost: a cost that grows with the range (an automatic KV cache:
+// a floor, or one context on the range's blocks where that is more) is
+// counted for the range it is: a model whose whole-model cache does not
+// fit one machine is split so that each range's smaller cache fits; a
+// machine takes fewer blocks the more each block's cache costs; further
+// copies are counted the same; no machine is ever planned over its memory.
+func TestRangeCost(t *testing.T) {
+	m := uniform(6, 10)
+	// Three machines of 60: the whole model's cache (6 × 10) with any
+	// range leaves no room for blocks, as a fixed cost would say; counted
+	// for the range, two blocks take 20 + max(15, 20) = 40 each.
+	fixed := []Machine{{"a", 60, 60, nil}, {"b", 60, 60, nil}, {"c", 60, 60, nil}}
+	if rs, err := Place(m, fixed, 1); !errors.Is(err, ErrInsufficient) {
+		t.Fatalf("the whole model's cache with every range: %+v, %v", rs, err)
+	}
+	auto := []Machine{{"a", 60, 0, kvAuto(15, 10)}, {"b", 60, 0, kvAuto(15, 10)}, {"c", 60, 0, kvAuto(15, 10)}}
+	rs, err := Place(m, auto, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Range{
+		{Machine: "a", First: 0, Last: 2, Copy: 1, Bytes: 20},
+		{Machine: "b", First: 2, Last: 4, Copy: 1, Bytes: 20},
+		{Machine: "c", First: 4, Last: 6, Copy: 1, Bytes: 20},
+	}
+	// 40 each leaves 20, short of a second range's 40: one copy.
+	if !reflect.DeepEqual(rs, want) {
+		t.Fatalf("got %+v, want %+v", rs, want)
+	}
+	within(t, "three of 60", m, auto, rs)
+	// With 80 each a second copy fits beside the first.
+	for i := range auto {
+		auto[i].Memory = 80
+	}
+	if rs, err = Place(m, auto, 2); err != nil || len(rs) != 6 {
+		t.Fatalf("three of 80: %+v, %v; want two copies", rs, err)
+	}
+	within(t, "three of 80", m, auto, rs)
+
+	// Three machines of 100, two blocks a range: the more a block's cache
+	// costs, the fewer copies fit (3 × (20 + 2 × per) within 100), until
+	// not even one range of two blocks does and the model is refused.
+	for per, copies := range map[uint64]int{0: 3, 10: 2, 15: 2, 16: 1, 40: 1, 41: 0} {
+		ms := []Machine{{"a", 100, 0, kvAuto(0, per)}, {"b", 100, 0, kvAuto(0, per)}, {"c", 100, 0, kvAuto(0, per)}}
+		rs, err := Place(m, ms, 3)
+		if copies == 0 {
+			if !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
+				t.Fatalf("per block %d: %+v, %v; want refused naming the caches", per, rs, err)
+			}
+			continue
+		}
+		if err != nil || len(rs) != 3*copies {
+			t.Fatalf("per block %d: %+v, %v; want %d copies", per, rs, err, copies)
+		}
+		within(t, fmt.Sprintf("per block %d", per), m, ms, rs)
+	}
+	// A cache larger than any machine for the whole model, and one block's
+	// cache beyond every machine: refused, saying caches were counted.
+	if _, err := Place(uniform(4, 10), []Machine{{"a", 40, 0, kvAuto(31, 1)}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
+		t.Fatalf("floor beyond the machine: %v", err)
+	}
+
+	// Many machines, memories, fixed and per-range costs, copies: never a
+	// machine over its memory, every block covered once by the first copy.
+	rng := rand.New(rand.NewPCG(7, 18))
+	placed := 0
+	for i := 0; i < 300; i++ {
+		blocks := 1 + rng.IntN(24)
+		model := uniform(blocks, 1+rng.Uint64N(50))
+		var ms []Machine
+		for j := 0; j < 1+rng.IntN(5); j++ {
+			mc := Machine{ID: fmt.Sprintf("m%d", j), Memory: rng.Uint64N(2000), PerRange: rng.Uint64N(40)}
+			if rng.IntN(3) > 0 {
+				mc.RangeCost = kvAuto(rng.Uint64N(200), rng.Uint64N(60))
+			}
+			ms = append(ms, mc)
+		}
+		rs, err := Place(model, ms, 1+rng.IntN(3))
+		if errors.Is(err, ErrInsufficient) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		within(t, fmt.Sprintf("case %d", i), model, ms, rs)
+		placed++
+	}
+	if placed < 100 {
+		t.Fatalf("only %d of 300 cases placed: the check hardly ran", placed)
 	}
 }

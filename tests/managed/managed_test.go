@@ -74,7 +74,7 @@ func newDeployment(t *testing.T) *deployment {
 		d.swarmPort, d.enrolPort, d.path("vendor.pub")))
 	// Each slice's KV cache is planned: 8 MiB holds a whole context of any
 	// test model's slice, and keeps placements within the small memory
-	// the tests give (the default, 2 GiB a slice, would not fit them).
+	// the tests give (the default, auto, counts at least 2 GiB a slice).
 	d.write("agent.toml", "listen = \"/ip4/127.0.0.1/tcp/0\"\n"+testKVCache)
 	if r := d.co("init"); r.Code != 0 || !strings.Contains(r.Stdout, "CA pin sha256:") {
 		t.Fatalf("init: %d\n%s%s", r.Code, r.Stdout, r.Stderr)

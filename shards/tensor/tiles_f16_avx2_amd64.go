@@ -22,8 +22,11 @@ func addF16AVX2(ks *kernelSet) {
 }
 
 // f16Vec computes f16TileRows rows for one position with f16VecAVX2: two
-// rows at a time, each pair prefetching the next (in a row-major matrix,
-// the rows that follow), in one call for the tile.
+// rows at a time, in one call for the tile. Each row prefetches the line
+// one row on (in a row-major matrix, the second row of a pair the first
+// row of the next pair): on the AVX2 EPYC, streaming a page-cache mapping
+// on two threads (alternated, under load), that beat prefetching both
+// rows of the next pair by 5-15% and none by 15-25%.
 func f16Vec(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = f16TileRows
 	cols := a.cols
@@ -34,7 +37,7 @@ func f16Vec(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		_ = a.hf[(i+1)*cols-1]
 		pf := 0
 		if l.next > 0 {
-			pf = 2 * l.rs
+			pf = l.rs
 		}
 		f16VecAVX2(&w[0], l.rs, rows/2, &a.hf[i*cols], n, pf, &out[0])
 	}

@@ -5,11 +5,13 @@ package tensor
 // AVX2 kernels for BF16 weights (bf16_avx2_amd64.s) in both of llama.cpp's
 // orders (bf16order.go): a tile of up to 16 rows for one position
 // (decode, prefetching the rows that follow) and one row alone in the
-// one-position order; a tile of two rows for up to posTile positions
-// (prompts, batched decode) in the several-position order. The kernels
-// return MXCSR's denormal-operand flag: when a subnormal took part, where
-// VDPBF16PS (and the Go code) would have flushed it, the call is computed
-// again by the Go kernels, so the bits are always theirs.
+// one-position order; a tile of 16 rows for up to posTile positions
+// (prompts, batched decode) in the several-position order, with fused
+// multiply-adds where the exponent ranges of its rows and positions make
+// every product exact. The kernels return MXCSR's denormal-operand flag:
+// when a subnormal took part, where VDPBF16PS (and the Go code) would
+// have flushed it, the call is computed again by the Go kernels, so the
+// bits are always theirs.
 
 //go:noescape
 func bf16StepRowsAVX2(w *byte, rs int, x *uint16, n int, rows int, next int, out *[16][2]float32) int
@@ -84,8 +86,8 @@ func bf16ManyRowAVX2(w []byte, a *acts, i int) float32 {
 	return r[0]
 }
 
-// bf16ManyTileAVX2 computes two rows for 1..posTile positions from i in
-// the several-position order, into out[p*os+k] (os = l.os, or 2).
+// bf16ManyTileAVX2 computes 16 rows for 1..posTile positions from i in
+// the several-position order, into out[p*os+k] (os = l.os, or 16).
 func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = 16
 	os := rows

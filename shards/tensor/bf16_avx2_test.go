@@ -113,7 +113,7 @@ var bf16Cases = []bf16Case{
 
 // TestBF16KernelsMatchGeneric checks every SIMD set's BF16 kernels against
 // the Go ones bit for bit (NaNs as NaNs), for one position (decode: the
-// 16-row tile and the row kernel) and several (the two-row tile, an odd
+// 16-row tile and the row kernel) and several (the 16-row tile, an odd
 // position and rows left over), on random data and on data with
 // subnormal inputs, subnormal or tiny products and sums, signed zeros and
 // overflow.

@@ -80,9 +80,11 @@
 // position, n elements (a multiple of 64): for row r, out[r][0] is the
 // reduction of the accumulator of elements [0,32) of each 64, out[r][1]
 // that of [32,64). Rows go in pairs sharing the widened x, an odd last one
-// alone. next > 0: while a pair is read, the two rows after it are
-// prefetched (the rows are contiguous; past the last pair, the tile after
-// this one). Returns MXCSR.DE (nonzero: recompute).
+// alone. next > 0: while a pair is read, the row after it (the next
+// pair's first; past the last pair, the next tile's) is prefetched at the
+// same columns, two lines a step: streaming from DRAM on two threads
+// (alternated, under load) that beat prefetching both rows of the next
+// pair by about 25%. Returns MXCSR.DE (nonzero: recompute).
 TEXT ·bf16StepRowsAVX2(SB), NOSPLIT, $8-64
 	MXCSR_ENTER
 	MOVQ     w+0(FP), SI
@@ -128,9 +130,7 @@ steppairloop:
 	JZ    steppairnopf
 	PREFETCHT0 0(BX)
 	PREFETCHT0 64(BX)
-	PREFETCHT0 128(BX)
-	PREFETCHT0 192(BX)
-	ADDQ  $256, BX
+	ADDQ  $128, BX
 
 steppairnopf:
 	ADDQ $128, R12

@@ -330,8 +330,10 @@ func (m MemberRecord) KVCacheText() string {
 	return p2p.SizeText(m.KVCache)
 }
 
-// mib writes n bytes as whole MiB, rounded up.
-func mib(n uint64) string { return fmt.Sprintf("%d MiB", (n+1<<20-1)>>20) }
+// mibs is n bytes in whole MiB, rounded up; mib writes it with the unit.
+func mibs(n uint64) uint64 { return (n + 1<<20 - 1) >> 20 }
+
+func mib(n uint64) string { return fmt.Sprintf("%d MiB", mibs(n)) }
 
 // RevokedRecord is a revoked certificate, by serial.
 type RevokedRecord struct {
@@ -704,7 +706,7 @@ func autoCaches(m MemberRecord, counted []uint64) string {
 	if lo == hi {
 		return "auto: " + mib(lo)
 	}
-	return fmt.Sprintf("auto: %d to %s", (lo+1<<20-1)>>20, mib(hi))
+	return fmt.Sprintf("auto: %d to %s", mibs(lo), mib(hi))
 }
 
 // Placement is a model's placement as stored and carried in the roster.

@@ -144,7 +144,7 @@ func (d *Daemon) cmdModelServe(ctx context.Context, c *Call) error {
 		m := members[r.Machine]
 		if need := p2p.ContextCacheBytes(man.Config(), r.Last-r.First); m.KVCache > 0 && m.KVCache < need {
 			return fmt.Errorf("model %s: blocks %d:%d would go to %s, whose kv_cache (%s a slice) holds less than one session of the model's context of %d positions there (at least %s); raise kv_cache in %s's agent.toml or set it to auto, or add machines so that each holds fewer blocks",
-				e.Name, r.First, r.Last, m.Label, p2p.SizeText(m.KVCache), man.Config().Context, p2p.SizeText(roundMiB(need)), m.Label)
+				e.Name, r.First, r.Last, m.Label, p2p.SizeText(m.KVCache), man.Config().Context, p2p.SizeText(p2p.RoundUpMiB(need)), m.Label)
 		}
 	}
 	p := Placement{Name: e.Name, Digest: man.Digest, Blocks: man.Blocks(), Manifest: e.Hash, Replicas: a.Replicas, State: trust.StateLoading}
@@ -244,7 +244,7 @@ func fitAdvice(machines []placement.Machine, members map[string]MemberRecord, c 
 				m.Label, mib(all), pc, p2p.SizeText(p2p.DefaultCacheBytes), c.Context))
 		default:
 			caches = append(caches, fmt.Sprintf("%s %d to %s by blocks (prompt_cache %s, kv_cache auto: %s, or one session of the model's context of %d positions at %s a block where that is more)",
-				m.Label, (one+1<<20-1)>>20, mib(all), pc, p2p.SizeText(p2p.DefaultCacheBytes), c.Context, p2p.SizeText(p2p.ContextCacheBytes(c, 1))))
+				m.Label, mibs(one), mib(all), pc, p2p.SizeText(p2p.DefaultCacheBytes), c.Context, p2p.SizeText(p2p.ContextCacheBytes(c, 1))))
 		}
 	}
 	if len(caches) == 0 {
@@ -253,9 +253,6 @@ func fitAdvice(machines []placement.Machine, members map[string]MemberRecord, c 
 	return "every slice was counted with its machine's caches: " + strings.Join(caches, ", ") +
 		"; add a machine, free memory (model stop), or lower prompt_cache or kv_cache in the machines' agent.toml"
 }
-
-// roundMiB rounds n up to whole MiB, as sizes are written for operators.
-func roundMiB(n int64) int64 { return (n + 1<<20 - 1) &^ (1<<20 - 1) }
 
 // placementMachines lists the online machines with the memory they have
 // left for a placement of model name, of config c (what they reported,

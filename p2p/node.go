@@ -606,13 +606,13 @@ func CacheTokensFor(c model.Config, blocks int, budget int64) (int, error) {
 	n := budget / per
 	if n < int64(c.Context) {
 		return 0, fmt.Errorf("%w: %s holds %d positions of %d blocks, fewer than one session of the model's context of %d, which takes at least %s",
-			ErrCacheTooSmall, SizeText(budget), n, blocks, c.Context, SizeText(roundUpMiB(ContextCacheBytes(c, blocks))))
+			ErrCacheTooSmall, SizeText(budget), n, blocks, c.Context, SizeText(RoundUpMiB(ContextCacheBytes(c, blocks))))
 	}
 	return int(min(n, int64(math.MaxInt32))), nil
 }
 
-// roundUpMiB rounds n up to whole MiB.
-func roundUpMiB(n int64) int64 { return (n + 1<<20 - 1) &^ (1<<20 - 1) }
+// RoundUpMiB rounds n up to whole MiB, as sizes are written for operators.
+func RoundUpMiB(n int64) int64 { return (n + 1<<20 - 1) &^ (1<<20 - 1) }
 
 // SizeText writes a size as a configuration takes it: whole GiB or MiB
 // with the unit, otherwise bytes.

@@ -14,12 +14,12 @@
 // block twice; a range that does not fit in what its machine has left is
 // skipped (fewer copies of those blocks, never a placement error). Only a
 // first copy that cannot be made at all is an error (ErrInsufficient).
-// A range takes its blocks' bytes and, on its machine, Machine.PerRange
-// more, plus Machine.RangeCost of the range where that is set: the caches
+// A range takes its blocks' bytes and, on its machine, Machine.RangeCost
+// of the range more where that is set: the caches
 // of the node that serves it, which the coordinator computes from what the
 // machine's agent reports (agent.toml's prompt_cache and kv_cache, the
-// latter bounding the keys and values its sessions hold: a fixed size in
-// PerRange, or with kv_cache auto a RangeCost that grows with the range's
+// latter bounding the keys and values its sessions hold: a fixed size, or
+// with kv_cache auto a cost that grows with the range's
 // blocks, 2GiB or one session of the model's whole context on them where
 // that is more), so that a machine planned full stays within its memory
 // under load.

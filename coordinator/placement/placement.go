@@ -17,20 +17,17 @@ var ErrInsufficient = errors.New("not enough memory on the machines")
 type Machine struct {
 	ID     string
 	Memory uint64
-	// PerRange is what every range placed on the machine takes besides
-	// its blocks' bytes: the caches of the node serving it (its prompt
-	// cache and a KV cache of a fixed size, summed by the caller).
-	PerRange uint64
 	// RangeCost, when set, is what a range of blocks [first, last) takes
-	// on the machine besides its blocks' bytes and PerRange where that
-	// depends on the range: a KV cache sized to hold a whole context on
-	// the range's blocks. It must not shrink as a range grows.
+	// on the machine besides its blocks' bytes: the caches of the node
+	// serving it (its prompt cache, and a KV cache of a fixed size or one
+	// sized to hold a whole context on the range's blocks). It must not
+	// shrink as a range grows.
 	RangeCost func(first, last int) uint64
 }
 
 // need is what the range [first, last) of c bytes takes on mc.
 func (mc Machine) need(first, last int, c uint64) uint64 {
-	n := c + mc.PerRange
+	n := c
 	if mc.RangeCost != nil {
 		n += mc.RangeCost(first, last)
 	}

@@ -15,7 +15,7 @@ func uniform(n int, size uint64) Model {
 }
 
 func TestProportional(t *testing.T) {
-	rs, err := Place(uniform(12, 10), []Machine{{"c", 300, 0, nil}, {"a", 100, 0, nil}, {"b", 200, 0, nil}}, 1)
+	rs, err := Place(uniform(12, 10), []Machine{{"c", 300, nil}, {"a", 100, nil}, {"b", 200, nil}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestProportional(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	ms := []Machine{{"m1", 1 << 30, 0, nil}, {"m2", 1 << 30, 0, nil}, {"m3", 3 << 29, 0, nil}, {"m4", 0, 0, nil}}
+	ms := []Machine{{"m1", 1 << 30, nil}, {"m2", 1 << 30, nil}, {"m3", 3 << 29, nil}, {"m4", 0, nil}}
 	a, err := Place(uniform(22, 30<<20), ms, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestReplicas(t *testing.T) {
 	// Room for two copies on three machines, not three.
-	rs, err := Place(uniform(9, 10), []Machine{{"a", 60, 0, nil}, {"b", 60, 0, nil}, {"c", 60, 0, nil}}, 3)
+	rs, err := Place(uniform(9, 10), []Machine{{"a", 60, nil}, {"b", 60, nil}, {"c", 60, nil}}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestReplicas(t *testing.T) {
 		}
 	}
 	// One copy when asked for one, even with room for more.
-	rs, err = Place(uniform(9, 10), []Machine{{"a", 600, 0, nil}, {"b", 600, 0, nil}, {"c", 600, 0, nil}}, 1)
+	rs, err = Place(uniform(9, 10), []Machine{{"a", 600, nil}, {"b", 600, nil}, {"c", 600, nil}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestReplicas(t *testing.T) {
 		t.Fatalf("one copy over three machines gave %+v", rs)
 	}
 	// More copies than machines: each machine holds everything once.
-	rs, err = Place(uniform(4, 10), []Machine{{"a", 600, 0, nil}, {"b", 600, 0, nil}}, 5)
+	rs, err = Place(uniform(4, 10), []Machine{{"a", 600, nil}, {"b", 600, nil}}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,17 +86,17 @@ func TestReplicas(t *testing.T) {
 }
 
 func TestInsufficient(t *testing.T) {
-	_, err := Place(uniform(10, 10), []Machine{{"a", 45, 0, nil}, {"b", 45, 0, nil}}, 1)
+	_, err := Place(uniform(10, 10), []Machine{{"a", 45, nil}, {"b", 45, nil}}, 1)
 	if !errors.Is(err, ErrInsufficient) {
 		t.Fatalf("90 bytes for 100 placed: %v", err)
 	}
 	if _, err := Place(uniform(10, 10), nil, 1); !errors.Is(err, ErrInsufficient) {
 		t.Fatalf("no machines: %v", err)
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0, nil}, {"a", 1, 0, nil}}, 1); err == nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, nil}, {"a", 1, nil}}, 1); err == nil {
 		t.Fatal("a machine listed twice accepted")
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, 0, nil}}, 0); err == nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 1000, nil}}, 0); err == nil {
 		t.Fatal("zero copies accepted")
 	}
 }
@@ -112,7 +112,7 @@ func TestFallback(t *testing.T) {
 		}
 		return n
 	}}
-	rs, err := Place(m, []Machine{{"a", 45, 0, nil}, {"b", 60, 0, nil}}, 1)
+	rs, err := Place(m, []Machine{{"a", 45, nil}, {"b", 60, nil}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestProperties(t *testing.T) {
 			mem := uint64(r.IntN(15)) * 10
 			ms = append(ms, Machine{ID: fmt.Sprintf("m%d", j), Memory: mem})
 			if perRange {
-				ms[j].PerRange = uint64(r.IntN(15))
+				ms[j].RangeCost = flat(uint64(r.IntN(15)))
 			}
 			room += int(mem / 10)
 		}
@@ -152,12 +152,12 @@ func TestProperties(t *testing.T) {
 		}
 		used := map[string]uint64{}
 		held := map[string][]int{}
-		per := map[string]uint64{}
+		byID := map[string]Machine{}
 		for _, mc := range ms {
-			per[mc.ID] = mc.PerRange
+			byID[mc.ID] = mc
 		}
 		for _, rg := range rs {
-			used[rg.Machine] += rg.Bytes + per[rg.Machine]
+			used[rg.Machine] += rg.Bytes + byID[rg.Machine].extra(rg.First, rg.Last)
 			for b := rg.First; b < rg.Last; b++ {
 				held[rg.Machine] = append(held[rg.Machine], b)
 			}
@@ -187,18 +187,18 @@ func TestProperties(t *testing.T) {
 // fits two machines exactly does not fit them with it, and a further copy
 // is left out where it no longer fits.
 func TestPerRange(t *testing.T) {
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 50, 0, nil}, {"b", 50, 0, nil}}, 1); err != nil {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 50, nil}, {"b", 50, nil}}, 1); err != nil {
 		t.Fatalf("without a per-range cost: %v", err)
 	}
-	if rs, err := Place(uniform(10, 10), []Machine{{"a", 50, 1, nil}, {"b", 50, 0, nil}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches (up to 1 MiB a slice)") {
+	if rs, err := Place(uniform(10, 10), []Machine{{"a", 50, flat(1)}, {"b", 50, nil}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches (up to 1 MiB a slice)") {
 		t.Fatalf("with a per-range cost: %+v, %v; want ErrInsufficient naming the caches", rs, err)
 	}
-	if _, err := Place(uniform(10, 10), []Machine{{"a", 45, 0, nil}, {"b", 45, 0, nil}}, 1); err == nil || strings.Contains(err.Error(), "caches") {
+	if _, err := Place(uniform(10, 10), []Machine{{"a", 45, nil}, {"b", 45, nil}}, 1); err == nil || strings.Contains(err.Error(), "caches") {
 		t.Fatalf("without caches the refusal names none: %v", err)
 	}
 	// a's first range takes 20+31 of 100, leaving 49: the second copy of
 	// b's range (20+31) does not fit there any more; b takes a's copy.
-	rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 31, nil}, {"b", 100, 0, nil}}, 2)
+	rs, err := Place(uniform(4, 10), []Machine{{"a", 100, flat(31)}, {"b", 100, nil}}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,13 +211,13 @@ func TestPerRange(t *testing.T) {
 		t.Fatalf("got %+v, want %+v", rs, want)
 	}
 	// With 30 it fits exactly.
-	if rs, err := Place(uniform(4, 10), []Machine{{"a", 100, 30, nil}, {"b", 100, 0, nil}}, 2); err != nil || len(rs) != 4 {
+	if rs, err := Place(uniform(4, 10), []Machine{{"a", 100, flat(30)}, {"b", 100, nil}}, 2); err != nil || len(rs) != 4 {
 		t.Fatalf("per-range 30: %+v, %v; want four ranges", rs, err)
 	}
 }
 
 // TestCachesChangeCopies: a machine's caches (prompt cache plus KV cache,
-// summed into PerRange) decide how many copies fit: three machines with
+// a fixed cost per range) decide how many copies fit: three machines with
 // room for three copies of the blocks alone hold three with small caches,
 // two with larger ones, and one when the KV cache alone takes what a
 // second slice would need; never a machine beyond its memory.
@@ -229,7 +229,7 @@ func TestCachesChangeCopies(t *testing.T) {
 	}{{0, 3}, {2, 3}, {3, 2}, {16, 2}, {17, 1}, {56, 1}} {
 		// 6 blocks of 10 over three machines of 80: a copy's range is
 		// 20 bytes, so k copies take k × (20 + 4 + kv) on each machine.
-		ms := []Machine{{"a", 80, prompt + c.kv, nil}, {"b", 80, prompt + c.kv, nil}, {"c", 80, prompt + c.kv, nil}}
+		ms := []Machine{{"a", 80, flat(prompt + c.kv)}, {"b", 80, flat(prompt + c.kv)}, {"c", 80, flat(prompt + c.kv)}}
 		rs, err := Place(uniform(6, 10), ms, 3)
 		if err != nil {
 			t.Fatalf("kv %d: %v", c.kv, err)
@@ -251,7 +251,7 @@ func TestCachesChangeCopies(t *testing.T) {
 	}
 	// A KV cache that leaves no room for even one slice: no placement,
 	// and the refusal says that caches were counted.
-	_, err := Place(uniform(6, 10), []Machine{{"a", 80, prompt + 57, nil}, {"b", 80, prompt + 57, nil}, {"c", 80, prompt + 57, nil}}, 1)
+	_, err := Place(uniform(6, 10), []Machine{{"a", 80, flat(prompt + 57)}, {"b", 80, flat(prompt + 57)}, {"c", 80, flat(prompt + 57)}}, 1)
 	if !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
 		t.Fatalf("kv 57: %v", err)
 	}
@@ -296,12 +296,16 @@ func TestParseBytes(t *testing.T) {
 
 // kvAuto is a range cost shaped as an automatic KV cache: floor, or per
 // block of the range where that is more.
+func flat(n uint64) func(f, l int) uint64 {
+	return func(int, int) uint64 { return n }
+}
+
 func kvAuto(floor, per uint64) func(f, l int) uint64 {
 	return func(f, l int) uint64 { return max(floor, per*uint64(l-f)) }
 }
 
 // within checks that no machine holds more than its memory, counting each
-// range with its machine's PerRange and RangeCost, and that copy 1 covers
+// range with its machine's RangeCost, and that copy 1 covers
 // every block once.
 func within(t *testing.T, name string, m Model, ms []Machine, rs []Range) {
 	t.Helper()
@@ -316,7 +320,7 @@ func within(t *testing.T, name string, m Model, ms []Machine, rs []Range) {
 		if r.Bytes != m.Cost(r.First, r.Last) {
 			t.Errorf("%s: %+v: bytes %d, cost %d", name, r, r.Bytes, m.Cost(r.First, r.Last))
 		}
-		used[r.Machine] += r.Bytes + mc.PerRange
+		used[r.Machine] += r.Bytes
 		if mc.RangeCost != nil {
 			used[r.Machine] += mc.RangeCost(r.First, r.Last)
 		}
@@ -347,11 +351,11 @@ func TestRangeCost(t *testing.T) {
 	// Three machines of 60: the whole model's cache (6 × 10) with any
 	// range leaves no room for blocks, as a fixed cost would say; counted
 	// for the range, two blocks take 20 + max(15, 20) = 40 each.
-	fixed := []Machine{{"a", 60, 60, nil}, {"b", 60, 60, nil}, {"c", 60, 60, nil}}
+	fixed := []Machine{{"a", 60, flat(60)}, {"b", 60, flat(60)}, {"c", 60, flat(60)}}
 	if rs, err := Place(m, fixed, 1); !errors.Is(err, ErrInsufficient) {
 		t.Fatalf("the whole model's cache with every range: %+v, %v", rs, err)
 	}
-	auto := []Machine{{"a", 60, 0, kvAuto(15, 10)}, {"b", 60, 0, kvAuto(15, 10)}, {"c", 60, 0, kvAuto(15, 10)}}
+	auto := []Machine{{"a", 60, kvAuto(15, 10)}, {"b", 60, kvAuto(15, 10)}, {"c", 60, kvAuto(15, 10)}}
 	rs, err := Place(m, auto, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -379,7 +383,7 @@ func TestRangeCost(t *testing.T) {
 	// costs, the fewer copies fit (3 × (20 + 2 × per) within 100), until
 	// not even one range of two blocks does and the model is refused.
 	for per, copies := range map[uint64]int{0: 3, 10: 2, 15: 2, 16: 1, 40: 1, 41: 0} {
-		ms := []Machine{{"a", 100, 0, kvAuto(0, per)}, {"b", 100, 0, kvAuto(0, per)}, {"c", 100, 0, kvAuto(0, per)}}
+		ms := []Machine{{"a", 100, kvAuto(0, per)}, {"b", 100, kvAuto(0, per)}, {"c", 100, kvAuto(0, per)}}
 		rs, err := Place(m, ms, 3)
 		if copies == 0 {
 			if !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
@@ -394,7 +398,7 @@ func TestRangeCost(t *testing.T) {
 	}
 	// A cache larger than any machine for the whole model, and one block's
 	// cache beyond every machine: refused, saying caches were counted.
-	if _, err := Place(uniform(4, 10), []Machine{{"a", 40, 0, kvAuto(31, 1)}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
+	if _, err := Place(uniform(4, 10), []Machine{{"a", 40, kvAuto(31, 1)}}, 1); !errors.Is(err, ErrInsufficient) || !strings.Contains(err.Error(), "caches") {
 		t.Fatalf("floor beyond the machine: %v", err)
 	}
 
@@ -407,9 +411,11 @@ func TestRangeCost(t *testing.T) {
 		model := uniform(blocks, 1+rng.Uint64N(50))
 		var ms []Machine
 		for j := 0; j < 1+rng.IntN(5); j++ {
-			mc := Machine{ID: fmt.Sprintf("m%d", j), Memory: rng.Uint64N(2000), PerRange: rng.Uint64N(40)}
+			fixed := rng.Uint64N(40)
+			mc := Machine{ID: fmt.Sprintf("m%d", j), Memory: rng.Uint64N(2000), RangeCost: flat(fixed)}
 			if rng.IntN(3) > 0 {
-				mc.RangeCost = kvAuto(rng.Uint64N(200), rng.Uint64N(60))
+				auto := kvAuto(rng.Uint64N(200), rng.Uint64N(60))
+				mc.RangeCost = func(f, l int) uint64 { return fixed + auto(f, l) }
 			}
 			ms = append(ms, mc)
 		}

@@ -43,8 +43,9 @@ func TestManagedKVCachePlacement(t *testing.T) {
 	mem := 2*man.Size + 2*ctxBytes
 	cost := func(f, l int) uint64 { n, _ := man.RangeBytes(f, l); return n }
 	for kv, want := range map[uint64]int{small: 4, large: 2} {
+		perSlice := func(int, int) uint64 { return kv }
 		rs, err := placement.Place(placement.Model{Blocks: man.Blocks(), Cost: cost},
-			[]placement.Machine{{ID: "a", Memory: mem, PerRange: kv}, {ID: "b", Memory: mem, PerRange: kv}}, 2)
+			[]placement.Machine{{ID: "a", Memory: mem, RangeCost: perSlice}, {ID: "b", Memory: mem, RangeCost: perSlice}}, 2)
 		if err != nil || len(rs) != want {
 			t.Fatalf("kv cache %d: %+v, %v; want %d ranges", kv, rs, err, want)
 		}

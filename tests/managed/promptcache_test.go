@@ -31,8 +31,9 @@ func TestManagedPromptCachePlacement(t *testing.T) {
 	kv := uint64(p2p.ContextCacheBytes(man.Config(), man.Blocks()))
 	mem := 2*man.Size + 2*kv
 	cost := func(f, l int) uint64 { n, _ := man.RangeBytes(f, l); return n }
+	perSlice := func(int, int) uint64 { return kv }
 	without, err := placement.Place(placement.Model{Blocks: man.Blocks(), Cost: cost},
-		[]placement.Machine{{ID: "a", Memory: mem, PerRange: kv}, {ID: "b", Memory: mem, PerRange: kv}}, 2)
+		[]placement.Machine{{ID: "a", Memory: mem, RangeCost: perSlice}, {ID: "b", Memory: mem, RangeCost: perSlice}}, 2)
 	if err != nil || len(without) != 4 {
 		t.Fatalf("without prompt caches two copies must fit: %+v, %v", without, err)
 	}

@@ -42,16 +42,6 @@ func bf16DotAVX2(w []byte, a *acts, i int) float32 {
 	return finishBF16Sums(r[0], w, x, n)
 }
 
-// finishBF16Sums is finishBF16Step with the two accumulators reduced.
-func finishBF16Sums(r [2]float32, w []byte, x []uint16, n int) float32 {
-	s := float64(r[0])
-	s += float64(r[1])
-	for i := n; i < len(x); i++ {
-		s += float64(BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i]))
-	}
-	return float32(s)
-}
-
 // bf16VecAVX2 computes 16 rows for position i in the one-position order.
 func bf16VecAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = 16

@@ -74,8 +74,14 @@ func dotBF16Step(w []byte, x []uint16) float32 {
 // finishBF16Step reduces the two accumulators of the one-position order and
 // adds the elements from n on.
 func finishBF16Step(c *[2][16]float32, w []byte, x []uint16, n int) float32 {
-	s := float64(reduce16(&c[0]))
-	s += float64(reduce16(&c[1]))
+	return finishBF16Sums([2]float32{reduce16(&c[0]), reduce16(&c[1])}, w, x, n)
+}
+
+// finishBF16Sums is finishBF16Step with the two accumulators already
+// reduced (r), as the AVX2 kernels return them.
+func finishBF16Sums(r [2]float32, w []byte, x []uint16, n int) float32 {
+	s := float64(r[0])
+	s += float64(r[1])
 	for i := n; i < len(x); i++ {
 		s += float64(BF16ToFP32(le16(w[2*i:])) * BF16ToFP32(x[i]))
 	}

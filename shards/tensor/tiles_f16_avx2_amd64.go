@@ -42,14 +42,7 @@ func f16Vec(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		f16VecAVX2(&w[0], l.rs, rows/2, &a.hf[i*cols], n, pf, &out[0])
 	}
 	if n < cols {
-		x := a.hrow(i)
-		for r := 0; r < rows; r++ {
-			s := float32(0)
-			if n > 0 {
-				s = out[r]
-			}
-			out[r] = tailF16(s, w[r*l.rs:], x, n)
-		}
+		f16Tails(w, l.rs, a, i, 1, rows, n, out)
 	}
 }
 
@@ -89,15 +82,21 @@ func f16Tile(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		}
 	}
 	if n < cols {
-		for q := 0; q < k; q++ {
-			x := a.hrow(i + q)
-			for r := 0; r < rows; r++ {
-				s := float32(0)
-				if n > 0 {
-					s = out[q*os+r]
-				}
-				out[q*os+r] = tailF16(s, w[r*l.rs:], x, n)
+		f16Tails(w, l.rs, a, i, k, os, n, out)
+	}
+}
+
+// f16Tails adds columns [n, cols) to the f16TileRows rows (row stride rs)
+// of k positions from i, out[q*os+r]; with n = 0 they are the whole sums.
+func f16Tails(w []byte, rs int, a *acts, i, k, os, n int, out []float32) {
+	for q := range k {
+		x := a.hrow(i + q)
+		for r := range f16TileRows {
+			s := float32(0)
+			if n > 0 {
+				s = out[q*os+r]
 			}
+			out[q*os+r] = tailF16(s, w[r*rs:], x, n)
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/openai/openai-go/option"
 
 	"svc/internal/testenv"
-	"svc/p2p"
 	"svc/router"
 )
 
@@ -43,23 +42,9 @@ func TestManagedPromptCacheScope(t *testing.T) {
 	a := k.key(t, "tenant-a", []string{"*"}, 1000, time.Hour)
 	b := k.key(t, "tenant-b", []string{"*"}, 1000, time.Hour)
 
-	hits := func(n *p2p.Node) float64 {
-		t.Helper()
-		mfs, err := n.Registry().Gather()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, mf := range mfs {
-			if mf.GetName() == "svc_node_prompt_cache_hits_total" {
-				return mf.GetMetric()[0].GetCounter().GetValue()
-			}
-		}
-		t.Fatal("no svc_node_prompt_cache_hits_total")
-		return 0
-	}
 	var before []float64
 	for _, n := range sw.Nodes {
-		before = append(before, hits(n))
+		before = append(before, promptCacheHits(t, n))
 	}
 	// The official SDK reads usage.prompt_tokens_details.cached_tokens:
 	// the whole prompt for the key's repeated request, none otherwise.
@@ -82,7 +67,7 @@ func TestManagedPromptCacheScope(t *testing.T) {
 		t.Fatalf("scopes %q: want one per key, not empty", scopes)
 	}
 	for i, n := range sw.Nodes {
-		if got := hits(n) - before[i]; got != 1 {
+		if got := promptCacheHits(t, n) - before[i]; got != 1 {
 			t.Errorf("node %d: %v prompt cache hits, want 1 (the second request of the first key)", i, got)
 		}
 	}

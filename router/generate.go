@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -187,7 +188,7 @@ func (c *chain) isExcluded(p peer.ID, a *wire.Announcement) bool {
 // prompt cache: a position counts as cached only if no hop computed it.
 func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) {
 	var out *model.Output
-	cached := -1
+	cached := math.MaxInt
 	for i, h := range c.hops {
 		var err error
 		t0 := time.Now()
@@ -198,15 +199,13 @@ func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) 
 			c.exclude(h.Peer(), err)
 			return nil, &hopError{peer: h.Peer(), err: fmt.Errorf("router: hop %d of %d: %w", i+1, len(c.hops), err)}
 		}
-		if cached < 0 || out.Cached < cached {
-			cached = out.Cached
-		}
+		cached = min(cached, out.Cached)
 		if i < len(c.hops)-1 {
 			in = model.Input{Hidden: out.Hidden, Logits: in.Logits, TopK: in.TopK, OmitLogits: in.OmitLogits}
 		}
 	}
 	if out != nil {
-		out.Cached = max(cached, 0)
+		out.Cached = cached
 	}
 	return out, nil
 }

@@ -37,8 +37,11 @@ func reduce16(acc *[16]float32) float32 {
 func dpbf16(acc *[16]float32, w []byte, x []uint16) {
 	w, x = w[:64], x[:32]
 	for i := 0; i < 16; i++ {
-		hi := bf16DAZ(le16(w[4*i+2:])) * bf16DAZ(x[2*i+1])
-		lo := bf16DAZ(le16(w[4*i:])) * bf16DAZ(x[2*i])
+		// float32(...): a rounded product, not fused into the sum (the
+		// Go compiler fuses x*y+z on arm64, which differs where a
+		// product is tiny or overflows).
+		hi := float32(bf16DAZ(le16(w[4*i+2:])) * bf16DAZ(x[2*i+1]))
+		lo := float32(bf16DAZ(le16(w[4*i:])) * bf16DAZ(x[2*i]))
 		acc[i] = ftz(float32(acc[i] + hi))
 		acc[i] = ftz(float32(acc[i] + lo))
 	}

@@ -102,3 +102,9 @@ func sameFinite(t *testing.T, ks *kernelSet, w Matrix, x []float32, n int, what 
 		}
 	}
 }
+
+// sameBits compares bit patterns (any NaN equals any NaN: both paths give
+// the default NaN, but its payload is no part of the contract).
+func sameBits(a, b float32) bool {
+	return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b
+}

@@ -14,7 +14,8 @@ import (
 // from the CPU's features. Both follow the canonical order of
 // dot_generic.go, so they give the generic kernels' bits; they replace the
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
-// Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets), add
+// Q6_K (dotk_arm64.s) and F16 (dotf16_arm64.s, the same in both sets) and
+// BF16's products in both its orders (bf16_arm64.s, likewise), add
 // four-row tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and
 // Q6_K (dotkx4_arm64.s), quantize activations to Q8_0 and Q8_K in NEON
 // (actquant_arm64.s) and keep the generic kernels for the rest.
@@ -226,8 +227,8 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 
 // neonKernels is the generic set with NEON kernels for the one-position
 // Q8_0, Q4_0, Q4_K, Q5_K, Q6_K and F16 products, four-row ones for Q8_0
-// and Q4_0, and four-position ones for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K,
-// using SDOT when dot is set.
+// and Q4_0, four-position ones for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K, and
+// BF16's tiles, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
@@ -274,5 +275,6 @@ func neonKernels(dot bool) *kernelSet {
 		pw, py, pd, _, nb := neonKArgs(w, a, i, 210)
 		return q6k(pw, py, pd, nb)
 	}
+	addBF16NEON(ks)
 	return withFallback(ks)
 }

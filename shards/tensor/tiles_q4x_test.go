@@ -90,12 +90,6 @@ func (c *q4xCase) want(r, k int) float32 {
 	return dotQ4_0(c.w[r*rb:(r+1)*rb], c.qs[k*c.ys:][:32*c.nb], c.d[k*c.ds:][:c.nb])
 }
 
-// sameBits compares bit patterns (any NaN equals any NaN: both paths give
-// the x86 default NaN, but its payload is no part of the contract).
-func sameBits(a, b float32) bool {
-	return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b
-}
-
 func TestQ4xPackRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	for _, rows := range []int{16, 48} {

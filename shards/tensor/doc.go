@@ -41,7 +41,8 @@
 // files check every SIMD kernel bit for bit against the Go ones. On arm64
 // the sets are neon and neondot (SDOT, where the CPU has it), with NEON
 // kernels for the one-position Q8_0, Q4_0 (dot_arm64.s), Q4_K, Q5_K, Q6_K
-// (dotk_arm64.s) and F16 (dotf16_arm64.s) products, BF16 tiles in both
+// (dotk_arm64.s), Q3_K (dotq3k_arm64.s) and F16 (dotf16_arm64.s) products,
+// BF16 tiles in both
 // orders (bf16_arm64.s: flush-to-zero on, as the Go kernels flush, and a
 // call where a product or sum was tiny, flagged by FPSR.UFC, handed to the
 // Go kernels), four-row tiles for

@@ -14,12 +14,13 @@ import (
 // from the CPU's features. Both follow the canonical order of
 // dot_generic.go, so they give the generic kernels' bits; they replace the
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
-// Q6_K (dotk_arm64.s), Q3_K (dotq3k_arm64.s), F16 (dotf16_arm64.s, the
-// same in both sets) and BF16 in both its orders (bf16_arm64.s, likewise),
-// add four-row tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position
-// tiles for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K
-// (dotkx4_arm64.s), quantize activations to Q8_0 and Q8_K in NEON
-// (actquant_arm64.s) and keep the generic kernels for the rest.
+// Q6_K (dotk_arm64.s), Q3_K and Q2_K (dotq3k_arm64.s, dotq2k_arm64.s), F16
+// (dotf16_arm64.s, the same in both sets) and BF16 in both its orders
+// (bf16_arm64.s, likewise), add four-row tiles for Q8_0 and Q4_0
+// (dotrows_arm64.s), four-position tiles for Q8_0 and Q4_0
+// (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), quantize
+// activations to Q8_0 and Q8_K in NEON (actquant_arm64.s) and keep the
+// generic kernels for the rest.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -91,6 +92,12 @@ func dotQ5_KSDOT(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
 
 //go:noescape
 func dotQ5_KNEON(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ2_KSDOT(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ2_KNEON(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
 
 //go:noescape
 func dotQ3_KSDOT(w *byte, y *int8, d *float32, nb int) float32
@@ -233,7 +240,7 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 }
 
 // neonKernels is the generic set with NEON kernels for the one-position
-// Q8_0, Q4_0, Q3_K, Q4_K, Q5_K, Q6_K and F16 products, four-row ones for Q8_0
+// Q8_0, Q4_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K and F16 products, four-row ones for Q8_0
 // and Q4_0, four-position ones for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K, and
 // BF16's tiles, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
@@ -241,7 +248,7 @@ func neonKernels(dot bool) *kernelSet {
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q8rows, q4rows := dotQ8_0x4rowsNEON, dotQ4_0x4rowsNEON
-	q3k, q4k, q5k, q6k := dotQ3_KNEON, dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
+	q2k, q3k, q4k, q5k, q6k := dotQ2_KNEON, dotQ3_KNEON, dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
 	q4kx4, q5kx4, q6kx4 := dotQ4_Kx4NEON, dotQ5_Kx4NEON, dotQ6_Kx4NEON
 	if dot {
 		q4kx4, q5kx4, q6kx4 = dotQ4_Kx4SDOT, dotQ5_Kx4SDOT, dotQ6_Kx4SDOT
@@ -249,7 +256,7 @@ func neonKernels(dot bool) *kernelSet {
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
 		q8x4, q4x4 = dotQ8_0x4SDOT, dotQ4_0x4SDOT
 		q8rows, q4rows = dotQ8_0x4rowsSDOT, dotQ4_0x4rowsSDOT
-		q3k, q4k, q5k, q6k = dotQ3_KSDOT, dotQ4_KSDOT, dotQ5_KSDOT, dotQ6_KSDOT
+		q2k, q3k, q4k, q5k, q6k = dotQ2_KSDOT, dotQ3_KSDOT, dotQ4_KSDOT, dotQ5_KSDOT, dotQ6_KSDOT
 	}
 	// Decode: four rows at a time share the activation loads (and for
 	// Q4_0 run their float chains as one vector).
@@ -281,6 +288,9 @@ func neonKernels(dot bool) *kernelSet {
 	ks.dot[Q6_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, _, nb := neonKArgs(w, a, i, 210)
 		return q6k(pw, py, pd, nb)
+	}
+	ks.dot[Q2_K] = func(w []byte, a *acts, i int) float32 {
+		return q2k(neonKArgs(w, a, i, 84))
 	}
 	ks.dot[Q3_K] = func(w []byte, a *acts, i int) float32 {
 		pw, py, pd, _, nb := neonKArgs(w, a, i, 110)

@@ -61,6 +61,8 @@ func TestNEONDots(t *testing.T) {
 		{"dotQ6_KSDOT", Q6_K, qk(noBsums(dotQ6_KSDOT), noBsumsRef(dotQ6_K)), true},
 		{"dotQ5_KNEON", Q5_K, qk(dotQ5_KNEON, dotQ5_K), false},
 		{"dotQ5_KSDOT", Q5_K, qk(dotQ5_KSDOT, dotQ5_K), true},
+		{"dotQ2_KNEON", Q2_K, qk(dotQ2_KNEON, dotQ2_K), false},
+		{"dotQ2_KSDOT", Q2_K, qk(dotQ2_KSDOT, dotQ2_K), true},
 		{"dotQ3_KNEON", Q3_K, qk(noBsums(dotQ3_KNEON), noBsumsRef(dotQ3_K)), false},
 		{"dotQ3_KSDOT", Q3_K, qk(noBsums(dotQ3_KSDOT), noBsumsRef(dotQ3_K)), true},
 		{"dotF16NEON", F16, f16, false},

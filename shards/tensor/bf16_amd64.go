@@ -66,4 +66,5 @@ func addBF16Kernels(ks *kernelSet) {
 			out[p] = reduce16(&c[p])
 		}
 	}}
+	ks.bf16f32 = false // no kernel here reads acts.hf
 }

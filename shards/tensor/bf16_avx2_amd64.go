@@ -11,7 +11,10 @@ package tensor
 // every product exact. The kernels return MXCSR's denormal-operand flag:
 // when a subnormal took part, where VDPBF16PS (and the Go code) would
 // have flushed it, the call is computed again by the Go kernels, so the
-// bits are always theirs.
+// bits are always theirs. The prompt tile's usual kernel (bf16ManyFAVX2,
+// every row pair fused, activations widened once per product in acts.hf)
+// checks the flag per row pair and group of positions instead, so that a
+// stray subnormal weight costs the Go kernels two rows, not sixteen.
 
 //go:noescape
 func bf16StepRowsAVX2(w *byte, rs int, x *uint16, n int, rows int, next int, out *[16][2]float32) int
@@ -19,12 +22,16 @@ func bf16StepRowsAVX2(w *byte, rs int, x *uint16, n int, rows int, next int, out
 //go:noescape
 func bf16ManyAVX2(w *byte, rs int, rows int, x *uint16, xs int, k int, n int, next int, out *float32, os int) int
 
+//go:noescape
+func bf16ManyFAVX2(w *byte, rs int, rows int, xf *float32, k int, n int, xrange int, next int, out *float32, os int, flags *byte, spill *float32) int
+
 // addBF16AVX2 registers the kernels above.
 func addBF16AVX2(ks *kernelSet) {
 	ks.dot[BF16] = bf16DotAVX2
 	ks.vec[BF16] = tileSpec{rows: 16, pos: 1, fn: bf16VecAVX2}
 	ks.many[BF16] = bf16ManyRowAVX2
 	ks.manyBatch[BF16] = tileSpec{rows: 16, pos: posTile, minPos: 1, direct: true, fn: bf16ManyTileAVX2}
+	ks.bf16f32 = true
 }
 
 // bf16DotAVX2 is dotBF16Step.
@@ -89,6 +96,29 @@ func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	_ = w[(rows-1)*l.rs+2*cols-1]
 	_ = a.h[(i+k)*cols-1]
 	_ = out[(k-1)*os+rows-1]
+	if cols%32 == 0 && len(a.hf) >= (i+k)*cols && k <= posTile {
+		// Every row pair on the fused path: only outputs where a
+		// subnormal took part go to the Go kernels.
+		lo, hi := uint32(511), uint32(0)
+		for _, r := range a.hx[i : i+k] {
+			lo, hi = min(lo, r>>16), max(hi, r&0xffff)
+		}
+		var flags [8 * posTile]byte
+		var spill [8 * 12 * 8]float32
+		if bf16ManyFAVX2(&w[0], l.rs, rows, &a.hf[i*cols], k, cols, int(lo<<16|hi), l.next, &out[0], os, &flags[0], &spill[0]) == 0 {
+			for p := range k {
+				for rp, f := range flags[8*p : 8*p+rows/2] {
+					if f != 0 {
+						x := a.hrow(i + p)
+						for r := 2 * rp; r < 2*rp+2; r++ {
+							out[p*os+r] = dotBF16Batch(w[r*l.rs:], x)
+						}
+					}
+				}
+			}
+			return
+		}
+	}
 	if cols%32 != 0 || bf16ManyAVX2(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, l.next, &out[0], os) != 0 {
 		// tinyBLAS declines such rows (cols%32 != 0), or a subnormal
 		// took part: the Go kernels' order and flushing.

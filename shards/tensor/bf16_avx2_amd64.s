@@ -580,3 +580,377 @@ rowpairdone:
 	MXCSR_EXIT
 	MOVQ AX, ret+80(FP)
 	RET
+
+// The several-position kernel on the fused path with the activations
+// already widened to float32 (acts.hf, splitBF16's layout: per 16
+// elements the 8 odd ones, then the 8 even ones), so that each multiply-add
+// takes its position's values as a memory operand and only the rows are
+// widened: 18 vector instructions per 16 elements of two rows and three
+// positions where bf16ManyAVX2 needs 27.
+
+// FCH3(wo, xo, xe, A00, A01, A02, A10, A11, A12): MANY_CHUNK3F with the
+// positions' odd values at xo(DI) and even ones at xe(DI) (R9 apart).
+#define FCH3(wo, xo, xe, A00, A01, A02, A10, A11, A12) \
+	VMOVDQU     wo(SI), Y12;              \
+	VPAND       Y15, Y12, Y14;            \
+	VFMADD231PS xo(DI), Y14, A00;         \
+	VFMADD231PS xo(DI)(R9*1), Y14, A01;   \
+	VFMADD231PS xo(DI)(R9*2), Y14, A02;   \
+	VPSLLD      $16, Y12, Y12;            \
+	VMOVDQU     wo(SI)(R8*1), Y13;        \
+	VPAND       Y15, Y13, Y14;            \
+	VFMADD231PS xo(DI), Y14, A10;         \
+	VFMADD231PS xo(DI)(R9*1), Y14, A11;   \
+	VFMADD231PS xo(DI)(R9*2), Y14, A12;   \
+	VPSLLD      $16, Y13, Y13;            \
+	VFMADD231PS xe(DI), Y12, A00;         \
+	VFMADD231PS xe(DI), Y13, A10;         \
+	VFMADD231PS xe(DI)(R9*1), Y12, A01;   \
+	VFMADD231PS xe(DI)(R9*1), Y13, A11;   \
+	VFMADD231PS xe(DI)(R9*2), Y12, A02;   \
+	VFMADD231PS xe(DI)(R9*2), Y13, A12
+
+// FCH2: FCH3 for the positions at DI and DI+R9.
+#define FCH2(wo, xo, xe, A00, A01, A10, A11) \
+	VPAND       wo(SI), Y15, Y12;         \
+	VPAND       wo(SI)(R8*1), Y15, Y13;   \
+	VFMADD231PS xo(DI), Y12, A00;         \
+	VFMADD231PS xo(DI), Y13, A10;         \
+	VFMADD231PS xo(DI)(R9*1), Y12, A01;   \
+	VFMADD231PS xo(DI)(R9*1), Y13, A11;   \
+	VMOVDQU     wo(SI), Y12;              \
+	VPSLLD      $16, Y12, Y12;            \
+	VMOVDQU     wo(SI)(R8*1), Y13;        \
+	VPSLLD      $16, Y13, Y13;            \
+	VFMADD231PS xe(DI), Y12, A00;         \
+	VFMADD231PS xe(DI), Y13, A10;         \
+	VFMADD231PS xe(DI)(R9*1), Y12, A01;   \
+	VFMADD231PS xe(DI)(R9*1), Y13, A11
+
+// FCH1: FCH3 for the position at DI only.
+#define FCH1(wo, xo, xe, A0, A1) \
+	VPAND       wo(SI), Y15, Y12;         \
+	VPAND       wo(SI)(R8*1), Y15, Y13;   \
+	VFMADD231PS xo(DI), Y12, A0;          \
+	VFMADD231PS xo(DI), Y13, A1;          \
+	VMOVDQU     wo(SI), Y12;              \
+	VPSLLD      $16, Y12, Y12;            \
+	VMOVDQU     wo(SI)(R8*1), Y13;        \
+	VPSLLD      $16, Y13, Y13;            \
+	VFMADD231PS xe(DI), Y12, A0;          \
+	VFMADD231PS xe(DI), Y13, A1
+
+// func bf16ManyFAVX2(w *byte, rs int, rows int, xf *float32, k int, n int, xrange int, next int, out *float32, os int, flags *byte, spill *float32) int
+// bf16ManyAVX2's products (rows an even count up to 16, n a multiple of
+// 32) when every row pair may take the fused path, reading the positions
+// widened (xf, 4n bytes apart). xrange is the positions' exponent range
+// as bf16ManyAVX2 finds it (splitBF16's), the minimum nonzero exponent - 1
+// in bits 16.., the maximum in bits 0..15. Positions go in groups
+// (threes, a four as two pairs, then a pair or one); each group goes over
+// the columns in blocks of 1024 and each block against every row pair in
+// turn, so that the group's activations of a block (12 KiB) stay in L1
+// while the rows come from L2, with the row pairs' accumulators kept in
+// spill (8×12×8 floats) from one block to the next. Returns -1 and
+// computes nothing if some row pair may not take the fused path; else 0,
+// with flags[8*p+r/2] set to 1 where a subnormal took part in the
+// outputs of position p and rows r, r+1 (MXCSR.DE, checked after each
+// block of a row pair): only those need the Go kernels. next as for
+// bf16ManyAVX2, during the first group.
+// Frame: 0 and 4 MXCSR, 8 this block's first column, 16 the row pairs
+// left, 24 the output of this row pair, 32 the first position of this
+// group, 40 the group's size, 48 the group's output, 56 this block's
+// steps, 64 the row pair's spill, 72..79 the row pairs' DE flags.
+TEXT ·bf16ManyFAVX2(SB), NOSPLIT, $80-104
+	MXCSR_ENTER
+
+	// Every row pair must allow the fused path.
+	MOVQ xrange+48(FP), AX
+	MOVQ AX, BX
+	SHRQ $16, AX
+	ANDQ $0xffff, BX
+	MOVQ AX, 8(SP)
+	MOVQ BX, 16(SP)
+	MOVQ rs+8(FP), R8
+	MOVQ w+0(FP), R13
+	MOVQ rows+16(FP), R10
+	SHRQ $1, R10
+
+fwrangepair:
+	EXP_INIT
+	MOVQ R13, SI
+	MOVQ n+40(FP), CX
+	SHRQ $4, CX
+
+fwrangeloop:
+	EXP_ACC((SI))
+	EXP_ACC((SI)(R8*1))
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  fwrangeloop
+	EXP_RESULT(AX, DX)
+	MOVQ 16(SP), CX
+	CMPQ CX, $254
+	JA   fnotfused
+	CMPQ DX, $254
+	JA   fnotfused
+	ADDQ DX, CX
+	CMPQ CX, $380
+	JA   fnotfused
+	ADDQ 8(SP), AX
+	CMPQ AX, $126
+	JB   fnotfused
+	LEAQ (R13)(R8*2), R13
+	DECQ R10
+	JNZ  fwrangepair
+	JMP  ffused
+
+fnotfused:
+	VZEROUPPER
+	MXCSR_EXIT
+	MOVQ $-1, ret+96(FP)
+	RET
+
+ffused:
+	VPCMPEQD Y15, Y15, Y15
+	VPSLLD   $16, Y15, Y15
+	MOVQ     n+40(FP), R9
+	SHLQ     $2, R9
+	MOVQ     os+72(FP), R11
+	SHLQ     $2, R11
+	MOVQ     xf+24(FP), R12
+	MOVQ     k+32(FP), R10
+	MOVQ     out+64(FP), AX
+	MOVQ     AX, 48(SP)
+	MOVQ     $0, 32(SP)
+	MOVQ     $0, 72(SP)
+	MOVQ     next+56(FP), R14
+
+fgroup:
+	// The group's size: three while three are left, except that four go
+	// as two pairs; then two, then one.
+	TESTQ R10, R10
+	JZ    fdone
+	MOVQ  $1, AX
+	CMPQ  R10, $2
+	JLT   fsized
+	MOVQ  $2, AX
+	CMPQ  R10, $3
+	JLT   fsized
+	CMPQ  R10, $4
+	JEQ   fsized
+	MOVQ  $3, AX
+
+fsized:
+	MOVQ AX, 40(SP)
+	MOVQ $0, 8(SP)
+
+fblock:
+	// This block's steps: up to 32 (1024 columns).
+	MOVQ n+40(FP), AX
+	SUBQ 8(SP), AX
+	SHRQ $5, AX
+	CMPQ AX, $32
+	JLE  fblocksteps
+	MOVQ $32, AX
+
+fblocksteps:
+	MOVQ AX, 56(SP)
+	MOVQ w+0(FP), R13
+	MOVQ 8(SP), AX
+	LEAQ (R13)(AX*2), R13
+	MOVQ rows+16(FP), AX
+	SHRQ $1, AX
+	MOVQ AX, 16(SP)
+	MOVQ 48(SP), AX
+	MOVQ AX, 24(SP)
+	MOVQ spill+88(FP), AX
+	MOVQ AX, 64(SP)
+
+fpair:
+	MOVQ  R13, SI
+	MOVQ  8(SP), DI
+	LEAQ  (R12)(DI*4), DI
+	MOVQ  24(SP), DX
+	MOVQ  56(SP), CX
+	XORQ  BX, BX
+	TESTQ R14, R14
+	JZ    fpfok
+	LEAQ  (R13)(R8*2), BX
+
+fpfok:
+	MOVQ   64(SP), AX
+	CMPQ   8(SP), $0
+	JEQ    fzero
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS 128(AX), Y4
+	VMOVUPS 160(AX), Y5
+	VMOVUPS 192(AX), Y6
+	VMOVUPS 224(AX), Y7
+	VMOVUPS 256(AX), Y8
+	VMOVUPS 288(AX), Y9
+	VMOVUPS 320(AX), Y10
+	VMOVUPS 352(AX), Y11
+	JMP     fsize
+
+fzero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+fsize:
+	CMPQ 40(SP), $2
+	JLT  fone
+	JEQ  ftwo
+
+fthreeloop:
+	FCH3(0, 0, 32, Y0, Y1, Y2, Y3, Y4, Y5)
+	FCH3(32, 64, 96, Y6, Y7, Y8, Y9, Y10, Y11)
+	MANY_PF(fthreenopf)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  fthreeloop
+	MOVQ 56(SP), AX
+	SHLQ $5, AX
+	ADDQ 8(SP), AX
+	CMPQ AX, n+40(FP)
+	JLT  fspill
+	VADDPS Y0, Y6, Y0
+	BF16_HSUM(Y0, X0, 0(DX))
+	VADDPS Y3, Y9, Y3
+	BF16_HSUM(Y3, X3, 4(DX))
+	VADDPS Y1, Y7, Y1
+	BF16_HSUM(Y1, X1, 0(DX)(R11*1))
+	VADDPS Y4, Y10, Y4
+	BF16_HSUM(Y4, X4, 4(DX)(R11*1))
+	VADDPS Y2, Y8, Y2
+	BF16_HSUM(Y2, X2, 0(DX)(R11*2))
+	VADDPS Y5, Y11, Y5
+	BF16_HSUM(Y5, X5, 4(DX)(R11*2))
+	JMP    fpairdone
+
+ftwo:
+	FCH2(0, 0, 32, Y0, Y1, Y2, Y3)
+	FCH2(32, 64, 96, Y6, Y7, Y8, Y9)
+	MANY_PF(ftwonopf)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  ftwo
+	MOVQ 56(SP), AX
+	SHLQ $5, AX
+	ADDQ 8(SP), AX
+	CMPQ AX, n+40(FP)
+	JLT  fspill
+	VADDPS Y0, Y6, Y0
+	BF16_HSUM(Y0, X0, 0(DX))
+	VADDPS Y2, Y8, Y2
+	BF16_HSUM(Y2, X2, 4(DX))
+	VADDPS Y1, Y7, Y1
+	BF16_HSUM(Y1, X1, 0(DX)(R11*1))
+	VADDPS Y3, Y9, Y3
+	BF16_HSUM(Y3, X3, 4(DX)(R11*1))
+	JMP    fpairdone
+
+fone:
+	FCH1(0, 0, 32, Y0, Y3)
+	FCH1(32, 64, 96, Y6, Y9)
+	MANY_PF(fonenopf)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  fone
+	MOVQ 56(SP), AX
+	SHLQ $5, AX
+	ADDQ 8(SP), AX
+	CMPQ AX, n+40(FP)
+	JLT  fspill
+	VADDPS Y0, Y6, Y0
+	BF16_HSUM(Y0, X0, 0(DX))
+	VADDPS Y3, Y9, Y3
+	BF16_HSUM(Y3, X3, 4(DX))
+	JMP    fpairdone
+
+fspill:
+	MOVQ    64(SP), AX
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	VMOVUPS Y4, 128(AX)
+	VMOVUPS Y5, 160(AX)
+	VMOVUPS Y6, 192(AX)
+	VMOVUPS Y7, 224(AX)
+	VMOVUPS Y8, 256(AX)
+	VMOVUPS Y9, 288(AX)
+	VMOVUPS Y10, 320(AX)
+	VMOVUPS Y11, 352(AX)
+
+fpairdone:
+	// A subnormal in this block of the row pair: note it, clear DE.
+	STMXCSR 4(SP)
+	MOVL    4(SP), AX
+	TESTL   $2, AX
+	JZ      fpairok
+	ANDL    $-64, AX
+	MOVL    AX, 4(SP)
+	LDMXCSR 4(SP)
+	MOVQ    rows+16(FP), AX
+	SHRQ    $1, AX
+	SUBQ    16(SP), AX
+	MOVB    $1, 72(SP)(AX*1)
+
+fpairok:
+	LEAQ (R13)(R8*2), R13
+	ADDQ $8, 24(SP)
+	ADDQ $384, 64(SP)
+	DECQ 16(SP)
+	JNZ  fpair
+
+	// The next block, or the group's flags and the next group.
+	MOVQ 56(SP), AX
+	SHLQ $5, AX
+	ADDQ AX, 8(SP)
+	MOVQ 8(SP), AX
+	CMPQ AX, n+40(FP)
+	JLT  fblock
+	XORQ R14, R14
+	MOVQ 32(SP), DI
+	SHLQ $3, DI
+	ADDQ flags+80(FP), DI
+	MOVQ 40(SP), CX
+
+fflags:
+	MOVQ 72(SP), AX
+	ORQ  AX, (DI)
+	ADDQ $8, DI
+	DECQ CX
+	JNZ  fflags
+	MOVQ $0, 72(SP)
+	MOVQ 40(SP), AX
+	ADDQ AX, 32(SP)
+	SUBQ AX, R10
+	IMULQ R11, AX
+	ADDQ AX, 48(SP)
+	MOVQ 40(SP), AX
+	IMULQ R9, AX
+	ADDQ AX, R12
+	JMP  fgroup
+
+fdone:
+	VZEROUPPER
+	MXCSR_EXIT
+	MOVQ $0, ret+96(FP)
+	RET

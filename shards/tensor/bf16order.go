@@ -104,3 +104,29 @@ func dotBF16Batch(w []byte, x []uint16) float32 {
 	}
 	return reduce16(&acc)
 }
+
+// splitBF16 widens bf16 values to float32 in the order the AVX2 kernels
+// multiply them (acts.hf): per 16 elements, the 8 odd ones, then the 8
+// even ones (len(h) a multiple of 16). It returns their exponent range as
+// the kernels use it: the smallest nonzero biased exponent minus one (511
+// if there is none) in bits 16 on, the largest in bits 0..15.
+func splitBF16(h []uint16, hf []float32) uint32 {
+	hf = hf[:len(h)]
+	lo, hi := uint32(511), uint32(0)
+	for c := 0; c+16 <= len(h); c += 16 {
+		o, e := hf[c:c+8], hf[c+8:c+16]
+		for j, v := range h[c : c+16] {
+			x := uint32(v>>7) & 0xff
+			hi = max(hi, x)
+			if x != 0 {
+				lo = min(lo, x-1)
+			}
+			if j&1 == 1 {
+				o[j>>1] = math.Float32frombits(uint32(v) << 16)
+			} else {
+				e[j>>1] = math.Float32frombits(uint32(v) << 16)
+			}
+		}
+	}
+	return lo<<16 | hi
+}

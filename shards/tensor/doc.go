@@ -20,8 +20,9 @@
 // kernels for the float types (dot512_amd64.s), the VDPBF16PS kernels for
 // BF16 (bf16_amd64.s; on AVX2 bf16_avx2_amd64.s, which widens bf16 pairs
 // with VPAND/VPSLLD, fuses multiply and add only where the exponent ranges
-// make every product exact, and hands a call where a subnormal took part,
-// flagged by MXCSR.DE, to the Go kernels) and the AVX-512 VNNI tile kernels for Q8_0/Q4_0
+// make every product exact, and hands a call — for prompts, the row pairs
+// and positions — where a subnormal took part, flagged by MXCSR.DE, to the
+// Go kernels) and the AVX-512 VNNI tile kernels for Q8_0/Q4_0
 // (tiles_q0_amd64.s, tiles_q4v_amd64.s, and tiles_q4x/q8x_amd64.s for the
 // x layouts) and Q4_K/Q6_K (tiles_k_amd64.s, tiles_q6b_amd64.s) all follow it: the
 // integer parts are exact whatever the instructions, and each output keeps

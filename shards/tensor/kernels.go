@@ -80,6 +80,9 @@ type kernelSet struct {
 	f16f32 bool
 	// q8d4: some Q8_0 kernel of the set reads acts.d4 and acts.w16.
 	q8d4 bool
+	// bf16f32: some BF16 kernel of the set reads acts.hf for products of
+	// several positions over whole 32-column steps, in splitBF16's layout.
+	bf16f32 bool
 }
 
 // genericKernels is the pure-Go set, used where no SIMD kernel exists.

@@ -119,8 +119,11 @@ type acts struct {
 	h     []uint16
 	// hf: for F16 on a set with kernelSet.f16f32, the values of h as
 	// float32, so that kernels multiplying in float32 need not widen the
-	// activations again for every row.
+	// activations again for every row; for BF16 on a set with
+	// kernelSet.bf16f32 (n > 1, cols a multiple of 32), the same in
+	// splitBF16's order, and hx, each position's exponent range.
 	hf []float32
+	hx []uint32
 	// xs: the x kernels' per-row activation terms (prepareX), xstride
 	// of them per row.
 	xs      []int32
@@ -157,6 +160,10 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 		}
 	case BF16:
 		a.h = grow(a.h, n*cols)
+		a.hf = a.hf[:0]
+		if ks.bf16f32 && n > 1 && cols%32 == 0 {
+			a.hf, a.hx = grow(a.hf, n*cols), grow(a.hx, n)
+		}
 	case Q4_0, Q5_0, Q8_0:
 		a.nb = cols / 32
 		a.qs, a.d = grow(a.qs, n*cols), grow(a.d, n*a.nb)
@@ -205,6 +212,9 @@ func (a *acts) convRange(lo, hi int) {
 			}
 		case BF16:
 			ks.bf16(x, a.h[i*cols:(i+1)*cols])
+			if len(a.hf) > 0 {
+				a.hx[i] = splitBF16(a.h[i*cols:(i+1)*cols], a.hf[i*cols:(i+1)*cols])
+			}
 		case Q4_0, Q5_0, Q8_0:
 			ks.q8_0(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb])
 			if (i+1)*cols <= len(a.w16) {

@@ -41,16 +41,17 @@
 // and names the missing features. kernels_test.go and the tiles_*_test.go
 // files check every SIMD kernel bit for bit against the Go ones. On arm64
 // the sets are neon and neondot (SDOT, where the CPU has it), with NEON
-// kernels for the one-position Q8_0, Q4_0 (dot_arm64.s), Q4_K, Q5_K, Q6_K
-// (dotk_arm64.s), Q3_K, Q2_K (dotq3k_arm64.s, dotq2k_arm64.s) and F16
-// (dotf16_arm64.s) products, BF16 tiles in both orders (bf16_arm64.s:
-// flush-to-zero on, as the Go kernels flush, and a call where a product or
-// sum was tiny, flagged by FPSR.UFC, handed to the Go kernels), four-row
-// tiles for Q8_0 and Q4_0 (dotrows_arm64.s), one-row, four-position tiles
-// for Q8_0, Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s),
-// all in the same canonical order, not that of llama.cpp's ARM kernels,
-// and the Q8_0/Q8_K activation converters (actquant_arm64.s); .ci/run
-// tests them under qemu-user (kernels_arm64_test.go calls each one
+// kernels for the one-position Q8_0, Q4_0 (dot_arm64.s), Q5_0, Q4_1, Q5_1
+// (dotq5_arm64.s), Q4_K, Q5_K, Q6_K (dotk_arm64.s), Q3_K, Q2_K
+// (dotq3k_arm64.s, dotq2k_arm64.s) and F16 (dotf16_arm64.s) products,
+// BF16 tiles in both orders (bf16_arm64.s: flush-to-zero on, as the Go
+// kernels flush, and a call where a product or sum was tiny, flagged by
+// FPSR.UFC, handed to the Go kernels), four-row tiles for Q8_0 and Q4_0
+// (dotrows_arm64.s), one-row, four-position tiles for Q8_0, Q4_0
+// (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), all in the same
+// canonical order, not that of llama.cpp's ARM kernels, and the Q8_0/Q8_K
+// activation converters (actquant_arm64.s); only F32 products stay in Go.
+// .ci/run tests them under qemu-user (kernels_arm64_test.go calls each one
 // directly).
 //
 // Pack copies a weight matrix, once at load, into the layout the CPU's

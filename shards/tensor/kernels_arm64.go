@@ -13,14 +13,15 @@ import (
 // later: Apple silicon, Graviton 2 and newer, Ampere), chosen at start-up
 // from the CPU's features. Both follow the canonical order of
 // dot_generic.go, so they give the generic kernels' bits; they replace the
-// one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q4_K, Q5_K and
-// Q6_K (dotk_arm64.s), Q3_K and Q2_K (dotq3k_arm64.s, dotq2k_arm64.s), F16
-// (dotf16_arm64.s, the same in both sets) and BF16 in both its orders
-// (bf16_arm64.s, likewise), add four-row tiles for Q8_0 and Q4_0
-// (dotrows_arm64.s), four-position tiles for Q8_0 and Q4_0
-// (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), quantize
-// activations to Q8_0 and Q8_K in NEON (actquant_arm64.s) and keep the
-// generic kernels for the rest.
+// one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q5_0, Q4_1 and
+// Q5_1 (dotq5_arm64.s), Q4_K, Q5_K and Q6_K (dotk_arm64.s), Q3_K and Q2_K
+// (dotq3k_arm64.s, dotq2k_arm64.s), F16 (dotf16_arm64.s, the same in both
+// sets) and BF16 in both its orders (bf16_arm64.s, likewise), add four-row
+// tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position tiles for Q8_0
+// and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), and
+// quantize activations to Q8_0 and Q8_K in NEON (actquant_arm64.s). Only
+// F32 keeps the Go kernels; the types without tiles use the one-position
+// kernel for each position of a batch.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -92,6 +93,24 @@ func dotQ5_KSDOT(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
 
 //go:noescape
 func dotQ5_KNEON(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
+
+//go:noescape
+func dotQ5_0SDOT(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ5_0NEON(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ4_1SDOT(w *byte, y *int8, d *float32, s *float32, nb int) float32
+
+//go:noescape
+func dotQ4_1NEON(w *byte, y *int8, d *float32, s *float32, nb int) float32
+
+//go:noescape
+func dotQ5_1SDOT(w *byte, y *int8, d *float32, s *float32, nb int) float32
+
+//go:noescape
+func dotQ5_1NEON(w *byte, y *int8, d *float32, s *float32, nb int) float32
 
 //go:noescape
 func dotQ2_KSDOT(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
@@ -190,6 +209,14 @@ func neonBlockArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32
 	return &w[0], &a.qs[i*a.cols], &a.d[i*nb], nb
 }
 
+// neonBlockArgs1 is neonBlockArgs for Q8_1 activations, with their
+// blocks' sums.
+func neonBlockArgs1(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *float32, int) {
+	pw, py, pd, nb := neonBlockArgs(w, a, i, blockBytes)
+	_ = a.s[(i+1)*nb-1]
+	return pw, py, pd, &a.s[i*nb], nb
+}
+
 // neonQuad makes a one-row, four-position tile of a kernel like
 // dotQ8_0x4SDOT (weight blocks of blockBytes), checking the lengths it
 // relies on as neonBlockArgs does.
@@ -240,12 +267,13 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 }
 
 // neonKernels is the generic set with NEON kernels for the one-position
-// Q8_0, Q4_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K and F16 products, four-row ones for Q8_0
-// and Q4_0, four-position ones for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K, and
-// BF16's tiles, using SDOT when dot is set.
+// products of every quantized type and F16, four-row ones for Q8_0 and
+// Q4_0, four-position ones for Q8_0, Q4_0, Q4_K, Q5_K and Q6_K, and BF16's
+// tiles, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
+	q50, q41, q51 := dotQ5_0NEON, dotQ4_1NEON, dotQ5_1NEON
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q8rows, q4rows := dotQ8_0x4rowsNEON, dotQ4_0x4rowsNEON
 	q2k, q3k, q4k, q5k, q6k := dotQ2_KNEON, dotQ3_KNEON, dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
@@ -254,6 +282,7 @@ func neonKernels(dot bool) *kernelSet {
 		q4kx4, q5kx4, q6kx4 = dotQ4_Kx4SDOT, dotQ5_Kx4SDOT, dotQ6_Kx4SDOT
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
+		q50, q41, q51 = dotQ5_0SDOT, dotQ4_1SDOT, dotQ5_1SDOT
 		q8x4, q4x4 = dotQ8_0x4SDOT, dotQ4_0x4SDOT
 		q8rows, q4rows = dotQ8_0x4rowsSDOT, dotQ4_0x4rowsSDOT
 		q2k, q3k, q4k, q5k, q6k = dotQ2_KSDOT, dotQ3_KSDOT, dotQ4_KSDOT, dotQ5_KSDOT, dotQ6_KSDOT
@@ -275,6 +304,15 @@ func neonKernels(dot bool) *kernelSet {
 	}
 	ks.dot[Q4_0] = func(w []byte, a *acts, i int) float32 {
 		return q4(neonBlockArgs(w, a, i, 18))
+	}
+	ks.dot[Q5_0] = func(w []byte, a *acts, i int) float32 {
+		return q50(neonBlockArgs(w, a, i, 22))
+	}
+	ks.dot[Q4_1] = func(w []byte, a *acts, i int) float32 {
+		return q41(neonBlockArgs1(w, a, i, 20))
+	}
+	ks.dot[Q5_1] = func(w []byte, a *acts, i int) float32 {
+		return q51(neonBlockArgs1(w, a, i, 24))
 	}
 	ks.dot[Q4_K] = func(w []byte, a *acts, i int) float32 {
 		return q4k(neonKArgs(w, a, i, 144))

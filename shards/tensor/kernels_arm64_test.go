@@ -33,6 +33,14 @@ func TestNEONDots(t *testing.T) {
 			return fn(&w[0], &qs[0], &d[0], &bs[0], nb), ref(w, qs, d, bs)
 		}
 	}
+	// q1 adapts a Q8_1-activation kernel (Q4_1, Q5_1).
+	q1 := func(fn func(w *byte, y *int8, d, s *float32, nb int) float32, ref func(w []byte, qs []int8, d, s []float32) float32) pair {
+		return func(w []byte, x []float32, nb int) (float32, float32) {
+			qs, d, s := make([]int8, len(x)), make([]float32, nb), make([]float32, nb)
+			quantQ8_1(x, qs, d, s)
+			return fn(&w[0], &qs[0], &d[0], &s[0], nb), ref(w, qs, d, s)
+		}
+	}
 	noBsums := func(fn func(w *byte, y *int8, d *float32, nb int) float32) func(w *byte, y *int8, d *float32, bsums *int16, nb int) float32 {
 		return func(w *byte, y *int8, d *float32, _ *int16, nb int) float32 { return fn(w, y, d, nb) }
 	}
@@ -55,6 +63,12 @@ func TestNEONDots(t *testing.T) {
 		{"dotQ8_0SDOT", Q8_0, q0(dotQ8_0SDOT, dotQ8_0), true},
 		{"dotQ4_0NEON", Q4_0, q0(dotQ4_0NEON, dotQ4_0), false},
 		{"dotQ4_0SDOT", Q4_0, q0(dotQ4_0SDOT, dotQ4_0), true},
+		{"dotQ5_0NEON", Q5_0, q0(dotQ5_0NEON, dotQ5_0), false},
+		{"dotQ5_0SDOT", Q5_0, q0(dotQ5_0SDOT, dotQ5_0), true},
+		{"dotQ4_1NEON", Q4_1, q1(dotQ4_1NEON, dotQ4_1), false},
+		{"dotQ4_1SDOT", Q4_1, q1(dotQ4_1SDOT, dotQ4_1), true},
+		{"dotQ5_1NEON", Q5_1, q1(dotQ5_1NEON, dotQ5_1), false},
+		{"dotQ5_1SDOT", Q5_1, q1(dotQ5_1SDOT, dotQ5_1), true},
 		{"dotQ4_KNEON", Q4_K, qk(dotQ4_KNEON, dotQ4_K), false},
 		{"dotQ4_KSDOT", Q4_K, qk(dotQ4_KSDOT, dotQ4_K), true},
 		{"dotQ6_KNEON", Q6_K, qk(noBsums(dotQ6_KNEON), noBsumsRef(dotQ6_K)), false},

@@ -1010,14 +1010,115 @@ gsm2_normloop:
 	VZEROUPPER
 	RET
 
+// GBLOCK3(h, c, lbl) accumulates heads h..h+3 and 8-output chunks
+// c..c+2 of lane l over its positions (p at R12 = BX+4h, stepping 64
+// positions; values at R13 = vs, up to DX), each chain in position
+// order, then stores them to the heads' acc rows at R14. Twelve chains
+// in registers cover the fused multiply-add's latency (the previous
+// kernel's eight chains of one head left it waiting), and each value
+// chunk is loaded once for four heads. GBLOCK2 is the same with chunks
+// c, c+1 (eight chains: 64 outputs are not a multiple of 12). Clobbers
+// R12, R13, Y0..Y15.
+#define GBLOCK3(h, c, lbl) \
+	VXORPS Y0, Y0, Y0;   \
+	VXORPS Y1, Y1, Y1;   \
+	VXORPS Y2, Y2, Y2;   \
+	VXORPS Y3, Y3, Y3;   \
+	VXORPS Y4, Y4, Y4;   \
+	VXORPS Y5, Y5, Y5;   \
+	VXORPS Y6, Y6, Y6;   \
+	VXORPS Y7, Y7, Y7;   \
+	VXORPS Y8, Y8, Y8;   \
+	VXORPS Y9, Y9, Y9;   \
+	VXORPS Y10, Y10, Y10; \
+	VXORPS Y11, Y11, Y11; \
+	LEAQ   (4*h)(BX), R12; \
+	MOVQ   R10, R13;     \
+lbl:                     \
+	VMOVUPS      (32*c)(R13), Y12;    \
+	VMOVUPS      (32*c+32)(R13), Y13; \
+	VMOVUPS      (32*c+64)(R13), Y14; \
+	VBROADCASTSS (R12), Y15;          \
+	VFMADD231PS  Y12, Y15, Y0;        \
+	VFMADD231PS  Y13, Y15, Y1;        \
+	VFMADD231PS  Y14, Y15, Y2;        \
+	VBROADCASTSS 4(R12), Y15;         \
+	VFMADD231PS  Y12, Y15, Y3;        \
+	VFMADD231PS  Y13, Y15, Y4;        \
+	VFMADD231PS  Y14, Y15, Y5;        \
+	VBROADCASTSS 8(R12), Y15;         \
+	VFMADD231PS  Y12, Y15, Y6;        \
+	VFMADD231PS  Y13, Y15, Y7;        \
+	VFMADD231PS  Y14, Y15, Y8;        \
+	VBROADCASTSS 12(R12), Y15;        \
+	VFMADD231PS  Y12, Y15, Y9;        \
+	VFMADD231PS  Y13, Y15, Y10;       \
+	VFMADD231PS  Y14, Y15, Y11;       \
+	ADDQ         $2048, R12;          \
+	ADDQ         $256, R13;           \
+	CMPQ         R13, DX;             \
+	JLT          lbl;                 \
+	VMOVUPS Y0, (16384*h+32*c)(R14);        \
+	VMOVUPS Y1, (16384*h+32*c+32)(R14);     \
+	VMOVUPS Y2, (16384*h+32*c+64)(R14);     \
+	VMOVUPS Y3, (16384*h+16384+32*c)(R14);    \
+	VMOVUPS Y4, (16384*h+16384+32*c+32)(R14); \
+	VMOVUPS Y5, (16384*h+16384+32*c+64)(R14); \
+	VMOVUPS Y6, (16384*h+32768+32*c)(R14);    \
+	VMOVUPS Y7, (16384*h+32768+32*c+32)(R14); \
+	VMOVUPS Y8, (16384*h+32768+32*c+64)(R14); \
+	VMOVUPS Y9, (16384*h+49152+32*c)(R14);    \
+	VMOVUPS Y10, (16384*h+49152+32*c+32)(R14); \
+	VMOVUPS Y11, (16384*h+49152+32*c+64)(R14)
+
+#define GBLOCK2(h, c, lbl) \
+	VXORPS Y0, Y0, Y0;   \
+	VXORPS Y1, Y1, Y1;   \
+	VXORPS Y3, Y3, Y3;   \
+	VXORPS Y4, Y4, Y4;   \
+	VXORPS Y6, Y6, Y6;   \
+	VXORPS Y7, Y7, Y7;   \
+	VXORPS Y9, Y9, Y9;   \
+	VXORPS Y10, Y10, Y10; \
+	LEAQ   (4*h)(BX), R12; \
+	MOVQ   R10, R13;     \
+lbl:                     \
+	VMOVUPS      (32*c)(R13), Y12;    \
+	VMOVUPS      (32*c+32)(R13), Y13; \
+	VBROADCASTSS (R12), Y15;          \
+	VFMADD231PS  Y12, Y15, Y0;        \
+	VFMADD231PS  Y13, Y15, Y1;        \
+	VBROADCASTSS 4(R12), Y15;         \
+	VFMADD231PS  Y12, Y15, Y3;        \
+	VFMADD231PS  Y13, Y15, Y4;        \
+	VBROADCASTSS 8(R12), Y15;         \
+	VFMADD231PS  Y12, Y15, Y6;        \
+	VFMADD231PS  Y13, Y15, Y7;        \
+	VBROADCASTSS 12(R12), Y15;        \
+	VFMADD231PS  Y12, Y15, Y9;        \
+	VFMADD231PS  Y13, Y15, Y10;       \
+	ADDQ         $2048, R12;          \
+	ADDQ         $256, R13;           \
+	CMPQ         R13, DX;             \
+	JLT          lbl;                 \
+	VMOVUPS Y0, (16384*h+32*c)(R14);        \
+	VMOVUPS Y1, (16384*h+32*c+32)(R14);     \
+	VMOVUPS Y3, (16384*h+16384+32*c)(R14);    \
+	VMOVUPS Y4, (16384*h+16384+32*c+32)(R14); \
+	VMOVUPS Y6, (16384*h+32768+32*c)(R14);    \
+	VMOVUPS Y7, (16384*h+32768+32*c+32)(R14); \
+	VMOVUPS Y9, (16384*h+49152+32*c)(R14);    \
+	VMOVUPS Y10, (16384*h+49152+32*c+32)(R14)
+
 // func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32)
 //
 // attnKQVAcc2 for the eight heads of p (position-major, as
 // attnGroupSoftmax2 leaves it) with a head size of 64: head h's row l goes
 // to acc[h·4096 + 64l ...]. Lane l's chain (positions l, l+64, ... < np)
 // stays in registers: its values are converted once into vs (64 floats a
-// position, up to ceil(np/64) positions) and then multiplied by each
-// head's probabilities. Rows of lanes l >= np are zero. np > 0.
+// position, up to ceil(np/64) positions) by the first block of heads and
+// outputs, which multiplies them as it goes; the other blocks read them
+// from vs. Rows of lanes l >= np are zero. np > 0.
 TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-48
 	MOVQ p+0(FP), SI
 	MOVQ v+8(FP), DI
@@ -1035,7 +1136,8 @@ gk2_lane:
 	CMPQ AX, np+24(FP)
 	JGE  gk2_zero
 
-	// CX = positions of lane l, DX = the end of their values in vs.
+	// CX = positions of lane l, DX = the end of their values in vs,
+	// BX = v_l, R11 = 64 rows.
 	MOVQ np+24(FP), CX
 	SUBQ AX, CX
 	ADDQ $63, CX
@@ -1049,41 +1151,13 @@ gk2_lane:
 	MOVQ R8, R11
 	SHLQ $6, R11
 	MOVQ R10, R12
+	MOVQ AX, CX
+	SHLQ $5, CX
+	ADDQ SI, CX
 
-gk2_cvt:
-	// The next lane's value at this position (the next row in memory):
-	// lanes read the cache 64 rows apart, which the hardware does not
-	// prefetch.
-	PREFETCHT0 (BX)(R8*1)
-	PREFETCHT0 64(BX)(R8*1)
-	VCVTPH2PS  (BX), Y0
-	VCVTPH2PS 16(BX), Y1
-	VCVTPH2PS 32(BX), Y2
-	VCVTPH2PS 48(BX), Y3
-	VCVTPH2PS 64(BX), Y4
-	VCVTPH2PS 80(BX), Y5
-	VCVTPH2PS 96(BX), Y6
-	VCVTPH2PS 112(BX), Y7
-	VMOVUPS   Y0, (R12)
-	VMOVUPS   Y1, 32(R12)
-	VMOVUPS   Y2, 64(R12)
-	VMOVUPS   Y3, 96(R12)
-	VMOVUPS   Y4, 128(R12)
-	VMOVUPS   Y5, 160(R12)
-	VMOVUPS   Y6, 192(R12)
-	VMOVUPS   Y7, 224(R12)
-	ADDQ      R11, BX
-	ADDQ      $256, R12
-	CMPQ      R12, DX
-	JLT       gk2_cvt
-
-	// Each head: BX = &p[8l+h], R14 = its acc row l.
-	MOVQ AX, BX
-	SHLQ $5, BX
-	ADDQ SI, BX
-	MOVQ $8, R11
-
-gk2_head:
+	// The first block (heads 0..3, chunks 0..2, see GBLOCK3) converts
+	// the lane's values into vs as it goes: BX = v_j, R12 = its place
+	// in vs, CX = &p[8j].
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -1092,38 +1166,78 @@ gk2_head:
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
-	MOVQ   BX, R12
-	MOVQ   R10, R13
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
 
-gk2_pos:
-	VBROADCASTSS (R12), Y8
-	VFMADD231PS  (R13), Y8, Y0
-	VFMADD231PS  32(R13), Y8, Y1
-	VFMADD231PS  64(R13), Y8, Y2
-	VFMADD231PS  96(R13), Y8, Y3
-	VFMADD231PS  128(R13), Y8, Y4
-	VFMADD231PS  160(R13), Y8, Y5
-	VFMADD231PS  192(R13), Y8, Y6
-	VFMADD231PS  224(R13), Y8, Y7
-	ADDQ         $2048, R12
-	ADDQ         $256, R13
-	CMPQ         R13, DX
-	JLT          gk2_pos
+gk2_cvt:
+	// The next lane's value at this position (the next row in memory):
+	// lanes read the cache 64 rows apart, which the hardware does not
+	// prefetch.
+	PREFETCHT0   (BX)(R8*1)
+	PREFETCHT0   64(BX)(R8*1)
+	VCVTPH2PS    (BX), Y12
+	VCVTPH2PS    16(BX), Y13
+	VCVTPH2PS    32(BX), Y14
+	VMOVUPS      Y12, (R12)
+	VMOVUPS      Y13, 32(R12)
+	VMOVUPS      Y14, 64(R12)
+	VCVTPH2PS    48(BX), Y15
+	VMOVUPS      Y15, 96(R12)
+	VCVTPH2PS    64(BX), Y15
+	VMOVUPS      Y15, 128(R12)
+	VCVTPH2PS    80(BX), Y15
+	VMOVUPS      Y15, 160(R12)
+	VCVTPH2PS    96(BX), Y15
+	VMOVUPS      Y15, 192(R12)
+	VCVTPH2PS    112(BX), Y15
+	VMOVUPS      Y15, 224(R12)
+	VBROADCASTSS (CX), Y15
+	VFMADD231PS  Y12, Y15, Y0
+	VFMADD231PS  Y13, Y15, Y1
+	VFMADD231PS  Y14, Y15, Y2
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y3
+	VFMADD231PS  Y13, Y15, Y4
+	VFMADD231PS  Y14, Y15, Y5
+	VBROADCASTSS 8(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VFMADD231PS  Y14, Y15, Y8
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y9
+	VFMADD231PS  Y13, Y15, Y10
+	VFMADD231PS  Y14, Y15, Y11
+	ADDQ         R11, BX
+	ADDQ         $256, R12
+	ADDQ         $2048, CX
+	CMPQ         R12, DX
+	JLT          gk2_cvt
+	VMOVUPS      Y0, (R14)
+	VMOVUPS      Y1, 32(R14)
+	VMOVUPS      Y2, 64(R14)
+	VMOVUPS      Y3, 16384(R14)
+	VMOVUPS      Y4, 16416(R14)
+	VMOVUPS      Y5, 16448(R14)
+	VMOVUPS      Y6, 32768(R14)
+	VMOVUPS      Y7, 32800(R14)
+	VMOVUPS      Y8, 32832(R14)
+	VMOVUPS      Y9, 49152(R14)
+	VMOVUPS      Y10, 49184(R14)
+	VMOVUPS      Y11, 49216(R14)
 
-	VMOVUPS Y0, (R14)
-	VMOVUPS Y1, 32(R14)
-	VMOVUPS Y2, 64(R14)
-	VMOVUPS Y3, 96(R14)
-	VMOVUPS Y4, 128(R14)
-	VMOVUPS Y5, 160(R14)
-	VMOVUPS Y6, 192(R14)
-	VMOVUPS Y7, 224(R14)
-	ADDQ    $4, BX
-	ADDQ    $16384, R14
-	DECQ    R11
-	JNZ     gk2_head
-	INCQ    AX
-	JMP     gk2_lane
+	// The other blocks. BX = &p[8l], R14 = head 0's acc row l.
+	MOVQ AX, BX
+	SHLQ $5, BX
+	ADDQ SI, BX
+	GBLOCK3(4, 0, gk2_b1)
+	GBLOCK3(0, 3, gk2_b2)
+	GBLOCK3(4, 3, gk2_b3)
+	GBLOCK2(0, 6, gk2_b4)
+	GBLOCK2(4, 6, gk2_b5)
+	INCQ AX
+	JMP  gk2_lane
 
 gk2_zero:
 	VXORPS Y0, Y0, Y0

@@ -186,7 +186,7 @@ func TestNEONQuads(t *testing.T) {
 func TestNEONKQuads(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	type kquad func(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
-	q6 := func(fn func(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)) kquad {
+	noSums := func(fn func(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)) kquad {
 		return func(w *byte, y *int8, ystride int, d *float32, dstride int, _ *int16, _ int, nb int, out *[4]float32) {
 			fn(w, y, ystride, d, dstride, nb, out)
 		}
@@ -202,8 +202,10 @@ func TestNEONKQuads(t *testing.T) {
 		{"dotQ4_Kx4SDOT", Q4_K, dotQ4_Kx4SDOT, dotQ4_K, true},
 		{"dotQ5_Kx4NEON", Q5_K, dotQ5_Kx4NEON, dotQ5_K, false},
 		{"dotQ5_Kx4SDOT", Q5_K, dotQ5_Kx4SDOT, dotQ5_K, true},
-		{"dotQ6_Kx4NEON", Q6_K, q6(dotQ6_Kx4NEON), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, false},
-		{"dotQ6_Kx4SDOT", Q6_K, q6(dotQ6_Kx4SDOT), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, true},
+		{"dotQ3_Kx4NEON", Q3_K, noSums(dotQ3_Kx4NEON), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ3_K(w, qs, d) }, false},
+		{"dotQ3_Kx4SDOT", Q3_K, noSums(dotQ3_Kx4SDOT), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ3_K(w, qs, d) }, true},
+		{"dotQ6_Kx4NEON", Q6_K, noSums(dotQ6_Kx4NEON), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, false},
+		{"dotQ6_Kx4SDOT", Q6_K, noSums(dotQ6_Kx4SDOT), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, true},
 	}
 	for _, k := range kernels {
 		t.Run(k.name, func(t *testing.T) {

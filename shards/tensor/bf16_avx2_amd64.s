@@ -586,7 +586,24 @@ rowpairdone:
 // elements the 8 odd ones, then the 8 even ones), so that each multiply-add
 // takes its position's values as a memory operand and only the rows are
 // widened: 18 vector instructions per 16 elements of two rows and three
-// positions where bf16ManyAVX2 needs 27.
+// positions where bf16ManyAVX2 needs 27. In cache it takes about 3.0-3.2
+// cycles per 32 elements of one row and one position (Zen 2, two FMA
+// pipes: 2 at best; 24 memory-operand multiply-adds and nothing else run
+// at 1.74 a cycle). Also tried, no faster for a whole product
+// (BenchmarkBF16Prefill, alternated): two passes per column block over
+// the two 8-lane halves of each accumulator (independent until the
+// reduction), with two rows × six positions per pass, 1.25 instructions
+// per multiply-add instead of 1.5.
+
+// FPF: with BX set, prefetch the line of each of the next pair's rows
+// (R8 apart) at the columns being read.
+#define FPF(skip) \
+	TESTQ      BX, BX;         \
+	JZ         skip;           \
+	PREFETCHT0 0(BX);          \
+	PREFETCHT0 0(BX)(R8*1);    \
+	ADDQ       $64, BX;        \
+skip:
 
 // FCH3(wo, xo, xe, A00, A01, A02, A10, A11, A12): MANY_CHUNK3F with the
 // positions' odd values at xo(DI) and even ones at xe(DI) (R9 apart).
@@ -817,7 +834,7 @@ fsize:
 fthreeloop:
 	FCH3(0, 0, 32, Y0, Y1, Y2, Y3, Y4, Y5)
 	FCH3(32, 64, 96, Y6, Y7, Y8, Y9, Y10, Y11)
-	MANY_PF(fthreenopf)
+	FPF(fthreenopf)
 	ADDQ $64, SI
 	ADDQ $128, DI
 	DECQ CX
@@ -844,7 +861,7 @@ fthreeloop:
 ftwo:
 	FCH2(0, 0, 32, Y0, Y1, Y2, Y3)
 	FCH2(32, 64, 96, Y6, Y7, Y8, Y9)
-	MANY_PF(ftwonopf)
+	FPF(ftwonopf)
 	ADDQ $64, SI
 	ADDQ $128, DI
 	DECQ CX
@@ -867,7 +884,7 @@ ftwo:
 fone:
 	FCH1(0, 0, 32, Y0, Y3)
 	FCH1(32, 64, 96, Y6, Y9)
-	MANY_PF(fonenopf)
+	FPF(fonenopf)
 	ADDQ $64, SI
 	ADDQ $128, DI
 	DECQ CX

@@ -18,11 +18,11 @@ import (
 // (dotq3k_arm64.s, dotq2k_arm64.s), F16 (dotf16_arm64.s, the same in both
 // sets) and BF16 in both its orders (bf16_arm64.s, likewise), add four-row
 // tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position tiles for Q8_0
-// and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s) and Q3_K
-// (dotq3k_arm64.s), and
-// quantize activations to Q8_0 and Q8_K in NEON (actquant_arm64.s). Only
-// F32 keeps the Go kernels; the types without tiles use the one-position
-// kernel for each position of a batch.
+// and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), Q3_K
+// and Q2_K (dotq3k_arm64.s, dotq2k_arm64.s), and quantize activations to
+// Q8_0 and Q8_K in NEON (actquant_arm64.s). Only F32 keeps the Go kernels;
+// the types without tiles use the one-position kernel for each position of
+// a batch.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -124,6 +124,12 @@ func dotQ3_KSDOT(w *byte, y *int8, d *float32, nb int) float32
 
 //go:noescape
 func dotQ3_KNEON(w *byte, y *int8, d *float32, nb int) float32
+
+//go:noescape
+func dotQ2_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ2_Kx4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[4]float32)
 
 //go:noescape
 func dotQ3_Kx4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
@@ -283,8 +289,8 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 
 // neonKernels is the generic set with NEON kernels for the one-position
 // products of every quantized type and F16, four-row ones for Q8_0 and
-// Q4_0, four-position ones for Q8_0, Q4_0, Q3_K, Q4_K, Q5_K and Q6_K, and
-// BF16's tiles, using SDOT when dot is set.
+// Q4_0, four-position ones for Q8_0, Q4_0 and the k-quants, and BF16's
+// tiles, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
@@ -292,9 +298,9 @@ func neonKernels(dot bool) *kernelSet {
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q8rows, q4rows := dotQ8_0x4rowsNEON, dotQ4_0x4rowsNEON
 	q2k, q3k, q4k, q5k, q6k := dotQ2_KNEON, dotQ3_KNEON, dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
-	q3kx4, q4kx4, q5kx4, q6kx4 := dotQ3_Kx4NEON, dotQ4_Kx4NEON, dotQ5_Kx4NEON, dotQ6_Kx4NEON
+	q2kx4, q3kx4, q4kx4, q5kx4, q6kx4 := dotQ2_Kx4NEON, dotQ3_Kx4NEON, dotQ4_Kx4NEON, dotQ5_Kx4NEON, dotQ6_Kx4NEON
 	if dot {
-		q3kx4, q4kx4, q5kx4, q6kx4 = dotQ3_Kx4SDOT, dotQ4_Kx4SDOT, dotQ5_Kx4SDOT, dotQ6_Kx4SDOT
+		q2kx4, q3kx4, q4kx4, q5kx4, q6kx4 = dotQ2_Kx4SDOT, dotQ3_Kx4SDOT, dotQ4_Kx4SDOT, dotQ5_Kx4SDOT, dotQ6_Kx4SDOT
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
 		q50, q41, q51 = dotQ5_0SDOT, dotQ4_1SDOT, dotQ5_1SDOT
@@ -313,6 +319,7 @@ func neonKernels(dot bool) *kernelSet {
 	ks.batch[Q5_K] = neonKQuad(q5kx4, 176)
 	ks.batch[Q6_K] = neonKQuad(noKSums(q6kx4), 210)
 	ks.batch[Q3_K] = neonKQuad(noKSums(q3kx4), 110)
+	ks.batch[Q2_K] = neonKQuad(q2kx4, 84)
 	ks.dot[Q8_0] = func(w []byte, a *acts, i int) float32 {
 		return q8(neonBlockArgs(w, a, i, 34))
 	}

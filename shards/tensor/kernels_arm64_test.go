@@ -202,6 +202,8 @@ func TestNEONKQuads(t *testing.T) {
 		{"dotQ4_Kx4SDOT", Q4_K, dotQ4_Kx4SDOT, dotQ4_K, true},
 		{"dotQ5_Kx4NEON", Q5_K, dotQ5_Kx4NEON, dotQ5_K, false},
 		{"dotQ5_Kx4SDOT", Q5_K, dotQ5_Kx4SDOT, dotQ5_K, true},
+		{"dotQ2_Kx4NEON", Q2_K, dotQ2_Kx4NEON, dotQ2_K, false},
+		{"dotQ2_Kx4SDOT", Q2_K, dotQ2_Kx4SDOT, dotQ2_K, true},
 		{"dotQ3_Kx4NEON", Q3_K, noSums(dotQ3_Kx4NEON), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ3_K(w, qs, d) }, false},
 		{"dotQ3_Kx4SDOT", Q3_K, noSums(dotQ3_Kx4SDOT), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ3_K(w, qs, d) }, true},
 		{"dotQ6_Kx4NEON", Q6_K, noSums(dotQ6_Kx4NEON), func(w []byte, qs []int8, d []float32, _ []int16) float32 { return dotQ6_K(w, qs, d) }, false},

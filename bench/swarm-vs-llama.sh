@@ -19,6 +19,9 @@
 # their caches after the first time. DISTINCT=1 runs each level a second
 # time with --distinct-prompts, where every prompt is computed.
 # Ports: SVC_PORT (18931) and LLAMA_PORT (18940); both must be free.
+# SVC=/path/to/svc uses that binary instead of building ./cmd/svc (to
+# alternate two builds); PROFILE=DIR writes each node's CPU profile there
+# (n1.pprof… per round; profiling costs a little speed).
 set -euo pipefail
 model=${1:?usage: bench/swarm-vs-llama.sh MODEL.gguf [LLAMA_SERVER] [ROUNDS]}
 llama=${2:-}
@@ -33,8 +36,16 @@ for p in "$svc_port" "$llama_port"; do
 	fi
 done
 work=$(mktemp -d)
-svc=$work/svc
-go build -o "$svc" ./cmd/svc
+svc=${SVC:-}
+if [ -z "$svc" ]; then
+	svc=$work/svc
+	go build -o "$svc" ./cmd/svc
+fi
+profile=${PROFILE:-}
+prof() { # NAME: the node's --cpuprofile flag, when PROFILE is set
+	[ -n "$profile" ] && echo "--cpuprofile=$profile/$1.pprof"
+	return 0
+}
 pids=()
 stop() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -68,7 +79,7 @@ b1=$(((blocks + 2) / 3))
 b2=$((b1 + (blocks - b1 + 1) / 2))
 for r in $(seq "$rounds"); do
 	echo "== round $r: svc, 3 nodes (0:$b1, $b1:$b2, $b2:$blocks) + serve ($(date -u +%H:%M:%S) UTC)"
-	"$svc" node --model "$model" --blocks 0:$b1 --threads 2 >"$work/n1.out" 2>"$work/n1.err" &
+	"$svc" node --model "$model" --blocks 0:$b1 --threads 2 $(prof "r$r-n1") >"$work/n1.out" 2>"$work/n1.err" &
 	pids+=($!)
 	boot=
 	for _ in $(seq 300); do
@@ -77,9 +88,9 @@ for r in $(seq "$rounds"); do
 		sleep 1
 	done
 	[ -n "$boot" ] || { echo "node 1 did not start: $(cat "$work/n1.err")" >&2; exit 1; }
-	"$svc" node --model "$model" --blocks $b1:$b2 --threads 2 --bootstrap "$boot" >/dev/null 2>"$work/n2.err" &
+	"$svc" node --model "$model" --blocks $b1:$b2 --threads 2 $(prof "r$r-n2") --bootstrap "$boot" >/dev/null 2>"$work/n2.err" &
 	pids+=($!)
-	"$svc" node --model "$model" --blocks $b2:$blocks --threads 2 --bootstrap "$boot" >/dev/null 2>"$work/n3.err" &
+	"$svc" node --model "$model" --blocks $b2:$blocks --threads 2 $(prof "r$r-n3") --bootstrap "$boot" >/dev/null 2>"$work/n3.err" &
 	pids+=($!)
 	"$svc" serve --bootstrap "$boot" --listen "127.0.0.1:$svc_port" >/dev/null 2>"$work/serve.err" &
 	pids+=($!)

@@ -26,6 +26,10 @@ const ForwardProtocol = "/svc/forward/1.0.0"
 // maxTopK bounds the top-k a peer may ask for.
 const maxTopK = 256
 
+// maxRound bounds the round a step may announce (wire.Step.round): a batch
+// never holds more steps than positions.
+const maxRound = model.MaxBatch
+
 // The conversions between the model's types and the wire's, one function
 // each way: the client encodes with inputToWire and decodes with
 // outputFromWire, the node the other way round.
@@ -323,7 +327,7 @@ func (n *Node) step(ctx context.Context, st *wire.Step, payload []byte, ss *sess
 	}
 	// The scheduler computes this step together with the steps of other
 	// streams that are waiting at the same time.
-	res := ss.sched.do(ctx, ss.id, in, np)
+	res := ss.sched.do(ctx, ss.id, in, np, int(min(st.Round, maxRound)))
 	if res.err != nil {
 		return nil, nil, refuse(codeOf(res.err), "%w", res.err)
 	}
@@ -490,11 +494,19 @@ func (s *Session) breakWith(err error) error {
 
 // Forward runs one step on the node (model.Hop).
 func (s *Session) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
+	return s.ForwardRound(ctx, in, 0)
+}
+
+// ForwardRound is Forward for a step that the caller sends to the node at
+// the same time as the steps of round-1 other sessions (wire.Step.round):
+// the node computes them as one batch. round 0 or 1: no such group.
+func (s *Session) ForwardRound(ctx context.Context, in model.Input, round int) (*model.Output, error) {
 	t0 := time.Now()
 	st, payload, err := inputToWire(in, s.first, s.dim)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: peer %s: %w", s.peer, err)
 	}
+	st.Round = uint32(min(max(round, 0), maxRound))
 	var out *model.Output
 	decode := func(resp *wire.Response, data []byte) error {
 		o, err := outputFromWire(resp, data, int(st.N), s.dim)

@@ -25,7 +25,13 @@ import (
 // last compute time (and maxGather). A lone stream is a cohort of one and
 // never waits; a session that ends leaves its cohort.
 
-// maxGather bounds how long a step waits for its cohort.
+// A step may also say how many steps its caller sent at the same time
+// (wire.Step.round: the router's barrier released them together): it then
+// waits, at most maxGather, until that many steps are queued, so that the
+// round is computed as one batch from its first step on, which cohorts
+// learn only from a batch. A round of one never waits.
+
+// maxGather bounds how long a step waits for its cohort or round.
 const maxGather = 20 * time.Millisecond
 
 // cohort is the steps of one batch, as far as the next steps of their
@@ -45,6 +51,7 @@ type stepReq struct {
 	id     string
 	in     model.Input
 	n      int // positions
+	round  int // steps its caller sent together with it (0: unknown)
 	queued time.Time
 	done   chan stepResult // buffered: the scheduler never blocks on it
 	cohort *cohort         // the batch of the session's previous step, if any
@@ -64,6 +71,9 @@ type scheduler struct {
 	shard *model.Shard
 	limit int // most positions per batch (a longer step runs alone)
 	met   *nodeMetrics
+	// gatherMax bounds the wait for a cohort or round (maxGather; tests
+	// lengthen it so that only arrivals end a wait). Guarded by mu.
+	gatherMax time.Duration
 
 	mu      sync.Mutex
 	queue   []*stepReq
@@ -74,7 +84,7 @@ type scheduler struct {
 }
 
 func newScheduler(sh *model.Shard, limit int, met *nodeMetrics) *scheduler {
-	return &scheduler{shard: sh, limit: max(limit, 1), met: met, wake: make(chan struct{}, 1), awaited: map[string]*cohort{}}
+	return &scheduler{shard: sh, limit: max(limit, 1), met: met, gatherMax: maxGather, wake: make(chan struct{}, 1), awaited: map[string]*cohort{}}
 }
 
 // arrived takes session id out of the count of its cohort's missing
@@ -103,15 +113,15 @@ func (q *scheduler) forget(id string) {
 // scheduler); otherwise it is queued for the next batch. A step given up on
 // is skipped if still queued, or dropped from its batch at the next block
 // (ForwardBatch checks each step's context).
-func (q *scheduler) do(ctx context.Context, id string, in model.Input, n int) stepResult {
-	r := &stepReq{ctx: ctx, id: id, in: in, n: n, queued: time.Now(), done: make(chan stepResult, 1)}
+func (q *scheduler) do(ctx context.Context, id string, in model.Input, n, round int) stepResult {
+	r := &stepReq{ctx: ctx, id: id, in: in, n: n, round: round, queued: time.Now(), done: make(chan stepResult, 1)}
 	q.mu.Lock()
 	if q.stopped {
 		q.mu.Unlock()
 		return stepResult{err: fmt.Errorf("session %q: %w", id, errSchedulerStopped)}
 	}
 	r.cohort = q.arrived(id)
-	if !q.busy && len(q.queue) == 0 && (r.cohort == nil || r.cohort.missing == 0) {
+	if !q.busy && len(q.queue) == 0 && (r.cohort == nil || r.cohort.missing == 0) && r.round <= 1 {
 		q.busy = true
 		q.mu.Unlock()
 		// The stream's context is a child of the node's, so the node
@@ -190,7 +200,8 @@ func (q *scheduler) run(ctx context.Context) {
 // always taken). Steps whose stream has given up are answered and dropped.
 // It returns nothing when the shard is busy (whoever holds it pokes the
 // loop when done) or nothing is queued, and nothing but the time left to
-// wait while a queued step's cohort is incomplete (see the top of the file).
+// wait while a queued step's cohort or round is incomplete (see the top of
+// the file).
 func (q *scheduler) take(now time.Time) ([]*stepReq, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -198,9 +209,21 @@ func (q *scheduler) take(now time.Time) ([]*stepReq, time.Duration) {
 		return nil, 0
 	}
 	var gather time.Duration
+	live := 0
 	for _, r := range q.queue {
-		if c := r.cohort; c != nil && c.missing > 0 && r.ctx.Err() == nil {
+		if r.ctx.Err() == nil {
+			live++
+		}
+	}
+	for _, r := range q.queue {
+		if r.ctx.Err() != nil {
+			continue
+		}
+		if c := r.cohort; c != nil && c.missing > 0 {
 			gather = max(gather, c.gather)
+		}
+		if r.round > live {
+			gather = q.gatherMax
 		}
 	}
 	if wait := q.queue[0].queued.Add(gather).Sub(now); wait > 0 {
@@ -243,8 +266,8 @@ func (q *scheduler) compute(ctx context.Context, batch []*stepReq) {
 	q.met.batchPositions.Observe(float64(positions))
 	// The sessions that go on form the cohort their next steps wait for.
 	// (A session's stream ends, and forgets it, only after its answer.)
-	c := &cohort{gather: min(el/2, maxGather)}
 	q.mu.Lock()
+	c := &cohort{gather: min(el/2, q.gatherMax)}
 	for i, r := range batch {
 		if errs[i] == nil && len(batch) > 1 {
 			q.awaited[r.id] = c

@@ -85,12 +85,17 @@ func queued(t *testing.T, q *scheduler, want int) {
 // submitAll starts do for each step and returns a function collecting the
 // results.
 func submitAll(q *scheduler, ctxs []context.Context, ids []string, ins []model.Input) func() []stepResult {
+	return submitRound(q, ctxs, ids, ins, 0)
+}
+
+// submitRound is submitAll for steps that announce a round.
+func submitRound(q *scheduler, ctxs []context.Context, ids []string, ins []model.Input, round int) func() []stepResult {
 	res := make([]stepResult, len(ids))
 	var wg sync.WaitGroup
 	for i := range ids {
 		wg.Go(func() {
 			n := len(ins[i].Tokens)
-			res[i] = q.do(ctxs[i], ids[i], ins[i], n)
+			res[i] = q.do(ctxs[i], ids[i], ins[i], n, round)
 		})
 	}
 	return func() []stepResult { wg.Wait(); return res }
@@ -155,7 +160,7 @@ func TestSchedulerBatchesWaitingSteps(t *testing.T) {
 	}
 
 	// A lone step runs at once, alone, on the caller's goroutine.
-	r := q.do(ctx, "b", model.Input{Tokens: []int32{5}, Logits: model.LogitsLast}, 1)
+	r := q.do(ctx, "b", model.Input{Tokens: []int32{5}, Logits: model.LogitsLast}, 1, 0)
 	if r.err != nil || r.sessions != 1 {
 		t.Fatalf("lone step: %v, batch of %d", r.err, r.sessions)
 	}
@@ -176,7 +181,7 @@ func TestSchedulerBatchesWaitingSteps(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("scheduler did not stop with its context")
 	}
-	if r := q.do(context.Background(), "b", model.Input{Tokens: []int32{5}}, 1); !errors.Is(r.err, errSchedulerStopped) {
+	if r := q.do(context.Background(), "b", model.Input{Tokens: []int32{5}}, 1, 0); !errors.Is(r.err, errSchedulerStopped) {
 		t.Fatalf("step after stop: %v", r.err)
 	}
 }
@@ -294,7 +299,7 @@ func TestSchedulerKeepsCohorts(t *testing.T) {
 	queued(t, q, 2)
 	time.Sleep(50 * time.Millisecond)
 	queued(t, q, 2)
-	last := q.do(ctx, "c", step(6), 1)
+	last := q.do(ctx, "c", step(6), 1, 0)
 	if last.err != nil || last.sessions != 3 {
 		t.Fatalf("last of the cohort: %v, batch of %d", last.err, last.sessions)
 	}
@@ -325,5 +330,53 @@ func TestSchedulerKeepsCohorts(t *testing.T) {
 	q.mu.Unlock()
 	if n != 0 {
 		t.Fatalf("%d sessions still awaited after all ended", n)
+	}
+}
+
+// TestSchedulerRounds checks that steps announcing a round (wire.Step.round)
+// are computed as one batch although the first finds the shard idle and no
+// cohort is known: the first ones wait until the round is complete. A round
+// whose last step never comes is computed after the gather bound, and a
+// round of one is computed at once.
+func TestSchedulerRounds(t *testing.T) {
+	ids := []string{"a", "b", "c"}
+	sh := testShard(t, ids...)
+	q := newScheduler(sh, model.MaxBatch, testMetrics(t))
+	q.gatherMax = time.Minute // only arrivals end a wait
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	defer func() { cancel(); <-done }()
+	go func() { q.run(ctx); close(done) }()
+	step := func(tok int32) model.Input { return model.Input{Tokens: []int32{tok}, Logits: model.LogitsLast} }
+	bg := []context.Context{ctx, ctx, ctx}
+
+	wait := submitRound(q, bg[:2], ids[:2], []model.Input{step(1), step(2)}, 3)
+	queued(t, q, 2)
+	time.Sleep(50 * time.Millisecond)
+	queued(t, q, 2) // still waiting for the third
+	last := q.do(ctx, "c", step(3), 1, 3)
+	if last.err != nil || last.sessions != 3 {
+		t.Fatalf("last of the round: %v, batch of %d", last.err, last.sessions)
+	}
+	for _, r := range wait() {
+		if r.err != nil || r.sessions != 3 {
+			t.Fatalf("round step: %v, batch of %d", r.err, r.sessions)
+		}
+	}
+	// The three now form a cohort; forget it, so that only rounds count.
+	for _, id := range ids {
+		q.forget(id)
+	}
+
+	// A round of two whose second step never comes.
+	q.mu.Lock()
+	q.gatherMax = 20 * time.Millisecond
+	q.mu.Unlock()
+	if r := q.do(ctx, "a", step(4), 1, 2); r.err != nil || r.sessions != 1 {
+		t.Fatalf("round whose mate never came: %v, batch of %d", r.err, r.sessions)
+	}
+	q.forget("a")
+	if r := q.do(ctx, "b", step(5), 1, 1); r.err != nil || r.sessions != 1 {
+		t.Fatalf("round of one: %v, batch of %d", r.err, r.sessions)
 	}
 }

@@ -16,7 +16,12 @@
 // barrier (barrier.go) so that they reach the first node together and each
 // node computes them as one batch: a step waits until the others have
 // finished theirs, at most the longest last step of any of them (and at
-// most four of its own); a lone generation never waits.
+// most four of its own); a lone generation never waits. Generations that
+// start together (the first requests, or a new wave) also take their first
+// decode step together: it waits for those still in their prompt, at most
+// one step's announced time. Each step tells every hop how many of the
+// round's steps reach it together (wire.Step.round), so that the node
+// batches them from the first round on.
 //
 // When a hop fails mid-generation (stream reset, timeout, refusal), a new
 // chain is opened and the request's past steps are replayed through it,

@@ -43,6 +43,9 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		maxTokens = room
 	}
 	ch := &chain{r: r, name: st.Name, digest: st.Digest, adapter: st.Adapter, adapterDigest: st.AdapterDigest, scope: req.PromptCacheScope, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
+	// Joined before the prompt, so that generations that start together
+	// also take their first decode steps together (barrier.go).
+	ch.member = ch.barrier.join()
 	defer ch.close()
 	if err := ch.build(ctx); err != nil {
 		return GenerateResult{}, err
@@ -95,10 +98,14 @@ type chain struct {
 	scope                  []byte // the hops' prompt cache scope
 
 	// barrier lines this generation's decode steps up with the others'
-	// (barrier.go); member is this generation there, joined at the first
-	// decode step.
+	// (barrier.go); member is this generation there, joined when it
+	// starts.
 	barrier *stepBarrier
 	member  *barrierMember
+	// step is the current hops' announced time of one decode step, the
+	// barrier's bound for the first decode steps of generations that
+	// started together.
+	step time.Duration
 
 	hops      []*p2p.Session
 	history   []model.Input
@@ -115,16 +122,20 @@ type chain struct {
 
 // Forward runs one step through every hop, failing over on hop failures.
 func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
-	if decode := len(in.Tokens) == 1 && len(c.history) > 0; decode && c.barrier != nil {
-		if c.member == nil {
-			c.member = c.barrier.join()
+	// rounds tells each hop how many steps reach it together with this
+	// one, so that it computes them as one batch from the first.
+	var rounds []int
+	if decode := len(in.Tokens) == 1 && len(c.history) > 0; decode && c.member != nil {
+		peers := make([]peer.ID, len(c.hops))
+		for i, h := range c.hops {
+			peers[i] = h.Peer()
 		}
-		c.barrier.wait(ctx, c.member)
+		rounds = c.barrier.wait(ctx, c.member, max(c.step, minFreshWait), peers)
 		t0 := time.Now()
 		defer func() { c.barrier.stepped(c.member, time.Since(t0)) }()
 	}
 	for {
-		out, err := c.run(ctx, in)
+		out, err := c.run(ctx, in, rounds)
 		if err == nil {
 			// A replay only needs the caches filled, not logits.
 			c.history = append(c.history, model.Input{Tokens: slices.Clone(in.Tokens), Logits: model.LogitsNone})
@@ -140,6 +151,9 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 		if berr := c.build(ctx); berr != nil {
 			return nil, fmt.Errorf("router: failover after %w: %w", err, berr)
 		}
+		// The others' steps went on without this one: a new chain's
+		// hops get it alone.
+		rounds = nil
 		if err := c.replay(ctx); err != nil {
 			// The replay's own failure loops back through the failover
 			// budget.
@@ -148,6 +162,10 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 		}
 	}
 }
+
+// minFreshWait is the barrier's bound for the first decode steps of
+// generations that started together when the hops announce no speed yet.
+const minFreshWait = 5 * time.Millisecond
 
 // hopError names the peer whose step failed.
 type hopError struct {
@@ -183,16 +201,22 @@ func (c *chain) isExcluded(p peer.ID, a *wire.Announcement) bool {
 	return e != nil && (a == nil || !e.lifts(a))
 }
 
-// run feeds one step through the current hops. The last hop's Output is
-// returned with Cached the fewest positions any hop answered from its
-// prompt cache: a position counts as cached only if no hop computed it.
-func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) {
+// run feeds one step through the current hops, telling hop i that
+// rounds[i] steps reach it together (none when rounds is shorter). The
+// last hop's Output is returned with Cached the fewest positions any hop
+// answered from its prompt cache: a position counts as cached only if no
+// hop computed it.
+func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.Output, error) {
 	var out *model.Output
 	cached := math.MaxInt
 	for i, h := range c.hops {
 		var err error
 		t0 := time.Now()
-		out, err = h.Forward(ctx, in)
+		round := 0
+		if i < len(rounds) {
+			round = rounds[i]
+		}
+		out, err = h.ForwardRound(ctx, in, round)
 		c.r.met.hopStep.Observe(time.Since(t0).Seconds())
 		if err != nil {
 			c.r.blame(ctx, h.Peer(), err, c.opened)
@@ -214,7 +238,7 @@ func (c *chain) run(ctx context.Context, in model.Input) (*model.Output, error) 
 // they were first computed, so that the new caches are bit-identical.
 func (c *chain) replay(ctx context.Context) error {
 	for _, in := range c.history {
-		if _, err := c.run(ctx, in); err != nil {
+		if _, err := c.run(ctx, in, nil); err != nil {
 			return err
 		}
 	}
@@ -313,6 +337,10 @@ func (c *chain) build(ctx context.Context) error {
 		hops, err := c.open(ctx, route)
 		if err == nil {
 			c.hops, c.opened = hops, opened
+			c.step = 0
+			for _, h := range route {
+				c.step += time.Duration(h.ms * float64(time.Millisecond))
+			}
 			return nil
 		}
 		if ctx.Err() != nil {

@@ -458,7 +458,13 @@ type Step struct {
 	TopK    uint32                 `protobuf:"varint,5,opt,name=top_k,json=topK,proto3" json:"top_k,omitempty"`
 	// The last hop returns argmax (and top_k) rows without the raw logits,
 	// which are large: what a greedy generation needs.
-	OmitLogits    bool `protobuf:"varint,6,opt,name=omit_logits,json=omitLogits,proto3" json:"omit_logits,omitempty"`
+	OmitLogits bool `protobuf:"varint,6,opt,name=omit_logits,json=omitLogits,proto3" json:"omit_logits,omitempty"`
+	// The number of sessions whose steps the caller sent to this node at the
+	// same time as this one, this one included (a decode round lined up by
+	// the router's barrier): the node computes them as one batch, waiting
+	// briefly for the rest. 0 or 1: no such group. Optional: older callers
+	// send none, and older nodes ignore it.
+	Round         uint32 `protobuf:"varint,7,opt,name=round,proto3" json:"round,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -533,6 +539,13 @@ func (x *Step) GetOmitLogits() bool {
 		return x.OmitLogits
 	}
 	return false
+}
+
+func (x *Step) GetRound() uint32 {
+	if x != nil {
+		return x.Round
+	}
+	return 0
 }
 
 type Close struct {
@@ -1241,7 +1254,7 @@ const file_wire_proto_rawDesc = "" +
 	"max_length\x18\x05 \x01(\rR\tmaxLength\x12\x18\n" +
 	"\aadapter\x18\x06 \x01(\tR\aadapter\x12%\n" +
 	"\x0eadapter_digest\x18\a \x01(\tR\radapterDigest\x12,\n" +
-	"\x12prompt_cache_scope\x18\b \x01(\fR\x10promptCacheScope\"\xc3\x01\n" +
+	"\x12prompt_cache_scope\x18\b \x01(\fR\x10promptCacheScope\"\xd9\x01\n" +
 	"\x04Step\x12\f\n" +
 	"\x01n\x18\x01 \x01(\rR\x01n\x12\x16\n" +
 	"\x06tokens\x18\x02 \x03(\x05R\x06tokens\x12.\n" +
@@ -1249,7 +1262,8 @@ const file_wire_proto_rawDesc = "" +
 	"\x06logits\x18\x04 \x01(\x0e2\x17.svc.wire.v1.LogitsModeR\x06logits\x12\x13\n" +
 	"\x05top_k\x18\x05 \x01(\rR\x04topK\x12\x1f\n" +
 	"\vomit_logits\x18\x06 \x01(\bR\n" +
-	"omitLogits\"\a\n" +
+	"omitLogits\x12\x14\n" +
+	"\x05round\x18\a \x01(\rR\x05round\"\a\n" +
 	"\x05Close\"8\n" +
 	"\fTokenLogprob\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x18\n" +

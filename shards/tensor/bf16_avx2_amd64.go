@@ -11,10 +11,12 @@ package tensor
 // every product exact. The kernels return MXCSR's denormal-operand flag:
 // when a subnormal took part, where VDPBF16PS (and the Go code) would
 // have flushed it, the call is computed again by the Go kernels, so the
-// bits are always theirs. The prompt tile's usual kernel (bf16ManyFAVX2,
-// every row pair fused, activations widened once per product in acts.hf)
-// checks the flag per row pair and group of positions instead, so that a
-// stray subnormal weight costs the Go kernels two rows, not sixteen.
+// bits are always theirs. A flagged one-position tile is run again a row
+// pair at a time to find the pairs to recompute, and the prompt tile's
+// usual kernel (bf16ManyFAVX2, every row pair fused, activations widened
+// once per product in acts.hf) checks the flag per row pair and group of
+// positions, so that a stray subnormal weight costs the Go kernels two
+// rows, not sixteen.
 
 //go:noescape
 func bf16StepRowsAVX2(w *byte, rs int, x *uint16, n int, rows int, next int, out *[16][2]float32) int
@@ -57,9 +59,24 @@ func bf16VecAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	_ = w[(rows-1)*l.rs+2*len(x)-1]
 	_ = out[rows-1]
 	var r [rows][2]float32
-	if n == 0 || bf16StepRowsAVX2(&w[0], l.rs, &x[0], n, rows, l.next, &r) != 0 {
+	if n == 0 {
 		for k := range rows {
 			out[k] = dotBF16Step(w[k*l.rs:], x)
+		}
+		return
+	}
+	if bf16StepRowsAVX2(&w[0], l.rs, &x[0], n, rows, l.next, &r) != 0 {
+		// A subnormal took part somewhere: find the row pairs again
+		// with the kernel (checking the flag after each pair in the
+		// kernel cost 5% of its speed), so that the Go kernel computes
+		// two rows, not sixteen.
+		for k := 0; k < rows; k += 2 {
+			var r2 [16][2]float32
+			if bf16StepRowsAVX2(&w[k*l.rs], l.rs, &x[0], n, 2, 0, &r2) != 0 {
+				out[k], out[k+1] = dotBF16Step(w[k*l.rs:], x), dotBF16Step(w[(k+1)*l.rs:], x)
+				continue
+			}
+			out[k], out[k+1] = finishBF16Sums(r2[0], w[k*l.rs:], x, n), finishBF16Sums(r2[1], w[(k+1)*l.rs:], x, n)
 		}
 		return
 	}
@@ -119,13 +136,26 @@ func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 			return
 		}
 	}
-	if cols%32 != 0 || bf16ManyAVX2(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, l.next, &out[0], os) != 0 {
-		// tinyBLAS declines such rows (cols%32 != 0), or a subnormal
-		// took part: the Go kernels' order and flushing.
+	if cols%32 != 0 {
+		// tinyBLAS declines such rows: the Go kernels' order.
 		for p := range k {
 			x := a.hrow(i + p)
 			for r := range rows {
 				out[p*os+r] = dotBF16Batch(w[r*l.rs:], x)
+			}
+		}
+		return
+	}
+	if bf16ManyAVX2(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, l.next, &out[0], os) == 0 {
+		return
+	}
+	// A subnormal took part: run the row pairs again one at a time and
+	// give the flagged ones to the Go kernels' flushing.
+	for r := 0; r < rows; r += 2 {
+		if bf16ManyAVX2(&w[r*l.rs], l.rs, 2, &a.h[i*cols], 2*cols, k, cols, 0, &out[r], os) != 0 {
+			for p := range k {
+				x := a.hrow(i + p)
+				out[p*os+r], out[p*os+r+1] = dotBF16Batch(w[r*l.rs:], x), dotBF16Batch(w[(r+1)*l.rs:], x)
 			}
 		}
 	}

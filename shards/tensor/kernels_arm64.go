@@ -16,13 +16,14 @@ import (
 // one-position products of Q8_0 and Q4_0 (dot_arm64.s), Q5_0, Q4_1 and
 // Q5_1 (dotq5_arm64.s), Q4_K, Q5_K and Q6_K (dotk_arm64.s), Q3_K and Q2_K
 // (dotq3k_arm64.s, dotq2k_arm64.s), F16 (dotf16_arm64.s, the same in both
-// sets) and BF16 in both its orders (bf16_arm64.s, likewise), add four-row
-// tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position tiles for Q8_0
-// and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), Q3_K
-// and Q2_K (dotq3k_arm64.s, dotq2k_arm64.s), and quantize activations to
-// Q8_0 and Q8_K in NEON (actquant_arm64.s). Only F32 keeps the Go kernels;
-// the types without tiles use the one-position kernel for each position of
-// a batch.
+// sets) and BF16 in both its orders (bf16_arm64.s, likewise), add a
+// 16-row F16 tile for prompt batches (tiles_f16_arm64.s, likewise),
+// four-row tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position tiles
+// for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s),
+// Q3_K and Q2_K (dotq3k_arm64.s, dotq2k_arm64.s), and quantize activations
+// to Q8_0 and Q8_K in NEON (actquant_arm64.s). Only F32 keeps the Go
+// kernels; the types without tiles use the one-position kernel for each
+// position of a batch.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -289,8 +290,8 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 
 // neonKernels is the generic set with NEON kernels for the one-position
 // products of every quantized type and F16, four-row ones for Q8_0 and
-// Q4_0, four-position ones for Q8_0, Q4_0 and the k-quants, and BF16's
-// tiles, using SDOT when dot is set.
+// Q4_0, four-position ones for Q8_0, Q4_0 and the k-quants, and the F16
+// and BF16 tiles, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
@@ -355,6 +356,7 @@ func neonKernels(dot bool) *kernelSet {
 		pw, py, pd, _, nb := neonKArgs(w, a, i, 110)
 		return q3k(pw, py, pd, nb)
 	}
+	addF16NEON(ks)
 	addBF16NEON(ks)
 	return withFallback(ks)
 }

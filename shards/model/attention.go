@@ -129,22 +129,11 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 		t.kern = bestAttn
 	}
 	if t.gfn == nil {
-		t.gfn = t.groupRuns
+		t.gfn = t.groups
 	}
 	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
 	if n == 1 && t.kern.group != nil && c.HeadDim == groupHD && c.Heads/c.KVHeads >= groupMinHeads {
-		// One run of consecutive groups per thread rather than a group at
-		// a time: a thread then knows the group it computes next and
-		// prefetches its keys while it computes the current one, so that
-		// the cache, which has usually left the caches while the weights
-		// streamed through them, is read from memory all along instead of
-		// only while the scores are computed.
-		t.groups = c.KVHeads * groupsPerKV(c)
-		t.runs = t.groups
-		if p != nil {
-			t.runs = min(t.groups, p.Threads())
-		}
-		p.For(t.runs, t.gfn)
+		p.For(c.KVHeads*groupsPerKV(c), t.gfn)
 	} else {
 		p.For(n*c.Heads, t.fn)
 	}
@@ -167,12 +156,9 @@ type attnTask struct {
 	lc      *layerCache
 	q, out  []float32
 	n, pos0 int
-	// groups is the number of head groups of a single position, split
-	// into runs runs of consecutive groups (see attention).
-	groups, runs int
-	fn           func(lo, hi int) // t.heads, bound once
-	gfn          func(lo, hi int) // t.groupRuns, bound once
-	kern         *attnKernels     // bestAttn unless a test chose another set
+	fn      func(lo, hi int) // t.heads, bound once
+	gfn     func(lo, hi int) // t.groups, bound once
+	kern    *attnKernels     // bestAttn unless a test chose another set
 }
 
 func (t *attnTask) heads(lo, hi int) {
@@ -208,18 +194,10 @@ func (t *attnTask) heads(lo, hi int) {
 	}
 }
 
-// groupRuns computes the runs [lo, hi) of head groups: run r is the
-// groups [r·groups/runs, (r+1)·groups/runs).
-func (t *attnTask) groupRuns(lo, hi int) {
-	for r := lo; r < hi; r++ {
-		t.headGroups(r*t.groups/t.runs, (r+1)*t.groups/t.runs)
-	}
-}
-
-// headGroups computes the head groups [lo, hi) of a single position (row
-// 0): group u is up to groupHeads consecutive query heads of key/value
-// head u/groupsPerKV.
-func (t *attnTask) headGroups(lo, hi int) {
+// groups computes the head groups [lo, hi) of a single position (row 0):
+// group u is up to groupHeads consecutive query heads of key/value head
+// u/groupsPerKV.
+func (t *attnTask) groups(lo, hi int) {
 	c, lc, kern := t.c, t.lc, t.kern
 	hd, kvDim := c.HeadDim, c.KVDim()
 	group, per := c.Heads/c.KVHeads, groupsPerKV(c)
@@ -234,11 +212,7 @@ func (t *attnTask) headGroups(lo, hi int) {
 		// The group kernel always computes groupHeads heads: for fewer than
 		// groupMinHeads the per-head kernels do less work. They also take
 		// the shapes the group kernel does not.
-		var next []uint16
-		if u+1 < hi {
-			next = lc.k[(u+1)/per*hd:]
-		}
-		if h1-h0 < groupMinHeads || !kern.group(q, lc.k[kv*hd:], lc.v[kv*hd:], next, kvDim, scale, span, b, out) {
+		if h1-h0 < groupMinHeads || !kern.group(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
 			t.heads(h0, h1)
 		}
 	}

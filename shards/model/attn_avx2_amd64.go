@@ -48,7 +48,7 @@ func attnGroupScores2(qg *float32, k *uint16, v *uint16, stride int, span int, s
 func attnGroupSoftmax2(s *float32, span int)
 
 //go:noescape
-func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32, pf *uint16)
+func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32)
 
 //go:noescape
 func attnToF16_2(dst *uint16, x *float32, n int)
@@ -129,7 +129,7 @@ func foldAVX2(acc []float32, np int, p []float32, pstride int, v []uint16, vstri
 var groupSlot = [groupHeads]int{0, 2, 4, 6, 1, 3, 5, 7}
 
 // groupAVX2 is attnKernels.group on the attnGroup* kernels.
-func groupAVX2(q []float32, k, v, next []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+func groupAVX2(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
 	const hd = groupHD
 	nh := len(q) / hd
 	if len(q)%hd != 0 || nh == 0 || nh > groupHeads || len(out) != len(q) || span <= 0 {
@@ -153,12 +153,7 @@ func groupAVX2(q []float32, k, v, next []uint16, stride int, scale float32, span
 	if np > 0 {
 		_ = vs[(np+4*lanes-1)/(4*lanes)*hd-1]
 		_ = acc[groupHeads*4*lanes*hd-1]
-		pf := &k[0] // keys read already: prefetching them again costs little
-		if next != nil {
-			_ = next[(np-1)*stride+hd-1]
-			pf = &next[0]
-		}
-		attnGroupKQV2(&sc[0], &v[0], 2*stride, np, &acc[0], &vs[0], pf)
+		attnGroupKQV2(&sc[0], &v[0], 2*stride, np, &acc[0], &vs[0])
 	}
 	t := min(np, span-1) // the first tail position, if any
 	for h := range nh {

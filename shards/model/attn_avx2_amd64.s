@@ -1110,7 +1110,7 @@ lbl:                     \
 	VMOVUPS Y9, (16384*h+49152+32*c)(R14);    \
 	VMOVUPS Y10, (16384*h+49152+32*c+32)(R14)
 
-// func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32, pf *uint16)
+// func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32)
 //
 // attnKQVAcc2 for the eight heads of p (position-major, as
 // attnGroupSoftmax2 leaves it) with a head size of 64: head h's row l goes
@@ -1119,11 +1119,7 @@ lbl:                     \
 // position, up to ceil(np/64) positions) by the first block of heads and
 // outputs, which multiplies them as it goes; the other blocks read them
 // from vs. Rows of lanes l >= np are zero. np > 0.
-//
-// Each position of the first block also prefetches a row (128 bytes) of
-// pf, same stride, rows in order, np rows in all: the keys of the group
-// computed next, fetched from memory while this one computes.
-TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-56
+TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-48
 	MOVQ p+0(FP), SI
 	MOVQ v+8(FP), DI
 	MOVQ stride+16(FP), R8
@@ -1161,8 +1157,7 @@ gk2_lane:
 
 	// The first block (heads 0..3, chunks 0..2, see GBLOCK3) converts
 	// the lane's values into vs as it goes: BX = v_j, R12 = its place
-	// in vs, CX = &p[8j], R13 = the next row of pf.
-	MOVQ pf+48(FP), R13
+	// in vs, CX = &p[8j].
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -1214,15 +1209,11 @@ gk2_cvt:
 	VFMADD231PS  Y12, Y15, Y9
 	VFMADD231PS  Y13, Y15, Y10
 	VFMADD231PS  Y14, Y15, Y11
-	PREFETCHT1   (R13)
-	PREFETCHT1   64(R13)
-	ADDQ         R8, R13
 	ADDQ         R11, BX
 	ADDQ         $256, R12
 	ADDQ         $2048, CX
 	CMPQ         R12, DX
 	JLT          gk2_cvt
-	MOVQ         R13, pf+48(FP)
 	VMOVUPS      Y0, (R14)
 	VMOVUPS      Y1, 32(R14)
 	VMOVUPS      Y2, 64(R14)

@@ -38,7 +38,7 @@ func BenchmarkGroupParts(b *testing.B) {
 	}
 	out := make([]float32, 8*hd)
 	bf := &attnBuffers{}
-	groupAVX2(q, k, v, nil, kvDim, 0.125, span, bf, out)
+	groupAVX2(q, k, v, kvDim, 0.125, span, bf, out)
 	_, qg, sc, vs, acc := bf.group(hd, span)
 	np := vecWhole(span)
 	run := func(name string, f func()) {
@@ -56,22 +56,16 @@ func BenchmarkGroupParts(b *testing.B) {
 	})
 	run("kqv-cold", func() {
 		next()
-		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0], &k[0])
+		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0])
 	})
 	run("kqv-after-scores-cold", func() {
 		next()
 		attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0])
-		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0], &k[0])
+		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0])
 	})
 	run("whole-cold", func() {
 		next()
-		groupAVX2(q, k, v, nil, kvDim, 0.125, span, bf, out)
-	})
-	// As decoding runs the groups of one thread: the keys of the group
-	// computed next are prefetched during this one.
-	run("whole-cold-prefetch", func() {
-		next()
-		groupAVX2(q, k, v, ks[(li+1)%nl], kvDim, 0.125, span, bf, out)
+		groupAVX2(q, k, v, kvDim, 0.125, span, bf, out)
 	})
 	run("scores", func() { attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0]) })
 	scCopy := append([]float32(nil), sc...)
@@ -79,14 +73,14 @@ func BenchmarkGroupParts(b *testing.B) {
 		copy(sc, scCopy)
 		attnGroupSoftmax2(&sc[0], span)
 	})
-	run("kqv", func() { attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0], &k[0]) })
+	run("kqv", func() { attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0]) })
 	run("fold", func() {
 		t := min(np, span-1)
 		for h := range 8 {
 			foldAVX2(acc[h*4*lanes*hd:], np, sc[t*groupHeads+h:], groupHeads, v[t*kvDim:], kvDim, span-np, out[h*hd:(h+1)*hd])
 		}
 	})
-	run("whole", func() { groupAVX2(q, k, v, nil, kvDim, 0.125, span, bf, out) })
+	run("whole", func() { groupAVX2(q, k, v, kvDim, 0.125, span, bf, out) })
 }
 
 // BenchmarkAttentionCold runs single-position attention with TinyLlama's

@@ -41,11 +41,9 @@ type attnKernels struct {
 	// share the key/value head k, v (stride and positions as above) over
 	// span positions: for each head the steps prepQ, scoresVec, softmax and
 	// kqvVec, with the same bits, but reading and converting each cached
-	// key and value once for all the heads. next, when not nil, holds the
-	// keys (same stride, span positions) of the group the caller computes
-	// next, which the kernel may prefetch while it computes. It returns
-	// false, doing nothing, for shapes it does not take.
-	group func(q []float32, k, v, next []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
+	// key and value once for all the heads. It returns false, doing
+	// nothing, for shapes it does not take.
+	group func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
 
 	// silu is siluRow (ggmlmath.go), which shares the vector exponential
 	// with the softmax.

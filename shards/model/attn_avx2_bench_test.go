@@ -13,8 +13,10 @@ import (
 // BenchmarkGroupParts times the steps of the AVX2 group kernel for one
 // key/value head of eight query heads at 2000 positions, in process CPU
 // nanoseconds per position (a figure a shared machine disturbs little):
-// "-cold" cycles through 22 layers' caches (45 MB, past the L3) as
-// decoding does, the others reuse one (cache-resident).
+// "-cold" cycles through the four key/value heads of 22 layers' caches
+// (45 MB, past the L3) as decoding does, the others reuse one
+// (cache-resident). "-headmajor" is the same on caches laid out head by
+// head (stride hd instead of kvDim), for comparison.
 func BenchmarkGroupParts(b *testing.B) {
 	if !hasAttnAVX2() {
 		b.Skip("the AVX2 attention kernels cannot run on this CPU or are ruled out by SVC_KERNELS")
@@ -27,10 +29,12 @@ func BenchmarkGroupParts(b *testing.B) {
 		ks[i], vsl[i] = randF16(r, span*kvDim, 1, false), randF16(r, span*kvDim, 1, false)
 	}
 	k, v := ks[0], vsl[0]
-	li := 0
+	li, g := 0, 0 // the layer and the group
 	next := func() {
-		li = (li + 1) % nl
-		k, v = ks[li], vsl[li]
+		if g = (g + 1) % 4; g == 0 {
+			li = (li + 1) % nl
+		}
+		k, v = ks[li][g*hd:], vsl[li][g*hd:]
 	}
 	q := make([]float32, 8*hd)
 	for i := range q {
@@ -62,6 +66,17 @@ func BenchmarkGroupParts(b *testing.B) {
 		next()
 		attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0])
 		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0])
+	})
+	// The same with each group's keys and values contiguous (a head-major
+	// cache): stride hd instead of kvDim.
+	var hk, hv [nl][]uint16
+	for i := range nl {
+		hk[i], hv[i] = randF16(r, span*kvDim, 1, false), randF16(r, span*kvDim, 1, false)
+	}
+	hbf := &attnBuffers{}
+	run("whole-cold-headmajor", func() {
+		next()
+		groupAVX2(q, hk[li][g*span*hd:], hv[li][g*span*hd:], hd, 0.125, span, hbf, out)
 	})
 	run("whole-cold", func() {
 		next()

@@ -49,11 +49,11 @@
 // FPSR.UFC, handed to the Go kernels), a 16-row F16 tile for prompt
 // batches (tiles_f16_arm64.s), four-row tiles for Q8_0 and Q4_0
 // (dotrows_arm64.s), one-row, four-position tiles for Q8_0, Q4_0
-// (dotx4_arm64.s), Q4_K, Q5_K, Q6_K (dotkx4_arm64.s), Q3_K and Q2_K,
-// all in the same canonical order, not that of llama.cpp's ARM kernels,
-// and the Q8_0/Q8_K activation converters (actquant_arm64.s); only F32
-// products stay in Go. .ci/run tests them under qemu-user
-// (kernels_arm64_test.go calls each one directly).
+// (dotx4_arm64.s), Q4_K, Q5_K, Q6_K (dotkx4_arm64.s) and the other
+// quantized types, all in the same canonical order, not that of
+// llama.cpp's ARM kernels, and the Q8_0/Q8_K activation converters
+// (actquant_arm64.s); only F32 products stay in Go. .ci/run tests them
+// under qemu-user (kernels_arm64_test.go calls each one directly).
 //
 // Pack copies a weight matrix, once at load, into the layout the CPU's
 // kernels read fastest. For Q4_0 (AVX2 or AVX-512 VNNI) and Q8_0 (AVX-512

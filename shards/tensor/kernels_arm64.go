@@ -19,11 +19,10 @@ import (
 // sets) and BF16 in both its orders (bf16_arm64.s, likewise), add a
 // 16-row F16 tile for prompt batches (tiles_f16_arm64.s, likewise),
 // four-row tiles for Q8_0 and Q4_0 (dotrows_arm64.s), four-position tiles
-// for Q8_0 and Q4_0 (dotx4_arm64.s), Q4_K, Q5_K and Q6_K (dotkx4_arm64.s),
-// Q3_K and Q2_K (dotq3k_arm64.s, dotq2k_arm64.s), and quantize activations
-// to Q8_0 and Q8_K in NEON (actquant_arm64.s). Only F32 keeps the Go
-// kernels; the types without tiles use the one-position kernel for each
-// position of a batch.
+// for Q8_0 and Q4_0 (dotx4_arm64.s), Q5_0, Q4_1 and Q5_1 (dotq5_arm64.s),
+// Q4_K, Q5_K and Q6_K (dotkx4_arm64.s), Q3_K and Q2_K (dotq3k_arm64.s,
+// dotq2k_arm64.s), and quantize activations to Q8_0 and Q8_K in NEON
+// (actquant_arm64.s). Only F32 keeps the Go kernels.
 
 // bestKernels is chosen once from the CPU's features and never changes.
 var bestKernels = detectKernels()
@@ -113,6 +112,24 @@ func dotQ5_1SDOT(w *byte, y *int8, d *float32, s *float32, nb int) float32
 
 //go:noescape
 func dotQ5_1NEON(w *byte, y *int8, d *float32, s *float32, nb int) float32
+
+//go:noescape
+func dotQ5_0x4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ5_0x4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ4_1x4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, s *float32, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ4_1x4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, s *float32, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ5_1x4SDOT(w *byte, y *int8, ystride int, d *float32, dstride int, s *float32, nb int, out *[4]float32)
+
+//go:noescape
+func dotQ5_1x4NEON(w *byte, y *int8, ystride int, d *float32, dstride int, s *float32, nb int, out *[4]float32)
 
 //go:noescape
 func dotQ2_KSDOT(w *byte, y *int8, d *float32, bsums *int16, nb int) float32
@@ -244,6 +261,19 @@ func neonQuad(k func(w *byte, y *int8, ystride int, d *float32, dstride int, nb 
 	}}
 }
 
+// neonQuad1 is neonQuad for kernels with Q8_1 activations (Q4_1, Q5_1),
+// which also take the blocks' sums.
+func neonQuad1(k func(w *byte, y *int8, ystride int, d *float32, dstride int, s *float32, nb int, out *[4]float32), blockBytes int) tileSpec {
+	return tileSpec{rows: 1, pos: 4, fn: func(w []byte, _ tileLayout, a *acts, i int, out []float32) {
+		nb := a.nb
+		_ = w[nb*blockBytes-1]
+		_ = a.qs[(i+4)*a.cols-1]
+		_ = a.d[(i+4)*nb-1]
+		_ = a.s[(i+4)*nb-1]
+		k(&w[0], &a.qs[i*a.cols], a.cols, &a.d[i*nb], nb, &a.s[i*nb], nb, (*[4]float32)(out))
+	}}
+}
+
 // neonRows makes a four-row, one-position tile of a kernel like
 // dotQ4_0x4rowsSDOT (row-major rows rs bytes apart, blocks of blockBytes).
 func neonRows(k func(w *byte, rs int, y *int8, d *float32, nb int, out *[4]float32), blockBytes int) tileSpec {
@@ -290,12 +320,13 @@ func neonKArgs(w []byte, a *acts, i, blockBytes int) (*byte, *int8, *float32, *i
 
 // neonKernels is the generic set with NEON kernels for the one-position
 // products of every quantized type and F16, four-row ones for Q8_0 and
-// Q4_0, four-position ones for Q8_0, Q4_0 and the k-quants, and the F16
+// Q4_0, four-position ones for the other quantized types, and the F16
 // and BF16 tiles, using SDOT when dot is set.
 func neonKernels(dot bool) *kernelSet {
 	ks := &kernelSet{name: "neon", q8_0: quantQ8_0Neon, q8_K: quantQ8_KNeon}
 	q8, q4 := dotQ8_0NEON, dotQ4_0NEON
 	q50, q41, q51 := dotQ5_0NEON, dotQ4_1NEON, dotQ5_1NEON
+	q50x4, q41x4, q51x4 := dotQ5_0x4NEON, dotQ4_1x4NEON, dotQ5_1x4NEON
 	q8x4, q4x4 := dotQ8_0x4NEON, dotQ4_0x4NEON
 	q8rows, q4rows := dotQ8_0x4rowsNEON, dotQ4_0x4rowsNEON
 	q2k, q3k, q4k, q5k, q6k := dotQ2_KNEON, dotQ3_KNEON, dotQ4_KNEON, dotQ5_KNEON, dotQ6_KNEON
@@ -305,6 +336,7 @@ func neonKernels(dot bool) *kernelSet {
 		ks.name = "neondot"
 		q8, q4 = dotQ8_0SDOT, dotQ4_0SDOT
 		q50, q41, q51 = dotQ5_0SDOT, dotQ4_1SDOT, dotQ5_1SDOT
+		q50x4, q41x4, q51x4 = dotQ5_0x4SDOT, dotQ4_1x4SDOT, dotQ5_1x4SDOT
 		q8x4, q4x4 = dotQ8_0x4SDOT, dotQ4_0x4SDOT
 		q8rows, q4rows = dotQ8_0x4rowsSDOT, dotQ4_0x4rowsSDOT
 		q2k, q3k, q4k, q5k, q6k = dotQ2_KSDOT, dotQ3_KSDOT, dotQ4_KSDOT, dotQ5_KSDOT, dotQ6_KSDOT
@@ -316,6 +348,9 @@ func neonKernels(dot bool) *kernelSet {
 	// Prompt batches: each weight block loaded once for four positions.
 	ks.batch[Q8_0] = neonQuad(q8x4, 34)
 	ks.batch[Q4_0] = neonQuad(q4x4, 18)
+	ks.batch[Q5_0] = neonQuad(q50x4, 22)
+	ks.batch[Q4_1] = neonQuad1(q41x4, 20)
+	ks.batch[Q5_1] = neonQuad1(q51x4, 24)
 	ks.batch[Q4_K] = neonKQuad(q4kx4, 144)
 	ks.batch[Q5_K] = neonKQuad(q5kx4, 176)
 	ks.batch[Q6_K] = neonKQuad(noKSums(q6kx4), 210)

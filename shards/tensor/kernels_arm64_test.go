@@ -126,22 +126,41 @@ func TestNEONDots(t *testing.T) {
 	}
 }
 
-// TestNEONQuads checks the four-position kernels the same way: each of
-// their four results against the Go kernel on that position's activations.
+// TestNEONQuads checks the four-position kernels of the 32-element block
+// types the same way: each of their four results against the Go kernel on
+// that position's activations.
 func TestNEONQuads(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	type quad func(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
+	// quad is a kernel with Q8_1 activations (Q4_1, Q5_1, which take
+	// their blocks' sums s); q0 adapts one with Q8_0 activations, r0 its
+	// Go kernel.
+	type quad func(w *byte, y *int8, ystride int, d *float32, dstride int, s *float32, nb int, out *[4]float32)
+	type ref func(w []byte, qs []int8, d, s []float32) float32
+	q0 := func(fn func(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)) quad {
+		return func(w *byte, y *int8, ystride int, d *float32, dstride int, _ *float32, nb int, out *[4]float32) {
+			fn(w, y, ystride, d, dstride, nb, out)
+		}
+	}
+	r0 := func(fn func(w []byte, qs []int8, d []float32) float32) ref {
+		return func(w []byte, qs []int8, d, _ []float32) float32 { return fn(w, qs, d) }
+	}
 	kernels := []struct {
 		name string
 		typ  Type
 		fn   quad
-		ref  func(w []byte, qs []int8, d []float32) float32
+		ref  ref
 		sdot bool
 	}{
-		{"dotQ8_0x4NEON", Q8_0, dotQ8_0x4NEON, dotQ8_0, false},
-		{"dotQ8_0x4SDOT", Q8_0, dotQ8_0x4SDOT, dotQ8_0, true},
-		{"dotQ4_0x4NEON", Q4_0, dotQ4_0x4NEON, dotQ4_0, false},
-		{"dotQ4_0x4SDOT", Q4_0, dotQ4_0x4SDOT, dotQ4_0, true},
+		{"dotQ8_0x4NEON", Q8_0, q0(dotQ8_0x4NEON), r0(dotQ8_0), false},
+		{"dotQ8_0x4SDOT", Q8_0, q0(dotQ8_0x4SDOT), r0(dotQ8_0), true},
+		{"dotQ4_0x4NEON", Q4_0, q0(dotQ4_0x4NEON), r0(dotQ4_0), false},
+		{"dotQ4_0x4SDOT", Q4_0, q0(dotQ4_0x4SDOT), r0(dotQ4_0), true},
+		{"dotQ5_0x4NEON", Q5_0, q0(dotQ5_0x4NEON), r0(dotQ5_0), false},
+		{"dotQ5_0x4SDOT", Q5_0, q0(dotQ5_0x4SDOT), r0(dotQ5_0), true},
+		{"dotQ4_1x4NEON", Q4_1, dotQ4_1x4NEON, dotQ4_1, false},
+		{"dotQ4_1x4SDOT", Q4_1, dotQ4_1x4SDOT, dotQ4_1, true},
+		{"dotQ5_1x4NEON", Q5_1, dotQ5_1x4NEON, dotQ5_1, false},
+		{"dotQ5_1x4SDOT", Q5_1, dotQ5_1x4SDOT, dotQ5_1, true},
 	}
 	for _, k := range kernels {
 		t.Run(k.name, func(t *testing.T) {
@@ -164,14 +183,18 @@ func TestNEONQuads(t *testing.T) {
 						x[j] *= 1e30
 					}
 				}
-				qs, d := make([]int8, len(x)), make([]float32, 4*nb)
+				qs, d, sy := make([]int8, len(x)), make([]float32, 4*nb), make([]float32, 4*nb)
 				for p := 0; p < 4; p++ {
-					quantQ8_0(x[p*cols:(p+1)*cols], qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb])
+					if k.typ == Q4_1 || k.typ == Q5_1 {
+						quantQ8_1(x[p*cols:(p+1)*cols], qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb], sy[p*nb:(p+1)*nb])
+					} else {
+						quantQ8_0(x[p*cols:(p+1)*cols], qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb])
+					}
 				}
 				var got [4]float32
-				k.fn(&w.Data[0], &qs[0], cols, &d[0], nb, nb, &got)
+				k.fn(&w.Data[0], &qs[0], cols, &d[0], nb, &sy[0], nb, &got)
 				for p := 0; p < 4; p++ {
-					want := k.ref(w.Data, qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb])
+					want := k.ref(w.Data, qs[p*cols:(p+1)*cols], d[p*nb:(p+1)*nb], sy[p*nb:(p+1)*nb])
 					if math.Float32bits(got[p]) != math.Float32bits(want) {
 						t.Fatalf("%d blocks, position %d: %v (%#x), want %v (%#x)", nb, p, got[p], math.Float32bits(got[p]), want, math.Float32bits(want))
 					}

@@ -113,9 +113,11 @@ func TestReferenceTeacherForced(t *testing.T) {
 			defer sh.Close()
 			tol := tolerance(ref.Model)
 			var maxDev float64
+			golden := newLogitsHash()
 			for ci, c := range ref.Cases {
 				steps := alignSteps(t, ci, c)
 				rows := teacherForced(t, sh, c)
+				golden.add(rows)
 				for j, want := range c.TopLogprobs {
 					step := steps[j]
 					row := rows[step]
@@ -136,6 +138,7 @@ func TestReferenceTeacherForced(t *testing.T) {
 				}
 			}
 			t.Logf("%s: max |Δ logprob| over top-5 = %.5f nats (tolerance %.2f)", ref.Model, maxDev, tol)
+			checkGolden(t, fixtureKey(t, testenv.Path(t, "models", ref.Model), rp), golden)
 		})
 	}
 }

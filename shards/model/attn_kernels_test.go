@@ -438,3 +438,37 @@ func TestAttentionGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestAttentionGroupZeroScores gives the group kernel scores that are
+// zeros of either sign (queries of ±0 against keys of either sign, some
+// positions all positive so that every product is -0): its plain
+// products make -0 scores where the Go code has +0, which must change no
+// output bit.
+func TestAttentionGroupZeroScores(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	c := &Config{Heads: 32, KVHeads: 4, HeadDim: groupHD}
+	for _, span := range []int{1, 17, 100, 300} {
+		k := randF16(r, span*c.KVDim(), 1, false)
+		for j := 0; j < span; j += 3 {
+			for i := j * c.KVDim(); i < (j+1)*c.KVDim(); i++ {
+				k[i] &^= 0x8000 // all positive: (-0)·k = -0
+			}
+		}
+		lc := &layerCache{k: k, v: randF16(r, span*c.KVDim(), 1, false)}
+		q := make([]float32, c.QDim())
+		for i := range q {
+			if (i/groupHD)%3 != 2 {
+				q[i] = float32(math.Copysign(0, -1))
+			} else if i%5 == 0 {
+				q[i] = randF32(r, 3, false) // a few heads with one nonzero term in five
+			}
+		}
+		want := make([]float32, len(q))
+		attention(nil, &attnTask{kern: genericAttn}, newAttnBufList(1), c, lc, q, 1, span-1, want)
+		for _, ks := range attnKernelSets() {
+			got := make([]float32, len(q))
+			attention(nil, &attnTask{kern: ks}, newAttnBufList(1), c, lc, q, 1, span-1, got)
+			compareRows(t, fmt.Sprintf("%s span=%d", ks.name, span), got, want)
+		}
+	}
+}

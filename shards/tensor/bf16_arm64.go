@@ -7,10 +7,12 @@ package tensor
 // position (decode) and one row alone in the one-position order; a tile
 // of 16 rows for up to posTile positions (prompts, batched decode) and
 // one row alone in the several-position order. They multiply and add
-// separately, as the Go kernels do, with flush-to-zero on, and report
-// whether anything was flushed: such a call, where a subnormal input,
-// product or sum took part, is computed again by the Go kernels, so the
-// bits are always theirs.
+// separately, as the Go kernels do, or, in the prompt tile where the
+// exponent ranges of its rows and of the activations make every product
+// exact, with one fused multiply-add on activations widened once per
+// product (acts.hf); all run with flush-to-zero on and report whether a
+// product or sum was flushed: such a call is computed again by the Go
+// kernels, so the bits are always theirs.
 
 //go:noescape
 func bf16StepNEON(w *byte, rs int, x *uint16, n int, rows int, out *[16][2]float32) int
@@ -18,12 +20,16 @@ func bf16StepNEON(w *byte, rs int, x *uint16, n int, rows int, out *[16][2]float
 //go:noescape
 func bf16ManyNEON(w *byte, rs int, rows int, x *uint16, xs int, k int, n int, out *float32, os int) int
 
+//go:noescape
+func bf16ManyFNEON(w *byte, rs int, rows int, xf *float32, xs int, k int, n int, xrange int, out *float32, os int) int
+
 // addBF16NEON registers the kernels above.
 func addBF16NEON(ks *kernelSet) {
 	ks.dot[BF16] = bf16DotNEON
 	ks.vec[BF16] = tileSpec{rows: 16, pos: 1, fn: bf16VecNEON}
 	ks.many[BF16] = bf16ManyRowNEON
 	ks.manyBatch[BF16] = tileSpec{rows: 16, pos: posTile, minPos: 1, direct: true, fn: bf16ManyTileNEON}
+	ks.bf16f32 = true
 }
 
 // bf16DotNEON is dotBF16Step.
@@ -87,7 +93,20 @@ func bf16ManyTileNEON(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	_ = w[(rows-1)*l.rs+2*cols-1]
 	_ = a.h[(i+k)*cols-1]
 	_ = out[(k-1)*os+rows-1]
-	if cols%32 != 0 || bf16ManyNEON(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, &out[0], os) != 0 {
+	flag := 2
+	if cols%32 == 0 && len(a.hf) > 0 {
+		// Fused, where the exponent ranges make every product exact.
+		_ = a.hf[(i+k)*cols-1]
+		xr := a.hx[i]
+		for _, r := range a.hx[i+1 : i+k] {
+			xr = min(xr&^0xffff, r&^0xffff) | max(xr&0xffff, r&0xffff)
+		}
+		flag = bf16ManyFNEON(&w[0], l.rs, rows, &a.hf[i*cols], 4*cols, k, cols, int(xr), &out[0], os)
+	}
+	if flag == 2 && cols%32 == 0 {
+		flag = bf16ManyNEON(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, &out[0], os)
+	}
+	if flag != 0 {
 		// tinyBLAS declines such rows (cols%32 != 0), or a subnormal
 		// took part: the Go kernels' order and flushing.
 		for p := range k {

@@ -529,3 +529,242 @@ manystored:
 	AND $0x08, R21, R21 // UFC
 	MOVD R21, ret+72(FP)
 	RET
+
+// func bf16ManyFNEON(w *byte, rs int, rows int, xf *float32, xs int, k int, n int, xrange int, out *float32, os int) int
+// The several-position order as bf16ManyNEON computes it, for the
+// activations widened in splitBF16's order (xf, positions xs bytes apart;
+// per 16 elements the 8 odd ones, then the 8 even ones) with one fused
+// multiply-add per product, where that rounds as the separate multiply and
+// add do: where every product of a weight and an activation is exact in
+// float32. A first pass takes the weights' exponent range (as splitBF16
+// gives the activations', xrange): every product of nonzero normal values
+// is exact if the smallest exponents add up to at least 128 (no product
+// below 2^-126) and the largest to at most 380 (none at 2^128 or above);
+// zeros and flushed subnormals give zero products either way, and Inf or
+// NaN give Inf or NaN either way. Where that fails it returns 2 at once
+// (the caller runs bf16ManyNEON); otherwise FPSR.UFC as bf16ManyNEON.
+// Register tiles of two rows × two positions, positions in the outer
+// loop. Registers: V0-V15 the four accumulators (A p0, B p0, A p1, B p1),
+// V16-V19 row A's even (V16, V17) and odd (V18, V19) weights of 16
+// elements, V20-V23 row B's, V24-V27 16 activations (odd, then even),
+// V28 the mask.
+TEXT ·bf16ManyFNEON(SB), NOSPLIT, $0-88
+	MOVD w+0(FP), R0
+	MOVD rs+8(FP), R1
+	MOVD rows+16(FP), R2
+	MOVD xf+24(FP), R3
+	MOVD xs+32(FP), R4
+	MOVD k+40(FP), R5
+	MOVD n+48(FP), R6
+	MOVD out+64(FP), R7
+	MOVD os+72(FP), R8
+	LSL $2, R8, R8 // bytes between positions in out
+	// The weights' exponent range: V20 the largest, V21 the smallest
+	// nonzero minus one (0 - 1 wraps to 0xffff, above them all).
+	WORD $0x4f00e414 // movi v20.16b, #0
+	WORD $0x4f07e7f5 // movi v21.16b, #0xff
+	WORD $0x4f008436 // movi v22.8h, #1
+	MOVD R0, R10
+	MOVD R2, R11
+rangerows:
+	MOVD R10, R12
+	MOVD R6, R13
+rangeloop:
+	WORD $0x4cdf2590 // ld1 {v16.8h, v17.8h, v18.8h, v19.8h}, [x12], #64
+	WORD $0x6f190617 // ushr v23.8h, v16.8h, #7
+	WORD $0x6f00b437 // bic v23.8h, #1, lsl #8
+	WORD $0x6e776694 // umax v20.8h, v20.8h, v23.8h
+	WORD $0x6e7686f7 // sub v23.8h, v23.8h, v22.8h
+	WORD $0x6e776eb5 // umin v21.8h, v21.8h, v23.8h
+	WORD $0x6f190637 // ushr v23.8h, v17.8h, #7
+	WORD $0x6f00b437 // bic v23.8h, #1, lsl #8
+	WORD $0x6e776694 // umax v20.8h, v20.8h, v23.8h
+	WORD $0x6e7686f7 // sub v23.8h, v23.8h, v22.8h
+	WORD $0x6e776eb5 // umin v21.8h, v21.8h, v23.8h
+	WORD $0x6f190657 // ushr v23.8h, v18.8h, #7
+	WORD $0x6f00b437 // bic v23.8h, #1, lsl #8
+	WORD $0x6e776694 // umax v20.8h, v20.8h, v23.8h
+	WORD $0x6e7686f7 // sub v23.8h, v23.8h, v22.8h
+	WORD $0x6e776eb5 // umin v21.8h, v21.8h, v23.8h
+	WORD $0x6f190677 // ushr v23.8h, v19.8h, #7
+	WORD $0x6f00b437 // bic v23.8h, #1, lsl #8
+	WORD $0x6e776694 // umax v20.8h, v20.8h, v23.8h
+	WORD $0x6e7686f7 // sub v23.8h, v23.8h, v22.8h
+	WORD $0x6e776eb5 // umin v21.8h, v21.8h, v23.8h
+	SUBS $32, R13, R13
+	BNE rangeloop
+	ADD R1, R10, R10
+	SUBS $1, R11, R11
+	BNE rangerows
+	WORD $0x6e70aa94 // umaxv h20, v20.8h
+	WORD $0x6e71aab5 // uminv h21, v21.8h
+	WORD $0x1e26028e // fmov w14, s20
+	WORD $0x1e2602af // fmov w15, s21
+	MOVD xrange+56(FP), R12
+	LSR $16, R12, R13 // the activations' smallest nonzero exponent minus one
+	AND $0xffff, R12, R12 // their largest
+	ADD R13, R15, R15
+	CMP $126, R15
+	BLT inexact
+	ADD R12, R14, R14
+	CMP $380, R14
+	BGT inexact
+	MOVD FPCR, R19
+	MOVD FPSR, R20
+	ORR $(1<<24), R19, R21 // FZ
+	MOVD R21, FPCR
+	MOVD ZR, FPSR
+	WORD $0x6f07c7fc // mvni v28.4s, #0xff, msl #8
+	MOVD $0, R24 // p
+fpos:
+	MUL R24, R4, R21
+	ADD R3, R21, R12 // x0
+	ADD R4, R12, R13
+	ADD $1, R24, R21
+	CMP R5, R21
+	CSEL LT, R13, R12, R13 // x1, or x0 past the last position
+	MOVD $0, R25 // r
+frows:
+	MUL R25, R1, R21
+	ADD R0, R21, R10 // row A
+	ADD R1, R10, R11
+	ADD $1, R25, R21
+	CMP R2, R21
+	CSEL LT, R11, R10, R11 // row B, or A past the last row
+	MOVD R12, R21
+	MOVD R13, R22
+	MOVD R6, R15
+	WORD $0x4f00e400 // movi v0.16b, #0
+	WORD $0x4f00e401 // movi v1.16b, #0
+	WORD $0x4f00e402 // movi v2.16b, #0
+	WORD $0x4f00e403 // movi v3.16b, #0
+	WORD $0x4f00e404 // movi v4.16b, #0
+	WORD $0x4f00e405 // movi v5.16b, #0
+	WORD $0x4f00e406 // movi v6.16b, #0
+	WORD $0x4f00e407 // movi v7.16b, #0
+	WORD $0x4f00e408 // movi v8.16b, #0
+	WORD $0x4f00e409 // movi v9.16b, #0
+	WORD $0x4f00e40a // movi v10.16b, #0
+	WORD $0x4f00e40b // movi v11.16b, #0
+	WORD $0x4f00e40c // movi v12.16b, #0
+	WORD $0x4f00e40d // movi v13.16b, #0
+	WORD $0x4f00e40e // movi v14.16b, #0
+	WORD $0x4f00e40f // movi v15.16b, #0
+floop:
+	WORD $0x4cdfa550 // ld1 {v16.8h, v17.8h}, [x10], #32
+	WORD $0x4e3c1e12 // and v18.16b, v16.16b, v28.16b
+	WORD $0x4e3c1e33 // and v19.16b, v17.16b, v28.16b
+	WORD $0x4f305610 // shl v16.4s, v16.4s, #16
+	WORD $0x4f305631 // shl v17.4s, v17.4s, #16
+	WORD $0x4cdfa574 // ld1 {v20.8h, v21.8h}, [x11], #32
+	WORD $0x4e3c1e96 // and v22.16b, v20.16b, v28.16b
+	WORD $0x4e3c1eb7 // and v23.16b, v21.16b, v28.16b
+	WORD $0x4f305694 // shl v20.4s, v20.4s, #16
+	WORD $0x4f3056b5 // shl v21.4s, v21.4s, #16
+	WORD $0x4cdf2ab8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x21], #64
+	WORD $0x4e38ce40 // fmla v0.4s, v18.4s, v24.4s
+	WORD $0x4e3ace00 // fmla v0.4s, v16.4s, v26.4s
+	WORD $0x4e39ce61 // fmla v1.4s, v19.4s, v25.4s
+	WORD $0x4e3bce21 // fmla v1.4s, v17.4s, v27.4s
+	WORD $0x4e38cec4 // fmla v4.4s, v22.4s, v24.4s
+	WORD $0x4e3ace84 // fmla v4.4s, v20.4s, v26.4s
+	WORD $0x4e39cee5 // fmla v5.4s, v23.4s, v25.4s
+	WORD $0x4e3bcea5 // fmla v5.4s, v21.4s, v27.4s
+	WORD $0x4cdf2ad8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x22], #64
+	WORD $0x4e38ce48 // fmla v8.4s, v18.4s, v24.4s
+	WORD $0x4e3ace08 // fmla v8.4s, v16.4s, v26.4s
+	WORD $0x4e39ce69 // fmla v9.4s, v19.4s, v25.4s
+	WORD $0x4e3bce29 // fmla v9.4s, v17.4s, v27.4s
+	WORD $0x4e38cecc // fmla v12.4s, v22.4s, v24.4s
+	WORD $0x4e3ace8c // fmla v12.4s, v20.4s, v26.4s
+	WORD $0x4e39ceed // fmla v13.4s, v23.4s, v25.4s
+	WORD $0x4e3bcead // fmla v13.4s, v21.4s, v27.4s
+	WORD $0x4cdfa550 // ld1 {v16.8h, v17.8h}, [x10], #32
+	WORD $0x4e3c1e12 // and v18.16b, v16.16b, v28.16b
+	WORD $0x4e3c1e33 // and v19.16b, v17.16b, v28.16b
+	WORD $0x4f305610 // shl v16.4s, v16.4s, #16
+	WORD $0x4f305631 // shl v17.4s, v17.4s, #16
+	WORD $0x4cdfa574 // ld1 {v20.8h, v21.8h}, [x11], #32
+	WORD $0x4e3c1e96 // and v22.16b, v20.16b, v28.16b
+	WORD $0x4e3c1eb7 // and v23.16b, v21.16b, v28.16b
+	WORD $0x4f305694 // shl v20.4s, v20.4s, #16
+	WORD $0x4f3056b5 // shl v21.4s, v21.4s, #16
+	WORD $0x4cdf2ab8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x21], #64
+	WORD $0x4e38ce42 // fmla v2.4s, v18.4s, v24.4s
+	WORD $0x4e3ace02 // fmla v2.4s, v16.4s, v26.4s
+	WORD $0x4e39ce63 // fmla v3.4s, v19.4s, v25.4s
+	WORD $0x4e3bce23 // fmla v3.4s, v17.4s, v27.4s
+	WORD $0x4e38cec6 // fmla v6.4s, v22.4s, v24.4s
+	WORD $0x4e3ace86 // fmla v6.4s, v20.4s, v26.4s
+	WORD $0x4e39cee7 // fmla v7.4s, v23.4s, v25.4s
+	WORD $0x4e3bcea7 // fmla v7.4s, v21.4s, v27.4s
+	WORD $0x4cdf2ad8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x22], #64
+	WORD $0x4e38ce4a // fmla v10.4s, v18.4s, v24.4s
+	WORD $0x4e3ace0a // fmla v10.4s, v16.4s, v26.4s
+	WORD $0x4e39ce6b // fmla v11.4s, v19.4s, v25.4s
+	WORD $0x4e3bce2b // fmla v11.4s, v17.4s, v27.4s
+	WORD $0x4e38cece // fmla v14.4s, v22.4s, v24.4s
+	WORD $0x4e3ace8e // fmla v14.4s, v20.4s, v26.4s
+	WORD $0x4e39ceef // fmla v15.4s, v23.4s, v25.4s
+	WORD $0x4e3bceaf // fmla v15.4s, v21.4s, v27.4s
+	SUBS $32, R15, R15
+	BNE floop
+	WORD $0x4e22d400 // fadd v0.4s, v0.4s, v2.4s
+	WORD $0x4e23d421 // fadd v1.4s, v1.4s, v3.4s
+	WORD $0x4e20d420 // fadd v0.4s, v1.4s, v0.4s
+	WORD $0x6e00401d // ext v29.16b, v0.16b, v0.16b, #8
+	WORD $0x4e3dd400 // fadd v0.4s, v0.4s, v29.4s
+	WORD $0x7e30d800 // faddp s0, v0.2s
+	WORD $0x4e26d484 // fadd v4.4s, v4.4s, v6.4s
+	WORD $0x4e27d4a5 // fadd v5.4s, v5.4s, v7.4s
+	WORD $0x4e24d4a4 // fadd v4.4s, v5.4s, v4.4s
+	WORD $0x6e04409d // ext v29.16b, v4.16b, v4.16b, #8
+	WORD $0x4e3dd484 // fadd v4.4s, v4.4s, v29.4s
+	WORD $0x7e30d884 // faddp s4, v4.2s
+	WORD $0x4e2ad508 // fadd v8.4s, v8.4s, v10.4s
+	WORD $0x4e2bd529 // fadd v9.4s, v9.4s, v11.4s
+	WORD $0x4e28d528 // fadd v8.4s, v9.4s, v8.4s
+	WORD $0x6e08411d // ext v29.16b, v8.16b, v8.16b, #8
+	WORD $0x4e3dd508 // fadd v8.4s, v8.4s, v29.4s
+	WORD $0x7e30d908 // faddp s8, v8.2s
+	WORD $0x4e2ed58c // fadd v12.4s, v12.4s, v14.4s
+	WORD $0x4e2fd5ad // fadd v13.4s, v13.4s, v15.4s
+	WORD $0x4e2cd5ac // fadd v12.4s, v13.4s, v12.4s
+	WORD $0x6e0c419d // ext v29.16b, v12.16b, v12.16b, #8
+	WORD $0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	WORD $0x7e30d98c // faddp s12, v12.2s
+	// Stores: row A of position p always; B where r+1 < rows; p+1 where
+	// it is a position.
+	MUL R24, R8, R21
+	ADD R21, R7, R21
+	ADD R25<<2, R21, R21 // &out[p*os+r]
+	ADD $1, R25, R22
+	CMP R2, R22
+	CSET LT, R22 // row B is a row
+	FMOVS F0, (R21)
+	CBZ R22, 2(PC)
+	FMOVS F4, 4(R21)
+	ADD $1, R24, R23
+	CMP R5, R23
+	BGE fstored
+	ADD R8, R21, R21
+	FMOVS F8, (R21)
+	CBZ R22, 2(PC)
+	FMOVS F12, 4(R21)
+fstored:
+	ADD $2, R25, R25
+	CMP R2, R25
+	BLT frows
+	ADD $2, R24, R24
+	CMP R5, R24
+	BLT fpos
+	MOVD FPSR, R21
+	MOVD R19, FPCR
+	MOVD R20, FPSR
+	AND $0x08, R21, R21 // UFC
+	MOVD R21, ret+80(FP)
+	RET
+inexact:
+	MOVD $2, R21
+	MOVD R21, ret+80(FP)
+	RET

@@ -45,7 +45,8 @@
 // (dotq5_arm64.s), Q4_K, Q5_K, Q6_K (dotk_arm64.s), Q3_K, Q2_K
 // (dotq3k_arm64.s, dotq2k_arm64.s) and F16 (dotf16_arm64.s) products,
 // BF16 tiles in both orders (bf16_arm64.s: flush-to-zero on, as the Go
-// kernels flush, and a call where a product or sum was tiny, flagged by
+// kernels flush, fused multiply-adds where the exponent ranges make every
+// product exact, and a call where a product or sum was tiny, flagged by
 // FPSR.UFC, handed to the Go kernels), a 16-row F16 tile for prompt
 // batches (tiles_f16_arm64.s), four-row tiles for Q8_0 and Q4_0
 // (dotrows_arm64.s), one-row, four-position tiles for Q8_0, Q4_0

@@ -209,10 +209,11 @@ func (q *scheduler) take(now time.Time) ([]*stepReq, time.Duration) {
 		return nil, 0
 	}
 	var gather time.Duration
-	live := 0
+	live, positions := 0, 0
 	for _, r := range q.queue {
 		if r.ctx.Err() == nil {
 			live++
+			positions += r.n
 		}
 	}
 	for _, r := range q.queue {
@@ -222,7 +223,9 @@ func (q *scheduler) take(now time.Time) ([]*stepReq, time.Duration) {
 		if c := r.cohort; c != nil && c.missing > 0 {
 			gather = max(gather, c.gather)
 		}
-		if r.round > live {
+		if r.round > live && positions < q.limit {
+			// Its round is incomplete, and the queue does not fill a
+			// batch yet.
 			gather = q.gatherMax
 		}
 	}
@@ -246,6 +249,11 @@ func (q *scheduler) take(now time.Time) ([]*stepReq, time.Duration) {
 	rest := copy(q.queue, q.queue[i:])
 	clear(q.queue[rest:])
 	q.queue = q.queue[:rest]
+	for _, r := range q.queue {
+		// Left over from a full batch: its round's other steps are
+		// computing now, so it waits for no more.
+		r.round = 0
+	}
 	q.busy = len(batch) > 0
 	return batch, 0
 }

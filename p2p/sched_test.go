@@ -379,4 +379,41 @@ func TestSchedulerRounds(t *testing.T) {
 	if r := q.do(ctx, "b", step(5), 1, 1); r.err != nil || r.sessions != 1 {
 		t.Fatalf("round of one: %v, batch of %d", r.err, r.sessions)
 	}
+	q.forget("b")
+}
+
+// TestSchedulerRoundOverLimit checks that a round larger than a batch is
+// computed in full batches without waiting for steps already computed: the
+// steps left over from the first batch are computed next, at once.
+func TestSchedulerRoundOverLimit(t *testing.T) {
+	ids := []string{"a", "b", "c"}
+	sh := testShard(t, ids...)
+	q := newScheduler(sh, 2, testMetrics(t))
+	q.gatherMax = time.Minute // only arrivals end a wait
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	defer func() { cancel(); <-done }()
+	step := func(tok int32) model.Input { return model.Input{Tokens: []int32{tok}, Logits: model.LogitsLast} }
+	wait := submitRound(q, []context.Context{ctx, ctx, ctx}, ids, []model.Input{step(1), step(2), step(3)}, 3)
+	queued(t, q, 3)
+	go func() { q.run(ctx); close(done) }()
+	q.poke()
+	results := make(chan []stepResult, 1)
+	go func() { results <- wait() }()
+	var res []stepResult
+	select {
+	case res = <-results:
+	case <-time.After(10 * time.Second): // a hang check: the left-over step must not wait for its round
+		t.Fatal("steps of the round still waiting")
+	}
+	sizes := map[int]int{}
+	for i, r := range res {
+		if r.err != nil {
+			t.Fatalf("step %s: %v", ids[i], r.err)
+		}
+		sizes[r.sessions]++
+	}
+	if sizes[2] != 2 || sizes[1] != 1 {
+		t.Fatalf("batch sizes of the steps %v, want two in a batch of 2 and one alone", sizes)
+	}
 }

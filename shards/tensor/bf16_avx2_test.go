@@ -157,27 +157,11 @@ func BenchmarkBF16AVX2Tile(b *testing.B) {
 //	go test -run '^$' -bench BF16Prefill -count 3 ./shards/tensor/
 func BenchmarkBF16Prefill(b *testing.B) {
 	skipUnless(b, kernelGap("avx2"))
-	p := NewPool(1)
-	defer p.Close()
-	r := rand.New(rand.NewPCG(1, 1))
-	for _, sh := range [][2]int{{2048, 2048}, {2048, 5632}} {
-		w := randomMatrix(r, BF16, sh[0], sh[1])
-		x := randomVec(r, 128*sh[1])
-		out := make([]float32, 128*sh[0])
-		ws := NewWorkspace()
-		for _, widened := range []bool{false, true} {
-			ks := avx2Kernels()
-			ks.bf16f32 = widened
-			b.Run(fmt.Sprintf("%dx%d/widened=%v", sh[0], sh[1], widened), func(b *testing.B) {
-				matMul(ks, p, ws, w, x, 128, out)
-				b.ResetTimer()
-				c0 := cpuTime()
-				for i := 0; i < b.N; i++ {
-					matMul(ks, p, ws, w, x, 128, out)
-				}
-				cpu := cpuTime() - c0
-				b.ReportMetric(float64(b.N)*float64(2*128*sh[0]*sh[1])/cpu.Seconds()/1e9, "GFLOP/cpu-s")
-			})
-		}
+	var variants []prefillVariant
+	for _, widened := range []bool{false, true} {
+		ks := avx2Kernels()
+		ks.bf16f32 = widened
+		variants = append(variants, prefillVariant{fmt.Sprintf("widened=%v", widened), ks})
 	}
+	benchPrefill(b, BF16, variants, true)
 }

@@ -1,4 +1,4 @@
-//go:build amd64 && !purego && unix
+//go:build amd64 && !purego
 
 package tensor
 
@@ -16,24 +16,49 @@ import (
 //	go test -run '^$' -bench Q8Prefill -count 5 ./shards/tensor/
 func BenchmarkQ8Prefill(b *testing.B) {
 	skipUnless(b, kernelGap("avx2"))
+	benchPrefill(b, Q8_0, []prefillVariant{{"", avx2Kernels()}}, false)
+}
+
+// prefillVariant is one kernel set benchPrefill times, under a sub-benchmark
+// name ("" for none).
+type prefillVariant struct {
+	name string
+	ks   *kernelSet
+}
+
+// benchPrefill times 128-position products of typ with TinyLlama's shapes
+// (2048×2048 and 2048×5632) on one worker, for each variant on the same
+// data, and reports GFLOP per CPU-second (gflop) or weight GB per
+// CPU-second.
+func benchPrefill(b *testing.B, typ Type, variants []prefillVariant, gflop bool) {
+	const n = 128
 	p := NewPool(1)
 	defer p.Close()
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, sh := range [][2]int{{2048, 2048}, {2048, 5632}} {
-		w := randomMatrix(r, Q8_0, sh[0], sh[1])
-		x := randomVec(r, 128*sh[1])
-		out := make([]float32, 128*sh[0])
+		w := randomMatrix(r, typ, sh[0], sh[1])
+		x := randomVec(r, n*sh[1])
+		out := make([]float32, n*sh[0])
 		ws := NewWorkspace()
-		ks := avx2Kernels()
-		b.Run(fmt.Sprintf("%dx%d", sh[0], sh[1]), func(b *testing.B) {
-			matMul(ks, p, ws, w, x, 128, out)
-			b.ResetTimer()
-			c0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				matMul(ks, p, ws, w, x, 128, out)
+		for _, v := range variants {
+			name := fmt.Sprintf("%dx%d", sh[0], sh[1])
+			if v.name != "" {
+				name += "/" + v.name
 			}
-			cpu := cpuTime() - c0
-			b.ReportMetric(float64(b.N)*float64(len(w.Data))/cpu.Seconds()/1e9, "GB/cpu-s")
-		})
+			b.Run(name, func(b *testing.B) {
+				matMul(v.ks, p, ws, w, x, n, out)
+				b.ResetTimer()
+				c0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					matMul(v.ks, p, ws, w, x, n, out)
+				}
+				sec := (cpuTime() - c0).Seconds()
+				if gflop {
+					b.ReportMetric(float64(b.N)*float64(2*n*sh[0]*sh[1])/sec/1e9, "GFLOP/cpu-s")
+				} else {
+					b.ReportMetric(float64(b.N)*float64(len(w.Data))/sec/1e9, "GB/cpu-s")
+				}
+			})
+		}
 	}
 }

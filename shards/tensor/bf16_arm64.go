@@ -84,11 +84,7 @@ func bf16ManyRowNEON(w []byte, a *acts, i int) float32 {
 // the several-position order, into out[p*os+k] (os = l.os, or 16).
 func bf16ManyTileNEON(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = 16
-	os := rows
-	if l.os > 0 {
-		os = l.os
-	}
-	k := (len(out)-rows)/os + 1
+	os, k := l.outs(rows, out)
 	cols := a.cols
 	_ = w[(rows-1)*l.rs+2*cols-1]
 	_ = a.h[(i+k)*cols-1]
@@ -97,11 +93,7 @@ func bf16ManyTileNEON(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	if cols%32 == 0 && len(a.hf) > 0 {
 		// Fused, where the exponent ranges make every product exact.
 		_ = a.hf[(i+k)*cols-1]
-		xr := a.hx[i]
-		for _, r := range a.hx[i+1 : i+k] {
-			xr = min(xr&^0xffff, r&^0xffff) | max(xr&0xffff, r&0xffff)
-		}
-		flag = bf16ManyFNEON(&w[0], l.rs, rows, &a.hf[i*cols], 4*cols, k, cols, int(xr), &out[0], os)
+		flag = bf16ManyFNEON(&w[0], l.rs, rows, &a.hf[i*cols], 4*cols, k, cols, int(bf16Range(a.hx[i:i+k])), &out[0], os)
 	}
 	if flag == 2 && cols%32 == 0 {
 		flag = bf16ManyNEON(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, &out[0], os)
@@ -109,11 +101,6 @@ func bf16ManyTileNEON(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	if flag != 0 {
 		// tinyBLAS declines such rows (cols%32 != 0), or a subnormal
 		// took part: the Go kernels' order and flushing.
-		for p := range k {
-			x := a.hrow(i + p)
-			for r := range rows {
-				out[p*os+r] = dotBF16Batch(w[r*l.rs:], x)
-			}
-		}
+		bf16BatchGo(w, l.rs, a, i, 0, k, 0, rows, os, out)
 	}
 }

@@ -104,11 +104,7 @@ func bf16ManyRowAVX2(w []byte, a *acts, i int) float32 {
 // the several-position order, into out[p*os+k] (os = l.os, or 16).
 func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = 16
-	os := rows
-	if l.os > 0 {
-		os = l.os
-	}
-	k := (len(out)-rows)/os + 1
+	os, k := l.outs(rows, out)
 	cols := a.cols
 	_ = w[(rows-1)*l.rs+2*cols-1]
 	_ = a.h[(i+k)*cols-1]
@@ -116,20 +112,13 @@ func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	if cols%32 == 0 && len(a.hf) >= (i+k)*cols && k <= posTile {
 		// Every row pair on the fused path: only outputs where a
 		// subnormal took part go to the Go kernels.
-		lo, hi := uint32(511), uint32(0)
-		for _, r := range a.hx[i : i+k] {
-			lo, hi = min(lo, r>>16), max(hi, r&0xffff)
-		}
 		var flags [8 * posTile]byte
 		var spill [8 * 12 * 8]float32
-		if bf16ManyFAVX2(&w[0], l.rs, rows, &a.hf[i*cols], k, cols, int(lo<<16|hi), l.next, &out[0], os, &flags[0], &spill[0]) == 0 {
+		if bf16ManyFAVX2(&w[0], l.rs, rows, &a.hf[i*cols], k, cols, int(bf16Range(a.hx[i:i+k])), l.next, &out[0], os, &flags[0], &spill[0]) == 0 {
 			for p := range k {
 				for rp, f := range flags[8*p : 8*p+rows/2] {
 					if f != 0 {
-						x := a.hrow(i + p)
-						for r := 2 * rp; r < 2*rp+2; r++ {
-							out[p*os+r] = dotBF16Batch(w[r*l.rs:], x)
-						}
+						bf16BatchGo(w, l.rs, a, i, p, p+1, 2*rp, 2*rp+2, os, out)
 					}
 				}
 			}
@@ -138,12 +127,7 @@ func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	}
 	if cols%32 != 0 {
 		// tinyBLAS declines such rows: the Go kernels' order.
-		for p := range k {
-			x := a.hrow(i + p)
-			for r := range rows {
-				out[p*os+r] = dotBF16Batch(w[r*l.rs:], x)
-			}
-		}
+		bf16BatchGo(w, l.rs, a, i, 0, k, 0, rows, os, out)
 		return
 	}
 	if bf16ManyAVX2(&w[0], l.rs, rows, &a.h[i*cols], 2*cols, k, cols, l.next, &out[0], os) == 0 {
@@ -153,10 +137,7 @@ func bf16ManyTileAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	// give the flagged ones to the Go kernels' flushing.
 	for r := 0; r < rows; r += 2 {
 		if bf16ManyAVX2(&w[r*l.rs], l.rs, 2, &a.h[i*cols], 2*cols, k, cols, 0, &out[r], os) != 0 {
-			for p := range k {
-				x := a.hrow(i + p)
-				out[p*os+r], out[p*os+r+1] = dotBF16Batch(w[r*l.rs:], x), dotBF16Batch(w[(r+1)*l.rs:], x)
-			}
+			bf16BatchGo(w, l.rs, a, i, 0, k, r, r+2, os, out)
 		}
 	}
 }

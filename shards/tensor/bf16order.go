@@ -130,3 +130,27 @@ func splitBF16(h []uint16, hf []float32) uint32 {
 	}
 	return lo<<16 | hi
 }
+
+// bf16Range merges the exponent ranges splitBF16 returned for several
+// positions into one in the same encoding: the smallest lower bound and
+// the largest upper one.
+func bf16Range(hx []uint32) uint32 {
+	lo, hi := uint32(511), uint32(0)
+	for _, r := range hx {
+		lo, hi = min(lo, r>>16), max(hi, r&0xffff)
+	}
+	return lo<<16 | hi
+}
+
+// bf16BatchGo computes rows [r0, r1) (row stride rs) of positions [p0, p1)
+// from i with the Go kernel of the several-position order, into
+// out[p*os+r]: the tiles' answer where a kernel declines or flags a
+// subnormal.
+func bf16BatchGo(w []byte, rs int, a *acts, i, p0, p1, r0, r1, os int, out []float32) {
+	for p := p0; p < p1; p++ {
+		x := a.hrow(i + p)
+		for r := r0; r < r1; r++ {
+			out[p*os+r] = dotBF16Batch(w[r*rs:], x)
+		}
+	}
+}

@@ -30,6 +30,17 @@ type tileLayout struct {
 	os int
 }
 
+// outs gives a tile kernel of rows rows that computes as many positions
+// as out has room for its output stride (l.os, or rows in a scratch
+// tile) and that number of positions.
+func (l tileLayout) outs(rows int, out []float32) (os, k int) {
+	os = rows
+	if l.os > 0 {
+		os = l.os
+	}
+	return os, (len(out)-rows)/os + 1
+}
+
 // tileSpec is one tile kernel and its shape. strided kernels honour
 // tileLayout.bs and so read packed matrices too; the others assume
 // row-major rows (bs = block bytes).
@@ -160,6 +171,22 @@ func f16Row(k func(w *byte, x *uint16, n int) float32, w []byte, x []uint16) flo
 		s = k(&w[0], &x[0], n)
 	}
 	return tailF16(s, w, x, n)
+}
+
+// f16Tails adds columns [n, cols) to rows rows (row stride rs) of k
+// positions from i, out[q*os+r]; with n = 0 they are the whole sums. The
+// F16 tiles leave those columns to it.
+func f16Tails(w []byte, rs int, a *acts, i, k, rows, os, n int, out []float32) {
+	for q := range k {
+		x := a.hrow(i + q)
+		for r := range rows {
+			s := float32(0)
+			if n > 0 {
+				s = out[q*os+r]
+			}
+			out[q*os+r] = tailF16(s, w[r*rs:], x, n)
+		}
+	}
 }
 
 func tailF16(s float32, w []byte, x []uint16, from int) float32 {

@@ -20,11 +20,7 @@ func addF16NEON(ks *kernelSet) {
 // out[p*os+r] (os = l.os, or 16).
 func f16TileNEONRows(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = 16
-	os := rows
-	if l.os > 0 {
-		os = l.os
-	}
-	k := (len(out)-rows)/os + 1
+	os, k := l.outs(rows, out)
 	cols := a.cols
 	n := cols / 32 * 32
 	_ = w[(rows-1)*l.rs+2*cols-1]
@@ -33,17 +29,7 @@ func f16TileNEONRows(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	if n > 0 {
 		f16TileNEON(&w[0], l.rs, rows, &a.hf[i*cols], 4*cols, k, n, &out[0], os)
 	}
-	if n == cols {
-		return
-	}
-	for p := range k {
-		x := a.hrow(i + p)
-		for r := range rows {
-			s := float32(0)
-			if n > 0 {
-				s = out[p*os+r]
-			}
-			out[p*os+r] = tailF16(s, w[r*l.rs:], x, n)
-		}
+	if n < cols {
+		f16Tails(w, l.rs, a, i, k, rows, os, n, out)
 	}
 }

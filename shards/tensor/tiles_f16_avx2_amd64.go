@@ -42,7 +42,7 @@ func f16Vec(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		f16VecAVX2(&w[0], l.rs, rows/2, &a.hf[i*cols], n, pf, &out[0])
 	}
 	if n < cols {
-		f16Tails(w, l.rs, a, i, 1, rows, n, out)
+		f16Tails(w, l.rs, a, i, 1, rows, rows, n, out)
 	}
 }
 
@@ -60,11 +60,7 @@ const f16TileRows = 16
 // it reads the same pairs of this tile.
 func f16Tile(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	const rows = f16TileRows
-	os := l.os
-	if os == 0 {
-		os = rows
-	}
-	k := (len(out)-rows)/os + 1
+	os, k := l.outs(rows, out)
 	cols := a.cols
 	n := cols / 32 * 32
 	_ = w[(rows-1)*l.rs+2*cols-1]
@@ -82,21 +78,6 @@ func f16Tile(w []byte, l tileLayout, a *acts, i int, out []float32) {
 		}
 	}
 	if n < cols {
-		f16Tails(w, l.rs, a, i, k, os, n, out)
-	}
-}
-
-// f16Tails adds columns [n, cols) to the f16TileRows rows (row stride rs)
-// of k positions from i, out[q*os+r]; with n = 0 they are the whole sums.
-func f16Tails(w []byte, rs int, a *acts, i, k, os, n int, out []float32) {
-	for q := range k {
-		x := a.hrow(i + q)
-		for r := range f16TileRows {
-			s := float32(0)
-			if n > 0 {
-				s = out[q*os+r]
-			}
-			out[q*os+r] = tailF16(s, w[r*rs:], x, n)
-		}
+		f16Tails(w, l.rs, a, i, k, rows, os, n, out)
 	}
 }

@@ -35,11 +35,7 @@ func addQ80AVX2(ks *kernelSet) {
 // groups of four in the kernel, the rest (at most three) with the row
 // kernel.
 func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
-	ostride := l.os
-	if ostride <= 0 {
-		ostride = 2
-	}
-	k := (len(out)-2)/ostride + 1
+	ostride, k := l.outs(2, out)
 	g := k / 4
 	if i%4 != 0 { // not from MatMul, whose position tiles start at multiples of posTile
 		g = 0

@@ -107,7 +107,10 @@ type chain struct {
 	// started together.
 	step time.Duration
 
-	hops      []*p2p.Session
+	hops []*p2p.Session
+	// peers are the hops' peers, in order, for the barrier's round
+	// counts (set with hops, so that decode steps do not rebuild them).
+	peers     []peer.ID
 	history   []model.Input
 	failovers int
 	// excluded are peers that refused or failed this generation, with
@@ -126,11 +129,7 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 	// one, so that it computes them as one batch from the first.
 	var rounds []int
 	if decode := len(in.Tokens) == 1 && len(c.history) > 0; decode && c.member != nil {
-		peers := make([]peer.ID, len(c.hops))
-		for i, h := range c.hops {
-			peers[i] = h.Peer()
-		}
-		rounds = c.barrier.wait(ctx, c.member, max(c.step, minFreshWait), peers)
+		rounds = c.barrier.wait(ctx, c.member, max(c.step, minFreshWait), c.peers)
 		t0 := time.Now()
 		defer func() { c.barrier.stepped(c.member, time.Since(t0)) }()
 	}
@@ -337,6 +336,10 @@ func (c *chain) build(ctx context.Context) error {
 		hops, err := c.open(ctx, route)
 		if err == nil {
 			c.hops, c.opened = hops, opened
+			c.peers = make([]peer.ID, len(hops))
+			for i, h := range hops {
+				c.peers[i] = h.Peer()
+			}
 			c.step = 0
 			for _, h := range route {
 				c.step += time.Duration(h.ms * float64(time.Millisecond))
@@ -548,7 +551,7 @@ func closeAll(r *Router, hops []*p2p.Session) {
 
 func (c *chain) closeHops() {
 	closeAll(c.r, c.hops)
-	c.hops = nil
+	c.hops, c.peers = nil, nil
 }
 
 func (c *chain) close() {

@@ -40,7 +40,8 @@
 // the chain; a lone stream never waits. A step whose caller says it sent
 // others at the same time (wire.Step.round, which the router's barrier
 // sets) likewise waits, at most 20 ms, until that many steps are queued, so
-// that such a group is one batch from its first step on. A stream that ends or is cancelled
+// that such a group is one batch from its first step on; each reply says
+// how many steps its batch held (wire.Response.batch). A stream that ends or is cancelled
 // drops its step without touching the others'. A scheduler whose queue
 // runs empty after a batch parks its shard's pool workers at once
 // (model.Shard.Rest) instead of letting them spin for the next product:

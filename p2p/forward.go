@@ -85,7 +85,7 @@ func inputFromWire(st *wire.Step, payload []byte, first bool, dim int) (model.In
 // outputToWire turns a step's output over np positions into a Response and
 // its payload (hidden states of width dim, or logits rows of width vocab).
 func outputToWire(out *model.Output, np, dim, vocab int) (*wire.Response, []byte) {
-	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax, Cached: uint32(out.Cached)}
+	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax, Cached: uint32(out.Cached), Batch: uint32(max(out.Batch, 0))}
 	for _, row := range out.Top {
 		tr := &wire.TopRow{Items: make([]*wire.TokenLogprob, len(row))}
 		for i, t := range row {
@@ -110,7 +110,7 @@ func outputFromWire(resp *wire.Response, data []byte, n, dim int) (*model.Output
 	if int64(resp.Cached) > int64(n) {
 		return nil, fmt.Errorf("%d positions answered from its prompt cache for a step of %d", resp.Cached, n)
 	}
-	out := &model.Output{Argmax: resp.Argmax, Cached: int(resp.Cached)}
+	out := &model.Output{Argmax: resp.Argmax, Cached: int(resp.Cached), Batch: int(min(resp.Batch, maxRound))}
 	for _, row := range resp.Top {
 		r := make([]model.TokenLogprob, len(row.Items))
 		for i, t := range row.Items {
@@ -341,6 +341,7 @@ func (n *Node) step(ctx context.Context, st *wire.Step, payload []byte, ss *sess
 		// batch's time is shared by its steps.
 		n.observeSpeed(el)
 	}
+	res.out.Batch = res.sessions
 	resp, data := outputToWire(res.out, np, n.dim, n.m.Config().Vocab)
 	resp.ComputeMicros = uint64(el.Microseconds())
 	return resp, data, nil

@@ -47,3 +47,27 @@ func TestOutputWireCached(t *testing.T) {
 		t.Fatalf("6 cached positions of a 5-position step: %v", err)
 	}
 }
+
+// TestOutputWireBatch: the batch a node computed a step in travels as
+// Response.batch; an older node's reply reads as unknown (0), and a
+// hostile figure is capped at the largest round a step may announce.
+func TestOutputWireBatch(t *testing.T) {
+	resp, data := outputToWire(&model.Output{Argmax: []int32{7}, Batch: 3}, 1, 4, 10)
+	b, err := proto.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back wire.Response
+	if err := proto.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := outputFromWire(&back, data, 1, 4); err != nil || got.Batch != 3 {
+		t.Fatalf("round trip: %+v, %v; want batch 3", got, err)
+	}
+	if got, err := outputFromWire(&wire.Response{Code: wire.Code_OK, Argmax: []int32{7}}, nil, 1, 4); err != nil || got.Batch != 0 {
+		t.Fatalf("reply without the field: %+v, %v; want batch 0", got, err)
+	}
+	if got, err := outputFromWire(&wire.Response{Code: wire.Code_OK, Argmax: []int32{7}, Batch: 1 << 30}, nil, 1, 4); err != nil || got.Batch != maxRound {
+		t.Fatalf("batch 1<<30: %+v, %v; want %d", got, err, maxRound)
+	}
+}

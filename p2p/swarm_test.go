@@ -230,3 +230,60 @@ func TestNodeBatchesConcurrentStreams(t *testing.T) {
 		t.Fatal("no svc_node_queue_seconds metric")
 	}
 }
+
+// TestNodeRepliesWithBatch: a node's reply says how many steps it computed
+// in one batch with the step, so that the router can announce the next
+// hop's round (wire.Response.batch): a lone step says 1, and two steps
+// sent as a round of two say 2 once the node has batched them (the node
+// waits at most its gather bound for a round, so a loaded machine may
+// split a try: a few tries are allowed).
+func TestNodeRepliesWithBatch(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	n := swarmtest.Node(t, p2p.NodeConfig{ModelPath: path, First: 0, Last: 5, IdleTimeout: 10 * time.Second})
+	c := swarmtest.Client(t, n.Addrs())
+	dim := 64
+	var ss [2]*p2p.Session
+	for i := range ss {
+		s, err := p2p.OpenSession(ctx, c.Host, n.ID(), p2p.SessionOptions{ID: fmt.Sprint("b", i), Digest: n.Digest(), First: 0, Last: 5, MaxLength: 64, Dim: dim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = s.Close() }()
+		ss[i] = s
+		out, err := s.Forward(ctx, model.Input{Tokens: []int32{1, int32(5 + i)}, Logits: model.LogitsLast})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Batch != 1 {
+			t.Fatalf("lone prompt step: batch %d, want 1", out.Batch)
+		}
+	}
+	for try := range 10 {
+		var got [2]int
+		var errs [2]error
+		var wg sync.WaitGroup
+		for i, s := range ss {
+			wg.Go(func() {
+				out, err := s.ForwardRound(ctx, model.Input{Tokens: []int32{int32(7 + try)}, Logits: model.LogitsLast}, 2)
+				if err == nil {
+					got[i] = out.Batch
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs[:]...); err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != got[1] || got[0] < 1 || got[0] > 2 {
+			t.Fatalf("try %d: batches %v, want both 1 or both 2", try, got)
+		}
+		if got[0] == 2 {
+			return
+		}
+		t.Logf("try %d: the round was split", try)
+	}
+	t.Fatal("no round of two was computed as one batch in 10 tries")
+}

@@ -264,3 +264,24 @@ func TestStepBarrier(t *testing.T) {
 		}
 	})
 }
+
+// TestHopRound: a hop is told the barrier's count for it, capped by the
+// batch the previous hop computed the step in, when that hop said.
+func TestHopRound(t *testing.T) {
+	rounds := []int{8, 8, 3}
+	for _, c := range []struct{ i, batch, want int }{
+		{0, 0, 8}, // first hop: the barrier's count
+		{1, 0, 8}, // previous hop did not say (older node)
+		{1, 7, 7}, // the round split 7+1 at the previous hop: the seven
+		{1, 1, 1}, // and the eighth, alone
+		{2, 8, 3}, // the chains part: the barrier's count is lower
+		{3, 2, 0}, // beyond the barrier's hops: no round
+	} {
+		if got := hopRound(rounds, c.i, c.batch); got != c.want {
+			t.Errorf("hopRound(%v, %d, %d) = %d, want %d", rounds, c.i, c.batch, got, c.want)
+		}
+	}
+	if got := hopRound(nil, 0, 5); got != 0 {
+		t.Errorf("no rounds: %d, want 0", got)
+	}
+}

@@ -21,7 +21,10 @@
 // decode step together: it waits for those still in their prompt, at most
 // one step's announced time. Each step tells every hop how many of the
 // round's steps reach it together (wire.Step.round), so that the node
-// batches them from the first round on.
+// batches them from the first round on; no more than the previous hop
+// computed in one batch with the step (wire.Response.batch), so that when
+// a round splits at one node the parts do not wait for each other at the
+// next.
 //
 // When a hop fails mid-generation (stream reset, timeout, refusal), a new
 // chain is opened and the request's past steps are replayed through it,

@@ -201,21 +201,21 @@ func (c *chain) isExcluded(p peer.ID, a *wire.Announcement) bool {
 }
 
 // run feeds one step through the current hops, telling hop i that
-// rounds[i] steps reach it together (none when rounds is shorter). The
-// last hop's Output is returned with Cached the fewest positions any hop
-// answered from its prompt cache: a position counts as cached only if no
-// hop computed it.
+// rounds[i] steps reach it together (none when rounds is shorter), or
+// fewer (hopRound). The last hop's Output is returned with Cached the
+// fewest positions any hop answered from its prompt cache: a position
+// counts as cached only if no hop computed it.
 func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.Output, error) {
 	var out *model.Output
 	cached := math.MaxInt
 	for i, h := range c.hops {
 		var err error
 		t0 := time.Now()
-		round := 0
-		if i < len(rounds) {
-			round = rounds[i]
+		batch := 0
+		if out != nil {
+			batch = out.Batch
 		}
-		out, err = h.ForwardRound(ctx, in, round)
+		out, err = h.ForwardRound(ctx, in, hopRound(rounds, i, batch))
 		c.r.met.hopStep.Observe(time.Since(t0).Seconds())
 		if err != nil {
 			c.r.blame(ctx, h.Peer(), err, c.opened)
@@ -231,6 +231,23 @@ func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.O
 		out.Cached = cached
 	}
 	return out, nil
+}
+
+// hopRound is the round announced to hop i: rounds[i], the steps of the
+// barrier's round whose chains agree up to that hop, but no more than the
+// previous hop computed in one batch with this step (batch; 0: unknown,
+// or i is the first hop). When a round splits at a hop (seven steps in
+// one batch, the eighth in the next), the seven go on as a round of seven
+// and the eighth alone, so that neither waits at the next hop for steps
+// that are not coming.
+func hopRound(rounds []int, i, batch int) int {
+	if i >= len(rounds) {
+		return 0
+	}
+	if batch > 0 {
+		return min(rounds[i], batch)
+	}
+	return rounds[i]
 }
 
 // replay feeds the past steps through a fresh chain, batch for batch as

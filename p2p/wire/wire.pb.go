@@ -694,7 +694,12 @@ type Response struct {
 	// Positions of this step the node answered from its prompt cache instead
 	// of computing them: n (a whole first step reused) or 0. Absent from
 	// nodes that predate it, which reads as 0.
-	Cached        uint32 `protobuf:"varint,9,opt,name=cached,proto3" json:"cached,omitempty"`
+	Cached uint32 `protobuf:"varint,9,opt,name=cached,proto3" json:"cached,omitempty"`
+	// Steps the node computed in one batch with this one, this one included
+	// (0 from nodes that predate it: unknown). The router announces at most
+	// this many steps to the next hop (Step.round): the others of the round
+	// were computed in another batch and reach that hop later.
+	Batch         uint32 `protobuf:"varint,10,opt,name=batch,proto3" json:"batch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -788,6 +793,13 @@ func (x *Response) GetComputeMicros() uint64 {
 func (x *Response) GetCached() uint32 {
 	if x != nil {
 		return x.Cached
+	}
+	return 0
+}
+
+func (x *Response) GetBatch() uint32 {
+	if x != nil {
+		return x.Batch
 	}
 	return 0
 }
@@ -1269,7 +1281,7 @@ const file_wire_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x18\n" +
 	"\alogprob\x18\x02 \x01(\x02R\alogprob\"9\n" +
 	"\x06TopRow\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.svc.wire.v1.TokenLogprobR\x05items\"\x99\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.svc.wire.v1.TokenLogprobR\x05items\"\xaf\x02\n" +
 	"\bResponse\x12%\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x11.svc.wire.v1.CodeR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\f\n" +
@@ -1279,7 +1291,9 @@ const file_wire_proto_rawDesc = "" +
 	"\x06argmax\x18\x06 \x03(\x05R\x06argmax\x12%\n" +
 	"\x03top\x18\a \x03(\v2\x13.svc.wire.v1.TopRowR\x03top\x12%\n" +
 	"\x0ecompute_micros\x18\b \x01(\x04R\rcomputeMicros\x12\x16\n" +
-	"\x06cached\x18\t \x01(\rR\x06cached\"0\n" +
+	"\x06cached\x18\t \x01(\rR\x06cached\x12\x14\n" +
+	"\x05batch\x18\n" +
+	" \x01(\rR\x05batch\"0\n" +
 	"\vMetaRequest\x12!\n" +
 	"\fmodel_digest\x18\x01 \x01(\tR\vmodelDigest\"v\n" +
 	"\fMetaResponse\x12%\n" +

@@ -59,6 +59,10 @@ type Output struct {
 	// every hop answered so (the fewest), since a position one hop
 	// computed was not served from a cache.
 	Cached int
+	// Batch is how many steps a node computed in one batch with this one,
+	// this one included, as its reply says (0: unknown). The router tells
+	// the next hop to wait for no more steps than that.
+	Batch int
 }
 
 // ShardOptions configure a shard.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -53,10 +52,18 @@ func (d *Daemon) cmdStatus(_ context.Context, c *Call) error {
 	return nil
 }
 
-// Token is an enrolment token as stored: the secret only as its sha256.
+// Token is an enrolment token as stored. Of the secret only Verifier is
+// kept: the public half of the key the secret gives (p2p.EnrolVerifier),
+// which checks a machine's proof but cannot make one, so a copy of the
+// state file does not let anyone use an unused token.
 type Token struct {
-	ID         string    `json:"id"`
-	SecretHash string    `json:"secret_hash"`
+	ID string `json:"id"`
+	// Verifier is p2p.EnrolVerifier of the secret, hex.
+	Verifier string `json:"verifier,omitempty"`
+	// SecretHash is how tokens created before Verifier stored their
+	// secret: the key of the first protocol's proof (p2p.EnrolKey). Such
+	// a token is still accepted until it is used or expires.
+	SecretHash string    `json:"secret_hash,omitempty"`
 	Label      string    `json:"label,omitempty"`
 	Role       string    `json:"role"`
 	Created    time.Time `json:"created"`
@@ -94,13 +101,6 @@ func randomString(n int) (string, error) {
 		b[i] = tokenAlphabet[int(b[i])%len(tokenAlphabet)]
 	}
 	return string(b), nil
-}
-
-// SecretHash is how a token's secret is stored and the key of the
-// possession proof.
-func SecretHash(secret string) string {
-	sum := sha256.Sum256([]byte("svc-token-v1\n" + secret))
-	return hex.EncodeToString(sum[:])
 }
 
 // ParseToken splits "id.secret" (6 and 16 characters of [a-z0-9]).
@@ -163,7 +163,7 @@ func (d *Daemon) cmdTokenCreate(_ context.Context, c *Call) error {
 		return err
 	}
 	now := d.Now()
-	t := Token{ID: id, SecretHash: SecretHash(secret), Label: a.Label, Role: a.Role, Created: now.UTC(),
+	t := Token{ID: id, Verifier: hex.EncodeToString(p2p.EnrolVerifier(secret)), Label: a.Label, Role: a.Role, Created: now.UTC(),
 		Expires: now.Add(ttl).UTC(), CreatedBy: c.Actor, State: TokenActive}
 	c.Target(id)
 	err = c.Commit(func(tx *bolt.Tx) error {

@@ -35,7 +35,7 @@ type errEnrol struct{ reason string }
 
 func (e errEnrol) Error() string { return e.reason }
 
-func (e enrolment) Complete(_ context.Context, p peer.ID, key crypto.PubKey, remote string, hello p2p.EnrolHello, nonce, mac []byte) (*p2p.EnrolResult, error) {
+func (e enrolment) Complete(_ context.Context, p peer.ID, key crypto.PubKey, remote string, hello p2p.EnrolHello, nonce []byte, proof p2p.EnrolProof) (*p2p.EnrolResult, error) {
 	d := e.d
 	now := d.Now()
 	rec := audit.Record{Actor: "machine:" + p.String(), Kind: "enrol", Target: hello.TokenID, Outcome: audit.OK}
@@ -52,8 +52,7 @@ func (e enrolment) Complete(_ context.Context, p peer.ID, key crypto.PubKey, rem
 		if !ok {
 			return errEnrol{"unknown token (check the token printed by svc-coordinator token create)"}
 		}
-		want, _ := hex.DecodeString(t.SecretHash)
-		if !hmac.Equal(mac, p2p.EnrolMAC(want, nonce, p, d.Certificate().Peer)) {
+		if !t.proven(proof, nonce, p, d.Certificate().Peer) {
 			return errEnrol{"wrong token secret (check the token printed by svc-coordinator token create)"}
 		}
 		switch {
@@ -125,4 +124,16 @@ func (e enrolment) Complete(_ context.Context, p peer.ID, key crypto.PubKey, rem
 	d.changed()
 	roster, _ := d.Roster()
 	return &p2p.EnrolResult{Certificate: member.Cert, Roster: roster, Swarm: d.SwarmAddrs()}, nil
+}
+
+// proven checks a machine's possession proof: the signature against the
+// stored verifier, or for a token stored before verifiers (SecretHash
+// only) the first protocol's MAC.
+func (t *Token) proven(proof p2p.EnrolProof, nonce []byte, machine, coordinator peer.ID) bool {
+	if t.Verifier != "" {
+		pub, err := hex.DecodeString(t.Verifier)
+		return err == nil && p2p.EnrolVerify(pub, nonce, machine, coordinator, proof.Sig)
+	}
+	key, err := hex.DecodeString(t.SecretHash)
+	return err == nil && len(key) > 0 && len(proof.MAC) > 0 && hmac.Equal(proof.MAC, p2p.EnrolMAC(key, nonce, machine, coordinator))
 }

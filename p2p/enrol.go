@@ -3,6 +3,7 @@ package p2p
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -31,7 +32,8 @@ import (
 //
 //	machine → EnrolHello     token id, wanted label and role, memory
 //	coord   → EnrolChallenge a one-time nonce, the CA and coordinator certificates
-//	machine → EnrolProof     HMAC(token key, nonce | machine peer | coordinator peer),
+//	machine → EnrolProof     an Ed25519 signature over nonce | machine peer |
+//	                         coordinator peer with the token's key (EnrolSigner),
 //	                         or Abort with the reason it gives up (a wrong pin)
 //	coord   → EnrolResult    the machine's certificate and the roster, or the refusal
 //
@@ -39,13 +41,16 @@ import (
 // certificate against the connection's peer id before it proves anything,
 // so a false coordinator learns nothing it could replay; the coordinator
 // issues the certificate for the public key the connection authenticated.
-// Messages are length-prefixed JSON.
+// The coordinator stores only the token key's public half (EnrolVerifier),
+// so its state file does not hold what a proof needs. Messages are
+// length-prefixed JSON.
 const EnrolProtocol = "/svc/enrol/1.0.0"
 
 const (
 	maxEnrolMsg  = 16 << 20 // a result carries the roster
 	enrolTimeout = 30 * time.Second
 	enrolDomain  = "svc-enrol-v1\n"
+	enrolSigDom  = "svc-enrol-sig-v1\n"
 )
 
 // EnrolHello opens an enrolment.
@@ -66,6 +71,11 @@ type EnrolChallenge struct {
 
 // EnrolProof proves possession of the token, or abandons.
 type EnrolProof struct {
+	// Sig is EnrolSign's signature: what coordinators check.
+	Sig []byte `json:"sig,omitempty"`
+	// MAC is the proof of the first protocol version (EnrolMAC), still
+	// sent for coordinators that predate Sig, and checked by newer ones
+	// only for tokens they stored before it.
 	MAC   []byte `json:"mac,omitempty"`
 	Abort string `json:"abort,omitempty"`
 }
@@ -78,14 +88,49 @@ type EnrolResult struct {
 	Swarm       []string `json:"swarm,omitempty"` // the coordinator's swarm multiaddrs
 }
 
-// EnrolKey is the key a token's secret gives for the proof; the
-// coordinator stores only this.
+// EnrolSigner is the Ed25519 key a token's secret gives for the proof:
+// its seed is a hash of the secret.
+func EnrolSigner(secret string) ed25519.PrivateKey {
+	seed := sha256.Sum256([]byte("svc-token-v2\n" + secret))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// EnrolVerifier is what the coordinator stores of a token's secret: the
+// public half of EnrolSigner's key, which checks a proof but cannot make
+// one.
+func EnrolVerifier(secret string) ed25519.PublicKey {
+	return EnrolSigner(secret).Public().(ed25519.PublicKey)
+}
+
+// enrolSigned is the message a proof signs: the challenge's nonce and
+// both peers, each length-prefixed.
+func enrolSigned(nonce []byte, machine, coordinator peer.ID) []byte {
+	b := []byte(enrolSigDom)
+	for _, f := range [][]byte{nonce, []byte(machine), []byte(coordinator)} {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(f)))
+		b = append(b, f...)
+	}
+	return b
+}
+
+// EnrolSign is the possession proof over a challenge.
+func EnrolSign(key ed25519.PrivateKey, nonce []byte, machine, coordinator peer.ID) []byte {
+	return ed25519.Sign(key, enrolSigned(nonce, machine, coordinator))
+}
+
+// EnrolVerify checks EnrolSign's proof against a token's verifier.
+func EnrolVerify(verifier ed25519.PublicKey, nonce []byte, machine, coordinator peer.ID, sig []byte) bool {
+	return len(verifier) == ed25519.PublicKeySize && ed25519.Verify(verifier, enrolSigned(nonce, machine, coordinator), sig)
+}
+
+// EnrolKey is the key of the first protocol version's proof (EnrolMAC):
+// a hash of the token's secret, which coordinators of that version stored.
 func EnrolKey(secret string) []byte {
 	sum := sha256.Sum256([]byte("svc-token-v1\n" + secret))
 	return sum[:]
 }
 
-// EnrolMAC is the possession proof over a challenge.
+// EnrolMAC is the first protocol version's possession proof.
 func EnrolMAC(key, nonce []byte, machine, coordinator peer.ID) []byte {
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte(enrolDomain))
@@ -101,7 +146,7 @@ type EnrolAuthority interface {
 	Challenge() (ca, coordinator []byte)
 	// Complete checks the proof and issues the certificate for key. Its
 	// error is the refusal the machine sees.
-	Complete(ctx context.Context, p peer.ID, key crypto.PubKey, remote string, hello EnrolHello, nonce, mac []byte) (*EnrolResult, error)
+	Complete(ctx context.Context, p peer.ID, key crypto.PubKey, remote string, hello EnrolHello, nonce []byte, proof EnrolProof) (*EnrolResult, error)
 	// Abandoned is told when a machine gives up (a wrong pin) or the
 	// exchange breaks after the hello.
 	Abandoned(p peer.ID, remote string, hello EnrolHello, reason string)
@@ -185,7 +230,7 @@ func (e *EnrolHost) handle(st network.Stream) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), enrolTimeout)
 	defer cancel()
-	res, err := e.auth.Complete(ctx, p, st.Conn().RemotePublicKey(), remote, hello, nonce, proof.MAC)
+	res, err := e.auth.Complete(ctx, p, st.Conn().RemotePublicKey(), remote, hello, nonce, proof)
 	if err != nil {
 		res = &EnrolResult{Error: err.Error()}
 	}
@@ -198,9 +243,9 @@ func (e *EnrolHost) handle(st network.Stream) {
 type EnrolRequest struct {
 	Coordinator peer.AddrInfo
 	TokenID     string
-	// Key is EnrolKey of the token's secret.
-	Key   []byte
-	Hello EnrolHello
+	// Secret is the token's secret.
+	Secret string
+	Hello  EnrolHello
 	// Check verifies the CA against the pin and the coordinator's
 	// certificate against the CA and peer id; its error aborts.
 	Check func(ca, coordinator []byte, coordinatorPeer peer.ID) error
@@ -243,8 +288,12 @@ func Enrol(ctx context.Context, h host.Host, r EnrolRequest) (*EnrolResult, erro
 		_ = st.CloseWrite()
 		return nil, err
 	}
-	mac := EnrolMAC(r.Key, ch.Nonce, h.ID(), st.Conn().RemotePeer())
-	if err := writeEnrolMsg(st, EnrolProof{MAC: mac}); err != nil {
+	coord := st.Conn().RemotePeer()
+	proof := EnrolProof{
+		Sig: EnrolSign(EnrolSigner(r.Secret), ch.Nonce, h.ID(), coord),
+		MAC: EnrolMAC(EnrolKey(r.Secret), ch.Nonce, h.ID(), coord),
+	}
+	if err := writeEnrolMsg(st, proof); err != nil {
 		return nil, fmt.Errorf("enrolment: send proof: %w", err)
 	}
 	var res EnrolResult

@@ -197,7 +197,7 @@ func Enroll(ctx context.Context, o EnrollOptions) (*Enrolled, error) {
 	defer ep.Close()
 	var caCert *x509.Certificate
 	res, err := p2p.Enrol(ctx, ep.Host, p2p.EnrolRequest{
-		Coordinator: *ai, TokenID: id, Key: p2p.EnrolKey(secret),
+		Coordinator: *ai, TokenID: id, Secret: secret,
 		Hello: p2p.EnrolHello{Label: o.Label, Role: o.Role, Memory: o.Memory},
 		Check: func(caDER, coordDER []byte, coordPeer peer.ID) error {
 			c, err := x509.ParseCertificate(caDER)

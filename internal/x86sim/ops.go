@@ -50,20 +50,14 @@ type VecOp struct {
 }
 
 // vectorOps is the table of the vector instructions the interpreter knows,
-// keyed by mnemonic. It is built once per Machine.
+// keyed by mnemonic. It is built once per Machine. The semantics live in
+// ops_*.go by family.
 func vectorOps() map[string]VecOp {
 	m := map[string]VecOp{}
 	addLogicOps(m)
+	addIntOps(m)
+	addFloatOps(m)
+	addMoveOps(m)
+	addPermOps(m)
 	return m
-}
-
-// addLogicOps adds the bitwise operations.
-func addLogicOps(m map[string]VecOp) {
-	xor := func(a *OpArgs) {
-		for i := 0; i < a.Bits/8; i++ {
-			a.Dst[i] = a.Src1[i] ^ a.Src2[i]
-		}
-	}
-	m["VPXOR"] = VecOp{Exec: xor}
-	m["VPXORD"] = VecOp{Exec: xor, Elem: 4}
 }

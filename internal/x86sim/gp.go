@@ -12,19 +12,19 @@ import (
 func (s *state) read(o *operand, size int) (uint64, error) {
 	switch o.kind {
 	case kGP:
-		return s.gp[o.reg] & sizeMask(size), nil
+		return s.gp[o.reg] & gpMask(size), nil
 	case kImm:
-		return uint64(o.imm) & sizeMask(size), nil
+		return uint64(o.imm) & gpMask(size), nil
 	case kMem:
 		b, err := s.accessOp(o, size)
 		if err != nil {
 			return 0, err
 		}
-		return le(b, size), nil
+		return leLoad(b, size), nil
 	case kTLS:
 		return s.gAddr(), nil
 	case kMask:
-		return s.k[o.reg] & sizeMask(size), nil
+		return s.k[o.reg] & gpMask(size), nil
 	}
 	return 0, fmt.Errorf("unsupported operand for a %d-byte read", size)
 }
@@ -36,9 +36,9 @@ func (s *state) write(o *operand, size int, v uint64) error {
 	case kGP:
 		switch size {
 		case 8, 4:
-			s.gp[o.reg] = v & sizeMask(size)
+			s.gp[o.reg] = v & gpMask(size)
 		default:
-			m := sizeMask(size)
+			m := gpMask(size)
 			s.gp[o.reg] = s.gp[o.reg]&^m | v&m
 		}
 		return nil
@@ -47,10 +47,10 @@ func (s *state) write(o *operand, size int, v uint64) error {
 		if err != nil {
 			return err
 		}
-		putLE(b, size, v)
+		leStore(b, size, v)
 		return nil
 	case kMask:
-		s.k[o.reg] = v & sizeMask(size)
+		s.k[o.reg] = v & gpMask(size)
 		return nil
 	}
 	return fmt.Errorf("unsupported destination operand for a %d-byte write", size)
@@ -58,14 +58,14 @@ func (s *state) write(o *operand, size int, v uint64) error {
 
 func (s *state) gAddr() uint64 { return uint64(uintptrOf(&s.g[0])) }
 
-func sizeMask(size int) uint64 {
+func gpMask(size int) uint64 {
 	if size >= 8 {
 		return ^uint64(0)
 	}
 	return 1<<(8*size) - 1
 }
 
-func le(b []byte, size int) uint64 {
+func leLoad(b []byte, size int) uint64 {
 	switch size {
 	case 1:
 		return uint64(b[0])
@@ -77,7 +77,7 @@ func le(b []byte, size int) uint64 {
 	return binary.LittleEndian.Uint64(b)
 }
 
-func putLE(b []byte, size int, v uint64) {
+func leStore(b []byte, size int, v uint64) {
 	switch size {
 	case 1:
 		b[0] = byte(v)
@@ -90,28 +90,28 @@ func putLE(b []byte, size int, v uint64) {
 	}
 }
 
-func signBit(v uint64, size int) bool { return v>>(8*size-1)&1 != 0 }
+func gpSign(v uint64, size int) bool { return v>>(8*size-1)&1 != 0 }
 
 // setLogic sets the flags of AND, OR, XOR, TEST: CF and OF clear.
 func (s *state) setLogic(r uint64, size int) {
-	s.zf, s.sf, s.cf, s.of = r&sizeMask(size) == 0, signBit(r, size), false, false
+	s.zf, s.sf, s.cf, s.of = r&gpMask(size) == 0, gpSign(r, size), false, false
 }
 
 func (s *state) setAdd(a, b, r uint64, size int) {
-	m := sizeMask(size)
+	m := gpMask(size)
 	a, b, r = a&m, b&m, r&m
-	s.zf, s.sf = r == 0, signBit(r, size)
+	s.zf, s.sf = r == 0, gpSign(r, size)
 	s.cf = r < a
-	s.of = signBit((a^r)&(b^r), size)
+	s.of = gpSign((a^r)&(b^r), size)
 }
 
 // setSub sets the flags of a-b.
 func (s *state) setSub(a, b, r uint64, size int) {
-	m := sizeMask(size)
+	m := gpMask(size)
 	a, b, r = a&m, b&m, r&m
-	s.zf, s.sf = r == 0, signBit(r, size)
+	s.zf, s.sf = r == 0, gpSign(r, size)
 	s.cf = a < b
-	s.of = signBit((a^b)&(a^r), size)
+	s.of = gpSign((a^b)&(a^r), size)
 }
 
 // gpOps are the general-purpose instructions, by mnemonic.
@@ -124,51 +124,51 @@ func init() {
 	}{{"Q", 8}, {"L", 4}, {"W", 2}, {"B", 1}} {
 		size := sz.size
 		sfx := sz.suffix
-		gpOps["ADD"+sfx] = binop(size, func(s *state, a, b uint64) uint64 { r := b + a; s.setAdd(b, a, r, size); return r }, true)
-		gpOps["SUB"+sfx] = binop(size, func(s *state, a, b uint64) uint64 { r := b - a; s.setSub(b, a, r, size); return r }, true)
-		gpOps["AND"+sfx] = binop(size, func(s *state, a, b uint64) uint64 { r := b & a; s.setLogic(r, size); return r }, true)
-		gpOps["OR"+sfx] = binop(size, func(s *state, a, b uint64) uint64 { r := b | a; s.setLogic(r, size); return r }, true)
-		gpOps["XOR"+sfx] = binop(size, func(s *state, a, b uint64) uint64 { r := b ^ a; s.setLogic(r, size); return r }, true)
+		gpOps["ADD"+sfx] = gpBinop(size, func(s *state, a, b uint64) uint64 { r := b + a; s.setAdd(b, a, r, size); return r }, true)
+		gpOps["SUB"+sfx] = gpBinop(size, func(s *state, a, b uint64) uint64 { r := b - a; s.setSub(b, a, r, size); return r }, true)
+		gpOps["AND"+sfx] = gpBinop(size, func(s *state, a, b uint64) uint64 { r := b & a; s.setLogic(r, size); return r }, true)
+		gpOps["OR"+sfx] = gpBinop(size, func(s *state, a, b uint64) uint64 { r := b | a; s.setLogic(r, size); return r }, true)
+		gpOps["XOR"+sfx] = gpBinop(size, func(s *state, a, b uint64) uint64 { r := b ^ a; s.setLogic(r, size); return r }, true)
 		// CMP and TEST keep Go's operand order: CMPQ a, b sets the flags of a-b.
-		gpOps["CMP"+sfx] = binop(size, func(s *state, a, b uint64) uint64 { s.setSub(a, b, a-b, size); return 0 }, false)
-		gpOps["TEST"+sfx] = binop(size, func(s *state, a, b uint64) uint64 { s.setLogic(a&b, size); return 0 }, false)
-		gpOps["MOV"+sfx] = mov(size)
-		gpOps["INC"+sfx] = unop(size, func(s *state, a uint64) uint64 {
+		gpOps["CMP"+sfx] = gpBinop(size, func(s *state, a, b uint64) uint64 { s.setSub(a, b, a-b, size); return 0 }, false)
+		gpOps["TEST"+sfx] = gpBinop(size, func(s *state, a, b uint64) uint64 { s.setLogic(a&b, size); return 0 }, false)
+		gpOps["MOV"+sfx] = gpMov(size)
+		gpOps["INC"+sfx] = gpUnop(size, func(s *state, a uint64) uint64 {
 			r := a + 1
 			cf := s.cf
 			s.setAdd(a, 1, r, size)
 			s.cf = cf
 			return r
 		})
-		gpOps["DEC"+sfx] = unop(size, func(s *state, a uint64) uint64 {
+		gpOps["DEC"+sfx] = gpUnop(size, func(s *state, a uint64) uint64 {
 			r := a - 1
 			cf := s.cf
 			s.setSub(a, 1, r, size)
 			s.cf = cf
 			return r
 		})
-		gpOps["NEG"+sfx] = unop(size, func(s *state, a uint64) uint64 { r := -a; s.setSub(0, a, r, size); return r })
-		gpOps["NOT"+sfx] = unop(size, func(s *state, a uint64) uint64 { return ^a })
-		gpOps["SHL"+sfx] = shift(size, func(v uint64, n uint) (uint64, bool) {
+		gpOps["NEG"+sfx] = gpUnop(size, func(s *state, a uint64) uint64 { r := -a; s.setSub(0, a, r, size); return r })
+		gpOps["NOT"+sfx] = gpUnop(size, func(s *state, a uint64) uint64 { return ^a })
+		gpOps["SHL"+sfx] = gpShift(size, func(v uint64, n uint) (uint64, bool) {
 			return v << n, v>>(uint(8*size)-n)&1 != 0
 		})
-		gpOps["SHR"+sfx] = shift(size, func(v uint64, n uint) (uint64, bool) {
+		gpOps["SHR"+sfx] = gpShift(size, func(v uint64, n uint) (uint64, bool) {
 			return v >> n, v>>(n-1)&1 != 0
 		})
-		gpOps["SAR"+sfx] = shift(size, func(v uint64, n uint) (uint64, bool) {
+		gpOps["SAR"+sfx] = gpShift(size, func(v uint64, n uint) (uint64, bool) {
 			x := int64(v<<(64-8*uint(size))) >> (64 - 8*uint(size)) // sign-extend
 			return uint64(x >> n), uint64(x>>(n-1))&1 != 0
 		})
 		for cond, c := range conds {
-			gpOps["CMOV"+sfx+cond] = cmov(size, c)
+			gpOps["CMOV"+sfx+cond] = gpCmov(size, c)
 		}
 	}
-	gpOps["LEAQ"] = lea(8)
-	gpOps["LEAL"] = lea(4)
-	gpOps["IMUL3Q"] = imul3(8)
-	gpOps["IMUL3L"] = imul3(4)
-	gpOps["IMULQ"] = imul2(8)
-	gpOps["IMULL"] = imul2(4)
+	gpOps["LEAQ"] = gpLea(8)
+	gpOps["LEAL"] = gpLea(4)
+	gpOps["IMUL3Q"] = gpImul3(8)
+	gpOps["IMUL3L"] = gpImul3(4)
+	gpOps["IMULQ"] = gpImul2(8)
+	gpOps["IMULL"] = gpImul2(4)
 	for _, z := range []struct {
 		name     string
 		from, to int
@@ -178,13 +178,13 @@ func init() {
 		{"MOVBLSX", 1, 4, true}, {"MOVBQSX", 1, 8, true}, {"MOVWLSX", 2, 4, true}, {"MOVWQSX", 2, 8, true},
 		{"MOVLQZX", 4, 8, false}, {"MOVLQSX", 4, 8, true},
 	} {
-		gpOps[z.name] = extend(z.from, z.to, z.signed)
+		gpOps[z.name] = gpExtend(z.from, z.to, z.signed)
 	}
-	gpOps["BSFL"] = bsf(4)
-	gpOps["BSFQ"] = bsf(8)
+	gpOps["BSFL"] = gpBsf(4)
+	gpOps["BSFQ"] = gpBsf(8)
 }
 
-func need(in *inst, n int) error {
+func needArgs(in *inst, n int) error {
 	if len(in.args) != n {
 		return fmt.Errorf("want %d operands, have %d", n, len(in.args))
 	}
@@ -192,9 +192,9 @@ func need(in *inst, n int) error {
 }
 
 // binop runs "OP a, b": b = f(a, b) when store.
-func binop(size int, f func(s *state, a, b uint64) uint64, store bool) handler {
+func gpBinop(size int, f func(s *state, a, b uint64) uint64, store bool) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		a, err := s.read(&in.args[0], size)
@@ -213,9 +213,9 @@ func binop(size int, f func(s *state, a, b uint64) uint64, store bool) handler {
 	}
 }
 
-func unop(size int, f func(s *state, a uint64) uint64) handler {
+func gpUnop(size int, f func(s *state, a uint64) uint64) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 1); err != nil {
+		if err := needArgs(in, 1); err != nil {
 			return err
 		}
 		a, err := s.read(&in.args[0], size)
@@ -228,9 +228,9 @@ func unop(size int, f func(s *state, a uint64) uint64) handler {
 
 // mov copies a value; MOVQ and MOVL also move between general-purpose and
 // X registers (legacy SSE: bits 128 and up keep their values).
-func mov(size int) handler {
+func gpMov(size int) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		src, dst := &in.args[0], &in.args[1]
@@ -240,7 +240,7 @@ func mov(size int) handler {
 			}
 			var v uint64
 			if src.kind == kVec {
-				v = le(s.v[src.reg][:], size)
+				v = leLoad(s.v[src.reg][:], size)
 			} else {
 				var err error
 				if v, err = s.read(src, size); err != nil {
@@ -250,7 +250,7 @@ func mov(size int) handler {
 			if dst.kind == kVec {
 				r := &s.v[dst.reg]
 				clear(r[:16])
-				putLE(r[:], size, v)
+				leStore(r[:], size, v)
 				return nil
 			}
 			return s.write(dst, size, v)
@@ -263,9 +263,9 @@ func mov(size int) handler {
 	}
 }
 
-func shift(size int, f func(v uint64, n uint) (uint64, bool)) handler {
+func gpShift(size int, f func(v uint64, n uint) (uint64, bool)) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		cnt, err := s.read(&in.args[0], 1)
@@ -285,16 +285,16 @@ func shift(size int, f func(v uint64, n uint) (uint64, bool)) handler {
 			return nil // flags unchanged
 		}
 		r, cf := f(v, n)
-		r &= sizeMask(size)
-		s.zf, s.sf, s.cf = r == 0, signBit(r, size), cf
+		r &= gpMask(size)
+		s.zf, s.sf, s.cf = r == 0, gpSign(r, size), cf
 		s.of = false // defined for 1-bit shifts only; no kernel reads it
 		return s.write(&in.args[1], size, r)
 	}
 }
 
-func lea(size int) handler {
+func gpLea(size int) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		if in.args[0].kind != kMem || in.args[0].vindex {
@@ -305,9 +305,9 @@ func lea(size int) handler {
 }
 
 // imul3 runs "IMUL3Q $imm, src, dst": dst = src*imm.
-func imul3(size int) handler {
+func gpImul3(size int) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 3); err != nil {
+		if err := needArgs(in, 3); err != nil {
 			return err
 		}
 		a, err := s.read(&in.args[1], size)
@@ -319,9 +319,9 @@ func imul3(size int) handler {
 }
 
 // imul2 runs "IMULQ src, dst": dst *= src.
-func imul2(size int) handler {
+func gpImul2(size int) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		a, err := s.read(&in.args[0], size)
@@ -346,7 +346,7 @@ func (s *state) imulStore(dst *operand, size int, a, b uint64) error {
 	if sx(b) < 0 {
 		hi -= uint64(sx(a))
 	}
-	r := lo & sizeMask(size)
+	r := lo & gpMask(size)
 	var ovf bool
 	if size == 8 {
 		ovf = hi != uint64(int64(lo)>>63)
@@ -354,13 +354,13 @@ func (s *state) imulStore(dst *operand, size int, a, b uint64) error {
 		ovf = sx(r) != int64(lo)
 	}
 	s.cf, s.of = ovf, ovf
-	s.zf, s.sf = r == 0, signBit(r, size)
+	s.zf, s.sf = r == 0, gpSign(r, size)
 	return s.write(dst, size, r)
 }
 
-func extend(from, to int, signed bool) handler {
+func gpExtend(from, to int, signed bool) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		v, err := s.read(&in.args[0], from)
@@ -374,9 +374,9 @@ func extend(from, to int, signed bool) handler {
 	}
 }
 
-func bsf(size int) handler {
+func gpBsf(size int) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		v, err := s.read(&in.args[0], size)
@@ -392,9 +392,9 @@ func bsf(size int) handler {
 	}
 }
 
-func cmov(size int, c func(s *state) bool) handler {
+func gpCmov(size int, c func(s *state) bool) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		v, err := s.read(&in.args[0], size)
@@ -404,7 +404,7 @@ func cmov(size int, c func(s *state) bool) handler {
 		if !c(s) {
 			// A 32-bit CMOV zero-extends its destination even when false.
 			if size == 4 && in.args[1].kind == kGP {
-				s.gp[in.args[1].reg] &= sizeMask(4)
+				s.gp[in.args[1].reg] &= gpMask(4)
 			}
 			return nil
 		}
@@ -446,7 +446,7 @@ func jumpCond(op string) func(s *state) bool {
 
 // jump runs JMP (c nil) and the conditional jumps; the target operand was
 // resolved to an instruction index at parse time.
-func jump(c func(s *state) bool) handler {
+func jumpOp(c func(s *state) bool) handler {
 	return func(s *state, in *inst) error {
 		if len(in.args) != 1 || in.args[0].kind != kTarget {
 			return fmt.Errorf("unsupported jump form")

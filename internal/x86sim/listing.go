@@ -299,7 +299,7 @@ func (p *Program) parseFunc(f *function, lines []string) error {
 			}
 		}
 		if bad != nil {
-			in.bad, in.run = bad, fail(bad)
+			in.bad, in.run = bad, failOp(bad)
 		} else {
 			p.bind(&in)
 		}

@@ -188,14 +188,14 @@ func (p *Program) bind(in *inst) {
 		return
 	}
 	if c := jumpCond(in.op); c != nil || in.op == "JMP" {
-		in.run = jump(c)
+		in.run = jumpOp(c)
 		return
 	}
 	if op, ok := p.ops[in.op]; ok {
 		form, err := newVecForm(in, op)
 		if err != nil {
 			in.bad = err
-			in.run = fail(err)
+			in.run = failOp(err)
 			return
 		}
 		in.vec = form
@@ -203,10 +203,10 @@ func (p *Program) bind(in *inst) {
 		return
 	}
 	in.bad = fmt.Errorf("unknown instruction %s", in.op)
-	in.run = fail(in.bad)
+	in.run = failOp(in.bad)
 }
 
-func fail(err error) handler {
+func failOp(err error) handler {
 	return func(*state, *inst) error { return err }
 }
 

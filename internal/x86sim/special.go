@@ -17,14 +17,14 @@ var specialOps = map[string]handler{
 	"PREFETCHT1":  func(*state, *inst) error { return nil },
 	"PREFETCHT2":  func(*state, *inst) error { return nil },
 	"PREFETCHNTA": func(*state, *inst) error { return nil },
-	"RET":         ret,
+	"RET":         retOp,
 	"CALL": func(_ *state, in *inst) error {
 		// Only the split-stack prologue's morestack call: the fake g's
 		// stack guard keeps it from being reached.
 		return fmt.Errorf("CALL is not supported")
 	},
 	"PUSHQ": func(s *state, in *inst) error {
-		if err := need(in, 1); err != nil {
+		if err := needArgs(in, 1); err != nil {
 			return err
 		}
 		v, err := s.read(&in.args[0], 8)
@@ -40,7 +40,7 @@ var specialOps = map[string]handler{
 		return nil
 	},
 	"POPQ": func(s *state, in *inst) error {
-		if err := need(in, 1); err != nil {
+		if err := needArgs(in, 1); err != nil {
 			return err
 		}
 		b, err := s.stackAt(s.gp[regSP])
@@ -56,22 +56,22 @@ var specialOps = map[string]handler{
 		}
 		return nil
 	},
-	"KMOVB":      kmov(1),
-	"KMOVW":      kmov(2),
-	"KMOVD":      kmov(4),
-	"KMOVQ":      kmov(8),
-	"KXNORW":     klogic(2, func(a, b uint64) uint64 { return ^(a ^ b) }),
-	"KXNORD":     klogic(4, func(a, b uint64) uint64 { return ^(a ^ b) }),
-	"KANDW":      klogic(2, func(a, b uint64) uint64 { return a & b }),
-	"KORW":       klogic(2, func(a, b uint64) uint64 { return a | b }),
-	"KXORW":      klogic(2, func(a, b uint64) uint64 { return a ^ b }),
-	"VPGATHERDD": gather(4),
-	"MOVSS":      movss,
+	"KMOVB":      kmovOp(1),
+	"KMOVW":      kmovOp(2),
+	"KMOVD":      kmovOp(4),
+	"KMOVQ":      kmovOp(8),
+	"KXNORW":     klogicOp(2, func(a, b uint64) uint64 { return ^(a ^ b) }),
+	"KXNORD":     klogicOp(4, func(a, b uint64) uint64 { return ^(a ^ b) }),
+	"KANDW":      klogicOp(2, func(a, b uint64) uint64 { return a & b }),
+	"KORW":       klogicOp(2, func(a, b uint64) uint64 { return a | b }),
+	"KXORW":      klogicOp(2, func(a, b uint64) uint64 { return a ^ b }),
+	"VPGATHERDD": gatherOp(4),
+	"MOVSS":      movssOp,
 }
 
 // ret returns from the entry frame; the kernels call nothing, so any other
 // return address is an error.
-func ret(s *state, in *inst) error {
+func retOp(s *state, in *inst) error {
 	b, err := s.stackAt(s.gp[regSP])
 	if err != nil {
 		return err
@@ -87,9 +87,9 @@ func ret(s *state, in *inst) error {
 // kmov moves opmask values: to a K register from a general-purpose
 // register, memory or K register (zero-extended from size bytes), and from
 // a K register (a 32-bit register write zero-extends; the 64-bit one too).
-func kmov(size int) handler {
+func kmovOp(size int) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 2); err != nil {
+		if err := needArgs(in, 2); err != nil {
 			return err
 		}
 		src, dst := &in.args[0], &in.args[1]
@@ -109,9 +109,9 @@ func kmov(size int) handler {
 }
 
 // klogic runs "KXNORW K1, K2, K3" (Go order: src2, src1, dst).
-func klogic(size int, f func(a, b uint64) uint64) handler {
+func klogicOp(size int, f func(a, b uint64) uint64) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 3); err != nil {
+		if err := needArgs(in, 3); err != nil {
 			return err
 		}
 		for i := range in.args {
@@ -119,7 +119,7 @@ func klogic(size int, f func(a, b uint64) uint64) handler {
 				return fmt.Errorf("opmask instruction with a non-mask operand")
 			}
 		}
-		s.k[in.args[2].reg] = f(s.k[in.args[1].reg], s.k[in.args[0].reg]) & sizeMask(size)
+		s.k[in.args[2].reg] = f(s.k[in.args[1].reg], s.k[in.args[0].reg]) & gpMask(size)
 		return nil
 	}
 }
@@ -128,9 +128,9 @@ func klogic(size int, f func(a, b uint64) uint64) handler {
 // elements whose mask bit is set are loaded from base+disp+idx*scale (idx
 // a signed dword), the others keep their value; the mask is cleared, and
 // the register above the destination's width is zeroed.
-func gather(elem int) handler {
+func gatherOp(elem int) handler {
 	return func(s *state, in *inst) error {
-		if err := need(in, 3); err != nil {
+		if err := needArgs(in, 3); err != nil {
 			return err
 		}
 		m, k, d := &in.args[0], &in.args[1], &in.args[2]
@@ -167,8 +167,8 @@ func gather(elem int) handler {
 // movss runs the legacy SSE MOVSS: a load zeroes bits 32-127 of the
 // register, a register move replaces bits 0-31 only, a store writes 4
 // bytes; bits 128 and up are kept in every form.
-func movss(s *state, in *inst) error {
-	if err := need(in, 2); err != nil {
+func movssOp(s *state, in *inst) error {
+	if err := needArgs(in, 2); err != nil {
 		return err
 	}
 	src, dst := &in.args[0], &in.args[1]

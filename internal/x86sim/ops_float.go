@@ -104,6 +104,18 @@ func addFloatOps(m map[string]VecOp) {
 		}}
 	}
 
+	// VCMPPS (VEX): all ones where predicate imm[4:0] holds. Bit 4 only
+	// changes which NaNs signal, not the result.
+	m["VCMPPS"] = VecOp{Elem: 4, Exec: func(a *OpArgs) {
+		for i := 0; i < a.Bits/32; i++ {
+			var r uint32
+			if cmpPredicate(a.Imm, a.Src1.F32(i), a.Src2.F32(i)) {
+				r = ^uint32(0)
+			}
+			a.Dst.SetU32(i, r)
+		}
+	}}
+
 	m["VCVTDQ2PS"] = VecOp{Elem: 4, Exec: func(a *OpArgs) {
 		for i := 0; i < a.Bits/32; i++ {
 			a.Dst.SetF32(i, float32(a.Src2.I32(i))) // CVTSI2SS: nearest even
@@ -169,6 +181,45 @@ func addFloatOps(m map[string]VecOp) {
 			a.Dst.SetF32(i, acc)
 		}
 	}}
+}
+
+// cmpPredicate is the comparison predicate imm[3:0] of CMPPS (bit 4
+// selects signalling behaviour only).
+func cmpPredicate(imm uint8, x, y float32) bool {
+	unord := x != x || y != y
+	switch imm & 15 {
+	case 0: // EQ_OQ
+		return x == y
+	case 1: // LT_OS
+		return x < y
+	case 2: // LE_OS
+		return x <= y
+	case 3: // UNORD_Q
+		return unord
+	case 4: // NEQ_UQ
+		return !(x == y)
+	case 5: // NLT_US
+		return !(x < y)
+	case 6: // NLE_US
+		return !(x <= y)
+	case 7: // ORD_Q
+		return !unord
+	case 8: // EQ_UQ
+		return x == y || unord
+	case 9: // NGE_US
+		return !(x >= y)
+	case 10: // NGT_US
+		return !(x > y)
+	case 11: // FALSE_OQ
+		return false
+	case 12: // NEQ_OQ
+		return x != y && !unord
+	case 13: // GE_OS
+		return x >= y
+	case 14: // GT_OS
+		return x > y
+	}
+	return true // TRUE_UQ
 }
 
 // bf16DAZ is a bfloat16 as float32, a subnormal as a zero of its sign.

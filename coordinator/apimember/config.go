@@ -43,6 +43,10 @@ type Config struct {
 	PlainListen string
 	// Journal is the JSON-lines journal of refused requests.
 	Journal string
+	// JournalMaxBytes is the size past which the journal is rotated, and
+	// JournalKeep how many rotated files are kept (journal.go).
+	JournalMaxBytes int64
+	JournalKeep     int
 	// GenerationLimit bounds a generation (504 timeout past it).
 	GenerationLimit time.Duration
 	// MaxGenerations bounds concurrent generations (429 capacity beyond).
@@ -66,6 +70,8 @@ const (
 	DefaultMaxGenerations  = 64
 	DefaultMaxBodyBytes    = 4 << 20
 	DefaultOfflineGrace    = 15 * time.Minute
+	DefaultJournalMaxMB    = 100
+	DefaultJournalKeep     = 5
 )
 
 // setting is one key of api.env.
@@ -83,6 +89,8 @@ var settings = map[string]setting{
 	"SVC_API_METRICS_LISTEN":   {"plain HTTP address of /metrics, empty for none (" + DefaultMetricsListen + ")", func(c *Config, v string) error { return optHostPort(&c.MetricsListen, v) }},
 	"SVC_API_PLAIN_LISTEN":     {"loopback address serving the local variant without TLS or keys, for measurement (empty: none)", setPlain},
 	"SVC_API_JOURNAL":          {"JSON-lines journal of refused requests (STATE_DIR/journal.jsonl)", func(c *Config, v string) error { c.Journal = v; return nil }},
+	"SVC_API_JOURNAL_MAX_MB":   {"size in MiB past which the journal is rotated to JOURNAL.1, JOURNAL.2, … (" + strconv.Itoa(DefaultJournalMaxMB) + ")", setJournalMax},
+	"SVC_API_JOURNAL_KEEP":     {"rotated journal files kept, 0 for none (" + strconv.Itoa(DefaultJournalKeep) + ")", setJournalKeep},
 	"SVC_API_GENERATION_LIMIT": {"longest generation (" + DefaultGenerationLimit.String() + ")", func(c *Config, v string) error { return duration(&c.GenerationLimit, v) }},
 	"SVC_API_MAX_GENERATIONS":  {"concurrent generations (" + strconv.Itoa(DefaultMaxGenerations) + ")", func(c *Config, v string) error { return positive(&c.MaxGenerations, v) }},
 	"SVC_API_MAX_BODY":         {"largest request body in bytes (" + strconv.Itoa(DefaultMaxBodyBytes) + ")", func(c *Config, v string) error { return positive(&c.MaxBodyBytes, v) }},
@@ -109,7 +117,8 @@ func Keys() string {
 func DefaultConfig() Config {
 	return Config{StateDir: DefaultStateDir, Listen: DefaultListen, SwarmListen: DefaultSwarmListen,
 		MetricsListen: DefaultMetricsListen, GenerationLimit: DefaultGenerationLimit,
-		MaxGenerations: DefaultMaxGenerations, MaxBodyBytes: DefaultMaxBodyBytes, OfflineGrace: DefaultOfflineGrace}
+		MaxGenerations: DefaultMaxGenerations, MaxBodyBytes: DefaultMaxBodyBytes, OfflineGrace: DefaultOfflineGrace,
+		JournalMaxBytes: DefaultJournalMaxMB << 20, JournalKeep: DefaultJournalKeep}
 }
 
 // LoadConfig reads path (a missing file is an error only when required)
@@ -240,6 +249,27 @@ func duration(dst *time.Duration, v string) error {
 		return fmt.Errorf("want a positive duration such as 5m, got %q", v)
 	}
 	*dst = d
+	return nil
+}
+
+func setJournalMax(c *Config, v string) error {
+	var mb int
+	if err := positive(&mb, v); err != nil {
+		return err
+	}
+	if mb > 1<<20 {
+		return fmt.Errorf("want at most %d MiB, got %q", 1<<20, v)
+	}
+	c.JournalMaxBytes = int64(mb) << 20
+	return nil
+}
+
+func setJournalKeep(c *Config, v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > 1000 {
+		return fmt.Errorf("want a number of files from 0 to 1000, got %q", v)
+	}
+	c.JournalKeep = n
 	return nil
 }
 

@@ -201,9 +201,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	wg.Go(func() { ring.Run(ctx) })
 
-	journal, err := os.OpenFile(cfg.Journal, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	journal, err := openJournal(cfg.Journal, cfg.JournalMaxBytes, cfg.JournalKeep, log)
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return err
 	}
 	defer journal.Close()
 	audit := newAuditQueue(func(ctx context.Context, batch []json.RawMessage) error {

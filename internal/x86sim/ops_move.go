@@ -42,6 +42,16 @@ func addMoveOps(m map[string]VecOp) {
 	m["VMOVD"] = VecOp{Exec: movLow(4), Mem: fixed(4)}
 	m["VMOVQ"] = VecOp{Exec: movLow(8), Mem: fixed(8)}
 
+	// VMOVMSKPS: the sign bits of Src2's float lanes into a general-purpose
+	// register (the interpreter writes Dst's low qword to it).
+	m["VMOVMSKPS"] = VecOp{Exec: func(a *OpArgs) {
+		var r uint64
+		for i := 0; i < a.Bits/32; i++ {
+			r |= uint64(a.Src2.U32(i)>>31) << i
+		}
+		a.Dst.SetU64(0, r)
+	}}
+
 	// Broadcasts of an element (from memory, a register's low lane or a
 	// general-purpose register's value) or of a 128/256-bit block.
 	bcast := func(n int) func(*OpArgs) {

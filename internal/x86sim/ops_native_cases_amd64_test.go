@@ -557,4 +557,8 @@ var nativeCases = []nativeCase{
 	{"VCVTSI2SSL", 128, 0, false, "int", 16, natVCVTSI2SSL_128},
 	{"VMOVD", 128, 0, true, "int", 16, natVMOVD_128},
 	{"VMOVQ", 128, 0, true, "int", 16, natVMOVQ_128},
+	{"VMOVD", 128, 0, true, "int", 8, natVMOVD_128_gp},
+	{"VMOVQ", 128, 0, true, "int", 8, natVMOVQ_128_gp},
+	{"VMOVMSKPS", 128, 0, true, "float", 8, natVMOVMSKPS_128_gp},
+	{"VMOVMSKPS", 256, 0, true, "float", 8, natVMOVMSKPS_256_gp},
 }

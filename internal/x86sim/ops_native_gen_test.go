@@ -88,6 +88,9 @@ func nativeForms() []nativeForm {
 	addAll("VPINSRQ", []int{128}, "i3", "int", rangeN(2), gp)
 	addAll("VCVTSI2SSL", []int{128}, "3", "int", nil, gp)
 	addAll("VMOVD VMOVQ", []int{128}, "2", "int", nil, func(int) (string, string, string) { return "X0", "", "DX" })
+	// General-purpose destinations (the low qword of Dst).
+	addAll("VMOVD VMOVQ", []int{128}, "2", "int", nil, func(int) (string, string, string) { return "DX", "", "X2" })
+	addAll("VMOVMSKPS", xy, "2", "float", nil, func(w int) (string, string, string) { return "DX", "", vreg(w, 2) })
 	return fs
 }
 
@@ -117,6 +120,12 @@ func nativeSources() (asm, decl, cases []byte) {
 		case r[0] == 'Y':
 			return 256
 		}
+		return 64 // a general-purpose register
+	}
+	vwidth := func(r string) int {
+		if w := width(r); w != 64 {
+			return w
+		}
 		return 0
 	}
 	for _, f := range nativeForms() {
@@ -131,6 +140,9 @@ func nativeSources() (asm, decl, cases []byte) {
 					d, s1, s2 = f.regs(w)
 				}
 				sym := fmt.Sprintf("nat%s_%d", f.name, w)
+				if width(d) == 64 {
+					sym += "_gp" // a general-purpose destination
+				}
 				if imm >= 0 {
 					sym += fmt.Sprintf("_%d", imm)
 				}
@@ -150,9 +162,13 @@ func nativeSources() (asm, decl, cases []byte) {
 				if imm >= 0 {
 					ops = append([]string{fmt.Sprintf("$%d", imm)}, ops...)
 				}
-				fmt.Fprintf(&s, "\t%s %s\n\tVMOVDQU %s, (AX)\n\tVZEROUPPER\n\tRET\n", f.name, strings.Join(ops, ", "), d)
+				store := "VMOVDQU"
+				if width(d) == 64 {
+					store = "MOVQ"
+				}
+				fmt.Fprintf(&s, "\t%s %s\n\t%s %s, (AX)\n\tVZEROUPPER\n\tRET\n", f.name, strings.Join(ops, ", "), store, d)
 				fmt.Fprintf(&g, "func %s(d, s1, s2 *Vec)\n", sym)
-				bits := max(width(d), width(s1), width(s2))
+				bits := max(vwidth(d), vwidth(s1), vwidth(s2))
 				fmt.Fprintf(&c, "\t{%q, %d, %d, %v, %q, %d, %s},\n", f.name, bits, max(imm, 0), twoOp, f.kind, width(d)/8, sym)
 			}
 		}
@@ -162,7 +178,8 @@ func nativeSources() (asm, decl, cases []byte) {
 }
 
 // TestNativeGenerated checks that the native functions and their table
-// are those nativeForms describes (-update-native rewrites them).
+// are those nativeForms describes (-update-native rewrites them; when a
+// stale table no longer compiles, empty nativeCases first).
 func TestNativeGenerated(t *testing.T) {
 	asm, decl, cases := nativeSources()
 	files := map[string][]byte{

@@ -201,3 +201,139 @@ func TestGF2P8Affine(t *testing.T) {
 		}
 	}
 }
+
+// TestVariableWordShifts checks VPSLLVW, VPSRLVW and VPSRAVW (AVX512BW,
+// not runnable here) word by word against Go's shifts, with counts from 0
+// past 16 (logical shifts give 0 there, arithmetic ones the sign).
+func TestVariableWordShifts(t *testing.T) {
+	ops := vectorOps()
+	r := rand.New(rand.NewPCG(23, 24))
+	for it := 0; it < 100; it++ {
+		v := vecs(r, 3)
+		for i := 0; i < 32; i++ {
+			c := uint16(r.IntN(20))
+			if r.IntN(8) == 0 {
+				c = uint16(r.Uint32()) // huge counts
+			}
+			v[2].SetU16(i, c)
+		}
+		for _, bitsN := range []int{256, 512} {
+			l := run(t, ops, "VPSLLVW", bitsN, 0, &v[0], &v[1], &v[2])
+			rl := run(t, ops, "VPSRLVW", bitsN, 0, &v[0], &v[1], &v[2])
+			ra := run(t, ops, "VPSRAVW", bitsN, 0, &v[0], &v[1], &v[2])
+			for i := 0; i < bitsN/16; i++ {
+				x, c := v[1].U16(i), v[2].U16(i)
+				wl, wr, wa := x<<c, x>>c, uint16(int16(x)>>min(c, 15))
+				if c >= 16 {
+					wl, wr = 0, 0
+				}
+				if l.U16(i) != wl || rl.U16(i) != wr || ra.U16(i) != wa {
+					t.Fatalf("word %d: %#x by %d: %#x %#x %#x, want %#x %#x %#x", i, x, c, l.U16(i), rl.U16(i), ra.U16(i), wl, wr, wa)
+				}
+			}
+		}
+	}
+}
+
+// TestBroadcast512 checks the element broadcasts at 512 bits: the low
+// element of Src2 (a register, memory or a general-purpose value) in
+// every element.
+func TestBroadcast512(t *testing.T) {
+	ops := vectorOps()
+	r := rand.New(rand.NewPCG(25, 26))
+	v := vecs(r, 2)
+	for _, b := range []struct {
+		name string
+		size int
+	}{{"VPBROADCASTB", 1}, {"VPBROADCASTW", 2}, {"VPBROADCASTD", 4}, {"VPBROADCASTQ", 8}, {"VBROADCASTSS", 4}} {
+		got := run(t, ops, b.name, 512, 0, &v[0], nil, &v[1])
+		for off := 0; off < 64; off += b.size {
+			if string(got[off:off+b.size]) != string(v[1][:b.size]) {
+				t.Fatalf("%s: element at %d is %x, want %x", b.name, off, got[off:off+b.size], v[1][:b.size])
+			}
+		}
+		if op := ops[b.name]; op.Elem != b.size || op.Mem(512) != b.size {
+			t.Fatalf("%s: Elem %d, Mem %d", b.name, op.Elem, op.Mem(512))
+		}
+	}
+}
+
+// TestPermB checks VPERMB (VBMI) against a byte lookup: index & (n-1).
+func TestPermB(t *testing.T) {
+	ops := vectorOps()
+	r := rand.New(rand.NewPCG(27, 28))
+	v := vecs(r, 3)
+	for _, bitsN := range []int{128, 256, 512} {
+		got := run(t, ops, "VPERMB", bitsN, 0, &v[0], &v[1], &v[2])
+		n := bitsN / 8
+		for i := 0; i < n; i++ {
+			if want := v[2][int(v[1][i])%n]; got[i] != want {
+				t.Fatalf("VPERMB/%d byte %d", bitsN, i)
+			}
+		}
+	}
+}
+
+// TestMemSizes pins the memory operand sizes of the forms whose memory
+// operand is not the vector length (the interpreter loads and stores
+// Mem(bits) bytes).
+func TestMemSizes(t *testing.T) {
+	ops := vectorOps()
+	for _, c := range []struct {
+		name      string
+		bits, mem int
+	}{
+		{"VCVTPH2PS", 512, 32}, {"VCVTPH2PS", 256, 16}, {"VPMOVSXBW", 512, 32}, {"VPMOVZXBW", 256, 16},
+		{"VPMOVDW", 512, 32}, {"VPBROADCASTD", 512, 4}, {"VPBROADCASTW", 128, 2}, {"VPBROADCASTQ", 512, 8},
+		{"VBROADCASTSS", 256, 4}, {"VBROADCASTI32X4", 512, 16}, {"VBROADCASTI64X4", 512, 32},
+		{"VINSERTI64X4", 512, 32}, {"VINSERTI32X4", 512, 16}, {"VINSERTI128", 256, 16},
+		{"VEXTRACTF32X8", 512, 32}, {"VEXTRACTF32X4", 512, 16}, {"VEXTRACTF128", 256, 16},
+		{"VMOVSS", 128, 4}, {"VADDSS", 128, 4}, {"VFMADD231SS", 128, 4}, {"VMOVD", 128, 4}, {"VMOVQ", 128, 8},
+		{"VPINSRW", 128, 2}, {"VPINSRD", 128, 4}, {"VPINSRQ", 128, 8}, {"VINSERTPS", 128, 4},
+		{"VCVTPS2PH", 256, 16}, {"VMOVDQU64", 512, 64}, {"VPDPBUSD", 512, 64}, {"VPHADDW", 128, 16},
+	} {
+		op, ok := ops[c.name]
+		if !ok {
+			t.Fatalf("%s is not in the table", c.name)
+		}
+		mem := c.bits / 8
+		if op.Mem != nil {
+			mem = op.Mem(c.bits)
+		}
+		if mem != c.mem {
+			t.Errorf("%s at %d bits: memory operand of %d bytes, want %d", c.name, c.bits, mem, c.mem)
+		}
+	}
+}
+
+// TestElemSizes pins the write-mask and broadcast element sizes of the
+// EVEX mnemonics the AVX-512 kernels use (Intel's per-instruction
+// element: the mask granularity and the m32bcst/m64bcst size).
+func TestElemSizes(t *testing.T) {
+	ops := vectorOps()
+	want := map[string]int{
+		"VPDPBUSD": 4, "VPDPWSSD": 4, "VCVTDQ2PS": 4, "VFMADD231PS": 4, "VPXORD": 4, "VMOVDQU64": 8,
+		"VPANDD": 4, "VPBROADCASTD": 4, "VADDPS": 4, "VMULPS": 4, "VBROADCASTI64X4": 8,
+		"VGF2P8AFFINEQB": 1, "VMOVDQU32": 4, "VPMADDUBSW": 2, "VINSERTI64X4": 8, "VCVTPH2PS": 4,
+		"VMOVUPS": 4, "VPADDD": 4, "VMOVSHDUP": 4, "VMOVDQA64": 8, "VPSHUFB": 1, "VPSRLW": 2,
+		"VPERMT2B": 1, "VPBROADCASTW": 2, "VPTERNLOGD": 4, "VPBLENDMW": 2, "VSHUFI64X2": 8,
+		"VINSERTI32X4": 4, "VEXTRACTF32X8": 4, "VPBROADCASTQ": 8, "VPUNPCKLDQ": 4, "VPUNPCKHDQ": 4,
+		"VPSUBW": 2, "VPSRLD": 4, "VPSHLDD": 4, "VPERMI2W": 2, "VPUNPCKLQDQ": 8, "VPUNPCKHQDQ": 8,
+		"VEXTRACTF32X4": 4, "VPSUBD": 4, "VPERMT2W": 2, "VPSLLW": 2, "VPERMW": 2, "VPSHUFD": 4,
+		"VMOVSS": 4, "VPMADDWD": 4, "VSHUFI32X4": 4, "VPSRLVW": 2, "VPERMPS": 4, "VPSLLD": 4,
+		"VFNMADD231PS": 4, "VPSUBB": 1, "VPADDB": 1, "VBROADCASTI32X4": 4, "VPMOVSXBW": 2,
+		"VSHUFF32X4": 4, "VPSLLVW": 2, "VEXTRACTI64X4": 8, "VEXTRACTI32X4": 4, "VBROADCASTSS": 4,
+		"VPMULLD": 4, "VPMOVZXBW": 2, "VPMOVDW": 2, "VFMADD213PS": 4, "VFNMADD213PS": 4,
+		"VDPBF16PS": 4, "VADDSS": 4,
+	}
+	for name, elem := range want {
+		op, ok := ops[name]
+		if !ok {
+			t.Errorf("%s is not in the table", name)
+			continue
+		}
+		if op.Elem != elem {
+			t.Errorf("%s: Elem %d, want %d", name, op.Elem, elem)
+		}
+	}
+}

@@ -65,7 +65,8 @@ func nativeForms() []nativeForm {
 	addAll("VMOVHLPS VMOVLHPS VMOVSS", []int{128}, "3", "int", nil, nil)
 	addAll("VADDSS VSUBSS VMULSS VDIVSS", []int{128}, "3", "float", nil, nil)
 	addAll("VMAXSS VMINSS", []int{128}, "3", "nan", nil, nil)
-	addAll("VFMADD231SS VFMADD213SS VFNMADD231SS", []int{128}, "3", "fma", nil, nil)
+	addAll("VFMADD231SS VFMADD213SS VFMADD132SS VFNMADD231SS VFNMADD213SS VFNMADD132SS", []int{128}, "3", "fma", nil, nil)
+	addAll("VMOVDQU VMOVDQA VMOVUPS VMOVAPS", xy, "2", "int", nil, nil)
 	addAll("VCVTDQ2PS VMOVSHDUP VMOVSLDUP VPABSB", xy, "2", "int", nil, nil)
 	addAll("VCVTPS2DQ", xy, "2", "float", nil, nil)
 	addAll("VCVTPH2PS", xy, "2", "half", nil, x2)
@@ -79,7 +80,7 @@ func nativeForms() []nativeForm {
 	}
 	addAll("VPSHUFD", xy, "i2", "int", []int{0x00, 0x1b, 0x4e, 0xb1, 0xe4, 0x03, 0x39, 0xff}, nil)
 	addAll("VPERMQ", []int{256}, "i2", "int", []int{0xd8, 0x1b, 0x4e, 0x00, 0x93}, nil)
-	addAll("VPERM2I128", []int{256}, "i3", "int", []int{0x01, 0x20, 0x31, 0x08, 0x80, 0x13, 0x02, 0x88, 0x21}, nil)
+	addAll("VPERM2I128 VPERM2F128", []int{256}, "i3", "int", []int{0x01, 0x20, 0x31, 0x08, 0x80, 0x13, 0x02, 0x88, 0x21}, nil)
 	addAll("VINSERTI128 VINSERTF128", []int{256}, "i3", "int", []int{0, 1}, func(int) (string, string, string) { return "Y0", "Y1", "X2" })
 	addAll("VEXTRACTI128 VEXTRACTF128", []int{256}, "i2", "int", []int{0, 1}, func(int) (string, string, string) { return "X0", "", "Y2" })
 	addAll("VINSERTPS", []int{128}, "i3", "int", []int{0x10, 0x20, 0x30, 0x00, 0x5a, 0xc3, 0xe1, 0x0f}, nil)

@@ -376,3 +376,162 @@ func TestDPBF16(t *testing.T) {
 		t.Fatalf("the package's order gives %g here, not the rounded-product value", pkg)
 	}
 }
+
+// TestTwoTablePermutes checks every element size of VPERMT2* and VPERMI2*
+// against a lookup in the concatenated tables: index & (2n-1) into (Dst,
+// Src2) for T2 with the index in Src1, into (Src1, Src2) for I2 with the
+// index in Dst.
+func TestTwoTablePermutes(t *testing.T) {
+	ops := vectorOps()
+	r := rand.New(rand.NewPCG(29, 30))
+	for it := 0; it < 30; it++ {
+		v := vecs(r, 3)
+		for _, p := range []struct {
+			suffix string
+			size   int
+		}{{"B", 1}, {"W", 2}, {"D", 4}, {"Q", 8}, {"PS", 4}} {
+			for _, bitsN := range []int{128, 256, 512} {
+				nb := bitsN / 8
+				n := nb / p.size
+				concat := func(a, b *Vec) []byte { return append(append([]byte{}, a[:nb]...), b[:nb]...) }
+				for _, form := range []string{"VPERMT2", "VPERMI2"} {
+					idx, tbl := &v[1], concat(&v[0], &v[2])
+					if form == "VPERMI2" {
+						idx, tbl = &v[0], concat(&v[1], &v[2])
+					}
+					got := run(t, ops, form+p.suffix, bitsN, 0, &v[0], &v[1], &v[2])
+					for i := 0; i < n; i++ {
+						k := int(elem(idx, i*p.size, p.size) % uint64(2*n))
+						if want := tbl[k*p.size : (k+1)*p.size]; string(got[i*p.size:(i+1)*p.size]) != string(want) {
+							t.Fatalf("%s%s/%d element %d", form, p.suffix, bitsN, i)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBlockOps checks every insert, extract and block broadcast on
+// numbered 16-byte blocks, for every immediate that selects.
+func TestBlockOps(t *testing.T) {
+	ops := vectorOps()
+	var a, b Vec
+	for i := range a {
+		a[i] = uint8(i / 16)
+		b[i] = uint8(i/16 + 4)
+	}
+	block := func(v *Vec, i int) uint8 { return v[16*i] }
+	for _, x := range []struct {
+		suffix string
+		n      int // bytes moved
+		widths []int
+	}{{"128", 16, []int{256}}, {"32X4", 16, []int{256, 512}}, {"64X2", 16, []int{256, 512}}, {"32X8", 32, []int{512}}, {"64X4", 32, []int{512}}} {
+		for _, ty := range []string{"I", "F"} {
+			for _, bitsN := range x.widths {
+				blocks := bitsN / 128
+				per := x.n / 16
+				for imm := 0; imm < 4; imm++ {
+					k := imm % (bitsN / 8 / x.n)
+					var zero Vec
+					ins := run(t, ops, "VINSERT"+ty+x.suffix, bitsN, uint8(imm), &zero, &a, &b)
+					ext := run(t, ops, "VEXTRACT"+ty+x.suffix, bitsN, uint8(imm), &zero, nil, &a)
+					for i := 0; i < blocks; i++ {
+						want := uint8(i)
+						if i/per == k {
+							want = uint8(4 + i%per)
+						}
+						if block(&ins, i) != want {
+							t.Fatalf("VINSERT%s%s/%d $%d: block %d is %d, want %d", ty, x.suffix, bitsN, imm, i, block(&ins, i), want)
+						}
+					}
+					for i := 0; i < per; i++ {
+						if block(&ext, i) != uint8(k*per+i) {
+							t.Fatalf("VEXTRACT%s%s/%d $%d: block %d is %d", ty, x.suffix, bitsN, imm, i, block(&ext, i))
+						}
+					}
+				}
+				// The block broadcast of the same size.
+				name := "VBROADCAST" + ty + x.suffix
+				got := run(t, ops, name, bitsN, 0, &a, nil, &b)
+				for i := 0; i < blocks; i++ {
+					if block(&got, i) != uint8(4+i%per) {
+						t.Fatalf("%s/%d: block %d is %d", name, bitsN, i, block(&got, i))
+					}
+				}
+			}
+		}
+	}
+	// VBROADCASTSD: the low qword everywhere.
+	var q Vec
+	q.SetU64(0, 0x1122334455667788)
+	got := run(t, ops, "VBROADCASTSD", 512, 0, &a, nil, &q)
+	for i := 0; i < 8; i++ {
+		if got.U64(i) != 0x1122334455667788 {
+			t.Fatalf("VBROADCASTSD qword %d", i)
+		}
+	}
+}
+
+// TestBlendMaskSizes checks VPBLENDMB/W/D/Q: the mask's bit i takes
+// Src2's element i, else Src1's.
+func TestBlendMaskSizes(t *testing.T) {
+	ops := vectorOps()
+	r := rand.New(rand.NewPCG(31, 32))
+	v := vecs(r, 3)
+	for _, p := range []struct {
+		name string
+		size int
+	}{{"VPBLENDMB", 1}, {"VPBLENDMW", 2}, {"VPBLENDMD", 4}, {"VPBLENDMQ", 8}} {
+		op := ops[p.name]
+		if !op.Blend || op.Elem != p.size {
+			t.Fatalf("%s: Blend %v, Elem %d", p.name, op.Blend, op.Elem)
+		}
+		for it := 0; it < 10; it++ {
+			mask := r.Uint64()
+			d := v[0]
+			op.Exec(&OpArgs{Dst: &d, Src1: &v[1], Src2: &v[2], Bits: 512, Mask: mask})
+			for i := 0; i < 64/p.size; i++ {
+				src := &v[1]
+				if mask>>i&1 != 0 {
+					src = &v[2]
+				}
+				if elem(&d, i*p.size, p.size) != elem(src, i*p.size, p.size) {
+					t.Fatalf("%s mask %#x element %d", p.name, mask, i)
+				}
+			}
+		}
+	}
+}
+
+// TestVariants checks that the EVEX spellings of the logic operations and
+// moves (element sizes only matter to masking) give the bits of the VEX
+// ones the native test covers, at every width.
+func TestVariants(t *testing.T) {
+	ops := vectorOps()
+	r := rand.New(rand.NewPCG(33, 34))
+	groups := map[string][]string{
+		"VPAND":   {"VPANDD", "VPANDQ"},
+		"VPANDN":  {"VPANDND", "VPANDNQ"},
+		"VPOR":    {"VPORD", "VPORQ"},
+		"VPXOR":   {"VPXORD", "VPXORQ"},
+		"VMOVDQU": {"VMOVDQU8", "VMOVDQU16", "VMOVDQU32", "VMOVDQU64", "VMOVDQA32", "VMOVDQA64"},
+	}
+	for it := 0; it < 10; it++ {
+		v := vecs(r, 3)
+		for base, names := range groups {
+			var s1 *Vec
+			if base != "VMOVDQU" {
+				s1 = &v[1]
+			}
+			for _, bitsN := range []int{128, 256} {
+				want := run(t, ops, base, bitsN, 0, &v[0], s1, &v[2])
+				for _, name := range names {
+					if got := run(t, ops, name, bitsN, 0, &v[0], s1, &v[2]); string(got[:bitsN/8]) != string(want[:bitsN/8]) {
+						t.Fatalf("%s/%d differs from %s", name, bitsN, base)
+					}
+				}
+			}
+		}
+	}
+}

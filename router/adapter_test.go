@@ -55,8 +55,8 @@ func localAdapter(t *testing.T, modelPath, adapterPath string, prompt []int32, m
 func generate(t *testing.T, r *router.Router, name string, prompt []int32, n int, stop func(int32) bool) []int32 {
 	t.Helper()
 	var got []int32
-	_, err := r.Generate(t.Context(), router.GenerateRequest{Model: name, Prompt: prompt, MaxTokens: n, Stop: stop}, func(id int32) error {
-		got = append(got, id)
+	_, err := r.Generate(t.Context(), router.GenerateRequest{Model: name, Prompt: prompt, MaxTokens: n, Stop: stop}, func(tk router.Token) error {
+		got = append(got, tk.ID)
 		return nil
 	})
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"svc/p2p/wire"
 	"svc/shards/gguf"
+	"svc/shards/model"
 )
 
 // This file is the contract between the router and its callers (server/,
@@ -68,6 +70,46 @@ type GenerateRequest struct {
 	// scope (one per tenant, so that a fast first token tells nobody what
 	// another tenant sent; nil: the shared scope).
 	PromptCacheScope []byte
+	// Logprobs asks for the log-probability of every generated token
+	// (Token.Logprob) and of the TopLogprobs most likely tokens at its
+	// position (Token.Top, 0..MaxTopLogprobs). Without it the nodes
+	// compute none and Token carries the id alone.
+	Logprobs    bool
+	TopLogprobs int
+	// PromptLogprobs, with Logprobs, is called once, before the first
+	// token, with the log-probabilities of prompt positions 1..n-1 (the
+	// first has nothing before it): Token i is Prompt[i+1] given what
+	// precedes it, with the TopLogprobs most likely tokens there. The
+	// last hop then returns the raw logits of every prompt position, so
+	// the prompt may hold at most MaxPromptLogprobs(vocabulary) tokens.
+	// An error from it ends the generation and is returned.
+	PromptLogprobs func(prompt []Token) error
+}
+
+// MaxTopLogprobs bounds GenerateRequest.TopLogprobs (OpenAI's bound for
+// chat completions' top_logprobs).
+const MaxTopLogprobs = 20
+
+// maxPromptLogitsBytes bounds the raw logits a prompt step with
+// PromptLogprobs brings back: the frame a hop may answer with.
+const maxPromptLogitsBytes = wire.DefaultMaxPayload
+
+// MaxPromptLogprobs is the longest prompt whose log-probabilities can be
+// asked for on a model with a vocabulary of vocab tokens: every position's
+// logits row (vocab float32) comes back from the last hop in one reply.
+func MaxPromptLogprobs(vocab int) int {
+	return maxPromptLogitsBytes / (4 * max(vocab, 1))
+}
+
+// Token is one generated token (or, for PromptLogprobs, one prompt
+// token) with, when the request asked for them, its log-probability
+// (natural log, the log-softmax of the logits) and the most likely tokens
+// at its position, most likely first (lower id first on ties). Decoding is
+// greedy, so a generated token is Top's first entry.
+type Token struct {
+	ID      int32
+	Logprob float32
+	Top     []model.TokenLogprob // nil when no log-probabilities were asked for
 }
 
 // FinishReason says why a generation ended.
@@ -98,10 +140,11 @@ type Backend interface {
 	// ErrModelNotFound / ErrModelIncomplete / ErrModelLoading.
 	Model(ctx context.Context, name string) (*ModelInfo, error)
 	// Generate runs a greedy generation, calling emit with each token as
-	// it is produced (not the stop token). An error from emit ends the
+	// it is produced (not the stop token), with its log-probabilities when
+	// req.Logprobs asks for them. An error from emit ends the
 	// generation and is returned. Every session it opened is closed before
 	// it returns, on success, failure or cancellation.
-	Generate(ctx context.Context, req GenerateRequest, emit func(id int32) error) (GenerateResult, error)
+	Generate(ctx context.Context, req GenerateRequest, emit func(Token) error) (GenerateResult, error)
 }
 
 // FailedPeer returns the peer whose hop failed during a generation, when

@@ -59,5 +59,15 @@
 // state of the chains through the nodes that announce it (same name and
 // file digest), and a request for one is routed through such a chain only.
 //
+// A generation may ask for log-probabilities (GenerateRequest.Logprobs,
+// TopLogprobs up to 20): every step then asks the last hop for the top
+// rows of its position (wire.Step.top_k), and each emitted Token carries
+// the chosen token's log-probability (greedy: the first row) and the top
+// rows. With PromptLogprobs the prompt step asks the last hop for the raw
+// logits of every prompt position (LOGITS_ALL), from which the prompt
+// tokens' own log-probabilities are taken; the prompt is still computed
+// as one batch, so the values and the generation are one process's. A
+// request that asks for none costs nothing more.
+//
 // *Router implements Backend (api.go), the contract with the HTTP API.
 package router

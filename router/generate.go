@@ -18,7 +18,7 @@ import (
 )
 
 // Generate runs a greedy generation through a chain of nodes (Backend).
-func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id int32) error) (GenerateResult, error) {
+func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(Token) error) (GenerateResult, error) {
 	st, hs, err := r.resolveWait(ctx, req.Model)
 	if err != nil {
 		return GenerateResult{}, err
@@ -29,9 +29,16 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 	if req.MaxTokens <= 0 {
 		return GenerateResult{}, fmt.Errorf("router: max tokens %d must be positive", req.MaxTokens)
 	}
+	if req.TopLogprobs < 0 || req.TopLogprobs > MaxTopLogprobs {
+		return GenerateResult{}, fmt.Errorf("router: top logprobs %d outside 0..%d", req.TopLogprobs, MaxTopLogprobs)
+	}
 	h, err := r.header(ctx, st.Digest, hs)
 	if err != nil {
 		return GenerateResult{}, err
+	}
+	withPrompt := req.Logprobs && req.PromptLogprobs != nil
+	if limit := MaxPromptLogprobs(h.cfg.Vocab); withPrompt && len(req.Prompt) > limit {
+		return GenerateResult{}, fmt.Errorf("router: the log-probabilities of a prompt of %d tokens were asked for; at most %d fit one reply with this model's vocabulary of %d", len(req.Prompt), limit, h.cfg.Vocab)
 	}
 	// The session must hold the prompt and every generated token but the
 	// last, which is never fed back.
@@ -51,7 +58,16 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		return GenerateResult{}, err
 	}
 	res := GenerateResult{PromptTokens: len(req.Prompt)}
-	out, err := model.Generate(ctx, []model.Hop{ch}, req.Prompt, model.GenOptions{MaxTokens: maxTokens, Stop: req.Stop}, func(s model.Step) error {
+	opts := model.GenOptions{MaxTokens: maxTokens, Stop: req.Stop}
+	var hop model.Hop = ch
+	if req.Logprobs {
+		// At least one row, which holds the chosen token (the argmax).
+		opts.TopK = max(req.TopLogprobs, 1)
+		if withPrompt {
+			hop = &promptLogits{chain: ch, vocab: h.cfg.Vocab, top: req.TopLogprobs, fn: req.PromptLogprobs}
+		}
+	}
+	out, err := model.Generate(ctx, []model.Hop{hop}, req.Prompt, opts, func(s model.Step) error {
 		if req.Stop != nil && req.Stop(s.ID) {
 			return nil // the stop token is not part of the completion
 		}
@@ -59,7 +75,14 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		if emit == nil {
 			return nil
 		}
-		return emit(s.ID)
+		t := Token{ID: s.ID}
+		if req.Logprobs {
+			var err error
+			if t, err = chosen(s.ID, s.Top, req.TopLogprobs); err != nil {
+				return err
+			}
+		}
+		return emit(t)
 	})
 	r.met.tokens.Add(float64(res.CompletionTokens))
 	if out != nil {
@@ -80,6 +103,63 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(id
 		res.Finish = FinishStop
 	}
 	return res, nil
+}
+
+// chosen is a generated token with its log-probability, found in the top
+// rows of its position (greedy: the first), and the first k of them.
+func chosen(id int32, top []model.TokenLogprob, k int) (Token, error) {
+	for _, t := range top {
+		if t.ID == id {
+			return Token{ID: id, Logprob: t.Logprob, Top: top[:min(k, len(top))]}, nil
+		}
+	}
+	return Token{}, fmt.Errorf("router: token %d is not among the %d most likely of its position", id, len(top))
+}
+
+// promptLogits is the chain as model.Generate sees it when the prompt's
+// log-probabilities are asked for: its first step (the prompt, as one
+// batch, as always) asks the last hop for every position's logits rows and
+// top tokens, hands the prompt tokens' log-probabilities to fn, and shows
+// model.Generate the last position's prediction alone, as it asked. Later
+// steps pass through.
+type promptLogits struct {
+	*chain
+	vocab int
+	top   int // how many of each position's top rows fn gets
+	fn    func([]Token) error
+	done  bool
+}
+
+func (p *promptLogits) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
+	if p.done {
+		return p.chain.Forward(ctx, in)
+	}
+	p.done = true
+	n := len(in.Tokens)
+	in.Logits, in.OmitLogits = model.LogitsAll, false
+	out, err := p.chain.Forward(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Logits) != n*p.vocab || len(out.Argmax) != n || len(out.Top) != n {
+		return nil, fmt.Errorf("router: the last hop returned %d logits, %d predictions and %d top rows for a prompt of %d positions and a vocabulary of %d",
+			len(out.Logits), len(out.Argmax), len(out.Top), n, p.vocab)
+	}
+	toks := make([]Token, n-1)
+	for i := 1; i < n; i++ {
+		id := in.Tokens[i]
+		if id < 0 || int(id) >= p.vocab {
+			return nil, fmt.Errorf("router: prompt token %d outside the vocabulary of %d", id, p.vocab)
+		}
+		// The row before position i predicts it.
+		row := out.Logits[(i-1)*p.vocab : i*p.vocab]
+		top := out.Top[i-1]
+		toks[i-1] = Token{ID: id, Logprob: model.Logprob(row, id), Top: top[:min(p.top, len(top))]}
+	}
+	if err := p.fn(toks); err != nil {
+		return nil, err
+	}
+	return &model.Output{Argmax: out.Argmax[n-1:], Top: out.Top[n-1:], Cached: out.Cached, Batch: out.Batch}, nil
 }
 
 // chain is a generation's route through the swarm, seen by model.Generate

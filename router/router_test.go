@@ -69,8 +69,8 @@ func TestChainEqualsOneProcess(t *testing.T) {
 	for _, max := range []int{1, 40, 300} {
 		want, finish := swarmtest.Local(t, path, prompt, max)
 		var got []int32
-		res, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: max, Stop: swarmtest.StopTokens(t, path)}, func(id int32) error {
-			got = append(got, id)
+		res, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: max, Stop: swarmtest.StopTokens(t, path)}, func(tk router.Token) error {
+			got = append(got, tk.ID)
 			return nil
 		})
 		if err != nil {
@@ -83,6 +83,55 @@ func TestChainEqualsOneProcess(t *testing.T) {
 	}
 	swarmtest.WaitSessions(t, 0, a, b, c)
 
+	// Log-probabilities through the chain have one process's bits: the
+	// generated tokens' top rows, and with the prompt's, its positions'
+	// from the last hop's logits rows (the generation is unchanged).
+	for _, k := range []int{0, 1, 5, router.MaxTopLogprobs} {
+		want := swarmtest.LocalLogprobs(t, path, prompt, 30, max(k, 1))
+		for _, withPrompt := range []bool{false, true} {
+			var got []router.Token
+			var gotPrompt []router.Token
+			req := router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 30, Stop: swarmtest.StopTokens(t, path), Logprobs: true, TopLogprobs: k}
+			if withPrompt {
+				req.PromptLogprobs = func(p []router.Token) error {
+					if got != nil || gotPrompt != nil {
+						t.Error("prompt log-probabilities not given once, before the first token")
+					}
+					gotPrompt = p
+					return nil
+				}
+			}
+			if _, err := r.Generate(ctx, req, func(tk router.Token) error { got = append(got, tk); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want.Steps) {
+				t.Fatalf("top %d: %d tokens, one process %d", k, len(got), len(want.Steps))
+			}
+			for i, tk := range got {
+				w := want.Steps[i]
+				if tk.ID != w.ID || tk.Logprob != w.Top[0].Logprob || !slices.Equal(tk.Top, w.Top[:k]) {
+					t.Fatalf("top %d, prompt %v: token %d: chain %+v, one process %+v", k, withPrompt, i, tk, w)
+				}
+			}
+			t.Logf("top %d, prompt %v: %d tokens, the first of log-probability %v", k, withPrompt, len(got), got[0].Logprob)
+			if !withPrompt {
+				continue
+			}
+			if len(gotPrompt) != len(prompt)-1 {
+				t.Fatalf("%d prompt positions for a prompt of %d", len(gotPrompt), len(prompt))
+			}
+			for i, tk := range gotPrompt {
+				if tk.ID != prompt[i+1] || tk.Logprob != want.Prompt[i] || !slices.Equal(tk.Top, want.PromptTops[i][:k]) {
+					t.Fatalf("top %d: prompt position %d: chain %+v, one process %v %v", k, i+1, tk, want.Prompt[i], want.PromptTops[i])
+				}
+			}
+		}
+	}
+	if _, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 3, Logprobs: true, TopLogprobs: router.MaxTopLogprobs + 1}, nil); err == nil {
+		t.Error("top logprobs beyond the bound accepted")
+	}
+	swarmtest.WaitSessions(t, 0, a, b, c)
+
 	// Concurrent generations, each equal to its single-process run.
 	want, _ := swarmtest.Local(t, path, prompt, 60)
 	var wg sync.WaitGroup
@@ -90,8 +139,8 @@ func TestChainEqualsOneProcess(t *testing.T) {
 	for range 20 {
 		wg.Go(func() {
 			var got []int32
-			_, err := r.Generate(ctx, router.GenerateRequest{Model: a.Digest(), Prompt: prompt, MaxTokens: 60, Stop: swarmtest.StopTokens(t, path)}, func(id int32) error {
-				got = append(got, id)
+			_, err := r.Generate(ctx, router.GenerateRequest{Model: a.Digest(), Prompt: prompt, MaxTokens: 60, Stop: swarmtest.StopTokens(t, path)}, func(tk router.Token) error {
+				got = append(got, tk.ID)
 				return nil
 			})
 			if err == nil && !slices.Equal(got, want) {
@@ -112,7 +161,7 @@ func TestChainEqualsOneProcess(t *testing.T) {
 	// A client that goes away mid-generation leaves nothing open.
 	gctx, gcancel := context.WithCancel(ctx)
 	n := 0
-	_, err = r.Generate(gctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 200}, func(int32) error {
+	_, err = r.Generate(gctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 200}, func(router.Token) error {
 		if n++; n == 5 {
 			gcancel()
 		}
@@ -124,7 +173,7 @@ func TestChainEqualsOneProcess(t *testing.T) {
 	}
 	// An error from emit ends the generation with it.
 	stopErr := errors.New("client gone")
-	if _, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 50}, func(int32) error { return stopErr }); !errors.Is(err, stopErr) {
+	if _, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 50}, func(router.Token) error { return stopErr }); !errors.Is(err, stopErr) {
 		t.Fatalf("emit error: %v", err)
 	}
 	swarmtest.WaitSessions(t, 0, a, b, c)
@@ -184,8 +233,8 @@ func TestFailoverMidGeneration(t *testing.T) {
 	want, _ := swarmtest.Local(t, path, prompt, 80)
 	var got []int32
 	var stopped *p2p.Node
-	_, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 80, Stop: swarmtest.StopTokens(t, path)}, func(id int32) error {
-		got = append(got, id)
+	_, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 80, Stop: swarmtest.StopTokens(t, path)}, func(tk router.Token) error {
+		got = append(got, tk.ID)
 		if len(got) == 10 {
 			// Stop whichever replica of [2,4) carries this session.
 			for _, n := range []*p2p.Node{b1, b2} {
@@ -219,7 +268,7 @@ func TestFailoverMidGeneration(t *testing.T) {
 		other = b2
 	}
 	t0 := time.Now()
-	_, err = r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 80}, func(id int32) error {
+	_, err = r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 80}, func(router.Token) error {
 		if other != nil {
 			go func(n *p2p.Node) { _ = n.Close() }(other)
 			other = nil
@@ -283,8 +332,8 @@ func TestEveryFixtureModelThroughChain(t *testing.T) {
 			}
 			want, _ := swarmtest.Local(t, path, p, 12)
 			var got []int32
-			if _, err := r.Generate(ctx, router.GenerateRequest{Model: name, Prompt: p, MaxTokens: 12, Stop: swarmtest.StopTokens(t, path)}, func(id int32) error {
-				got = append(got, id)
+			if _, err := r.Generate(ctx, router.GenerateRequest{Model: name, Prompt: p, MaxTokens: 12, Stop: swarmtest.StopTokens(t, path)}, func(tk router.Token) error {
+				got = append(got, tk.ID)
 				return nil
 			}); err != nil {
 				t.Fatal(err)
@@ -337,7 +386,7 @@ func TestCapacityRefusal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		n := 0
-		_, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 60}, func(int32) error {
+		_, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 60}, func(router.Token) error {
 			if n++; n == 1 {
 				close(holding)
 				<-release
@@ -400,8 +449,8 @@ func TestExcludedPeerIsProbed(t *testing.T) {
 	generate := func() []int32 {
 		t.Helper()
 		var got []int32
-		if _, err := r.Generate(t.Context(), router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 12, Stop: swarmtest.StopTokens(t, path)}, func(id int32) error {
-			got = append(got, id)
+		if _, err := r.Generate(t.Context(), router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 12, Stop: swarmtest.StopTokens(t, path)}, func(tk router.Token) error {
+			got = append(got, tk.ID)
 			return nil
 		}); err != nil {
 			t.Fatal(err)

@@ -363,7 +363,8 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 	text.WriteString(j.echo)
 	n := 0
 	stopped := false
-	res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(id int32) error {
+	res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(tk router.Token) error {
+		id := tk.ID
 		if err := r.halted(); err != nil {
 			return err
 		}
@@ -425,7 +426,8 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup 
 	tokens := make(chan int32, 64)
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(id int32) error {
+		res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(tk router.Token) error {
+			id := tk.ID
 			if err := r.halted(); err != nil {
 				return err
 			}

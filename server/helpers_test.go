@@ -232,14 +232,14 @@ type failingBackend struct {
 	err   error
 }
 
-func (f *failingBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(int32) error) (router.GenerateResult, error) {
+func (f *failingBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(router.Token) error) (router.GenerateResult, error) {
 	n := 0
-	res, err := f.Backend.Generate(ctx, req, func(id int32) error {
+	res, err := f.Backend.Generate(ctx, req, func(tk router.Token) error {
 		if n == f.after {
 			return f.err
 		}
 		n++
-		return emit(id)
+		return emit(tk)
 	})
 	if err == nil && n <= f.after {
 		// The generation ended before the fault point: fail anyway.

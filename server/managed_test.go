@@ -639,14 +639,14 @@ type slowBackend struct {
 	delay time.Duration
 }
 
-func (s *slowBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(int32) error) (router.GenerateResult, error) {
-	return s.Backend.Generate(ctx, req, func(id int32) error {
+func (s *slowBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(router.Token) error) (router.GenerateResult, error) {
+	return s.Backend.Generate(ctx, req, func(tk router.Token) error {
 		select {
 		case <-time.After(s.delay):
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
-		return emit(id)
+		return emit(tk)
 	})
 }
 
@@ -659,7 +659,7 @@ type gateBackend struct {
 	release    chan struct{}
 }
 
-func (g *gateBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(int32) error) (router.GenerateResult, error) {
+func (g *gateBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(router.Token) error) (router.GenerateResult, error) {
 	wait := func() error {
 		g.entered <- struct{}{}
 		select {
@@ -676,13 +676,13 @@ func (g *gateBackend) Generate(ctx context.Context, req router.GenerateRequest, 
 		return g.Backend.Generate(ctx, req, emit)
 	}
 	n := 0
-	return g.Backend.Generate(ctx, req, func(id int32) error {
+	return g.Backend.Generate(ctx, req, func(tk router.Token) error {
 		n++
 		if n == 1 {
 			if err := wait(); err != nil {
 				return err
 			}
 		}
-		return emit(id)
+		return emit(tk)
 	})
 }

@@ -22,7 +22,7 @@ type scopeBackend struct {
 	scopes []string
 }
 
-func (b *scopeBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(int32) error) (router.GenerateResult, error) {
+func (b *scopeBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(router.Token) error) (router.GenerateResult, error) {
 	b.mu.Lock()
 	b.scopes = append(b.scopes, string(req.PromptCacheScope))
 	b.mu.Unlock()

@@ -254,3 +254,60 @@ func StopTokens(t testing.TB, path string) func(int32) bool {
 	defer m.Close()
 	return m.StopTokens()
 }
+
+// Logprobs is what one process computes for a generation with
+// log-probabilities: the generated tokens with the top k at each position
+// (model.Generate with TopK, the stop token left out) and, for prompt
+// positions 1..n-1, the prompt token's log-probability and the top k of
+// the row that predicts it, from one prefill of the whole prompt with
+// every position's logits. A chain through the swarm must give the same
+// bits.
+type Logprobs struct {
+	Steps      []model.Step
+	Finish     string
+	Prompt     []float32
+	PromptTops [][]model.TokenLogprob
+}
+
+// LocalLogprobs computes Logprobs in one process.
+func LocalLogprobs(t testing.TB, path string, prompt []int32, maxTokens, k int) Logprobs {
+	t.Helper()
+	m, err := model.Open(path, model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sh.Close()
+	for _, id := range []string{"gen", "prompt"} {
+		if err := sh.OpenSession(id, len(prompt)+maxTokens); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lp Logprobs
+	stop := m.StopTokens()
+	res, err := model.Generate(t.Context(), []model.Hop{model.SessionHop{Shard: sh, ID: "gen"}}, prompt,
+		model.GenOptions{MaxTokens: maxTokens, Stop: stop, TopK: k}, func(s model.Step) error {
+			if stop == nil || !stop(s.ID) {
+				lp.Steps = append(lp.Steps, s)
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(fmt.Errorf("swarmtest: local generation: %w", err))
+	}
+	lp.Finish = res.Finish
+	out, err := sh.Forward(t.Context(), "prompt", model.Input{Tokens: prompt, Logits: model.LogitsAll, TopK: k})
+	if err != nil {
+		t.Fatal(fmt.Errorf("swarmtest: local prompt logits: %w", err))
+	}
+	vocab := m.Config().Vocab
+	for i := 1; i < len(prompt); i++ {
+		lp.Prompt = append(lp.Prompt, model.Logprob(out.Logits[(i-1)*vocab:i*vocab], prompt[i]))
+		lp.PromptTops = append(lp.PromptTops, out.Top[i-1])
+	}
+	return lp
+}

@@ -51,7 +51,7 @@ func TestSwarmEqualsOneProcess(t *testing.T) {
 	var got []int32
 	_, err = sw.Router().Generate(ctx, router.GenerateRequest{
 		Model: "stories260K", Prompt: want.PromptTokens, MaxTokens: 24, Stop: m.StopTokens(),
-	}, func(id int32) error { got = append(got, id); return nil })
+	}, func(tk router.Token) error { got = append(got, tk.ID); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

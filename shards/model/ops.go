@@ -172,6 +172,12 @@ type TokenLogprob struct {
 	Logprob float32 `json:"logprob"`
 }
 
+// Logprob is the log-softmax of a logits row at id, computed as Top's
+// values are (the same bits for the same row).
+func Logprob(logits []float32, id int32) float32 {
+	return float32(float64(logits[id]) - logSumExp(logits))
+}
+
 // topK returns the k most likely tokens of a logits row with their
 // log-softmax values over the whole row, most likely first (lower id first
 // on ties).

@@ -31,6 +31,9 @@ type state struct {
 	// argument it points to lives on a goroutine stack that could move
 	// while the interpreter holds its address as an integer.
 	frame unsafe.Pointer
+	// Scratch operands of vector instructions (execVec).
+	dst, src1, src2, old Vec
+	args                 OpArgs
 }
 
 // stackSize is the interpreter's stack; the kernels' frames are < 8 KB.

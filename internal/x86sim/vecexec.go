@@ -102,8 +102,12 @@ func newVecForm(in *inst, op VecOp) (*vecForm, error) {
 // execVec runs a vector instruction through its VecOp.
 func execVec(s *state, in *inst) error {
 	f := in.vec
-	var dst, src1, src2 Vec
-	a := OpArgs{Dst: &dst, Bits: f.bits, Mask: ^uint64(0)}
+	// The operands live in the state: OpArgs reaches Exec through a
+	// function value, so locals would escape and allocate per instruction.
+	dst, src1, src2 := &s.dst, &s.src1, &s.src2
+	*src2 = Vec{}
+	a := &s.args
+	*a = OpArgs{Dst: dst, Bits: f.bits, Mask: ^uint64(0)}
 	if f.imm >= 0 {
 		a.Imm = uint8(in.args[f.imm].imm)
 	}
@@ -115,14 +119,14 @@ func execVec(s *state, in *inst) error {
 	}
 	elem := f.op.Elem
 	if f.src1 >= 0 {
-		src1 = s.v[in.args[f.src1].reg]
-		a.Src1 = &src1
+		*src1 = s.v[in.args[f.src1].reg]
+		a.Src1 = src1
 	}
 	if f.src2 >= 0 {
 		o := &in.args[f.src2]
 		switch o.kind {
 		case kVec:
-			src2 = s.v[o.reg]
+			*src2 = s.v[o.reg]
 		case kGP:
 			binary.LittleEndian.PutUint64(src2[:], s.gp[o.reg])
 		case kMem:
@@ -161,13 +165,14 @@ func execVec(s *state, in *inst) error {
 		default:
 			return fmt.Errorf("unsupported source operand")
 		}
-		a.Src2 = &src2
+		a.Src2 = src2
 	}
 	d := &in.args[f.dst]
 	var dstMem []byte
+	*dst = Vec{}
 	switch d.kind {
 	case kVec:
-		dst = s.v[d.reg]
+		*dst = s.v[d.reg]
 	case kMem:
 		if !masked {
 			var err error
@@ -177,8 +182,9 @@ func execVec(s *state, in *inst) error {
 			copy(dst[:], dstMem)
 		}
 	}
-	old := dst
-	f.op.Exec(&a)
+	old := &s.old
+	*old = *dst
+	f.op.Exec(a)
 	merge := masked && !f.op.Blend
 	switch d.kind {
 	case kVec:

@@ -2,23 +2,12 @@
 
 package tensor
 
-import "golang.org/x/sys/cpu"
-
-//go:noescape
-func bf16StepAVX512(w *byte, x *uint16, n int, acc *[2][16]float32)
-
-//go:noescape
-func bf16BatchAVX512(w *byte, x *uint16, n int, acc *[16]float32)
-
-//go:noescape
-func bf16Batch4AVX512(w *byte, x *uint16, xstride int, n int, acc *[4][16]float32)
-
 // hasBF16Set reports whether the VDPBF16PS kernels can run.
 func hasBF16Set() bool { return bf16Gap() == "" }
 
 // bf16Gap says why the VDPBF16PS kernels cannot run, or "".
 func bf16Gap() string {
-	return lacking("avx512", append(avx512Features(), feature{"AVX512BF16", cpu.X86.HasAVX512BF16})...)
+	return lacking("avx512", append(avx512Features(), feature{"AVX512BF16", kernelCaps().HasAVX512BF16})...)
 }
 
 // addBF16Kernels registers BF16 kernels on VDPBF16PS for both of llama.cpp's

@@ -44,15 +44,36 @@ func lacking(level string, fs ...feature) string {
 	return capReason(level)
 }
 
+// x86Caps are the CPU features the kernel sets read, by golang.org/x/sys/cpu's
+// names. kernelCaps gives them: the CPU's own (hostCaps), except in the
+// avx512sim test build, which runs the AVX-512 kernels in an interpreter and
+// reports those features present (sim512run_amd64.go).
+type x86Caps struct {
+	HasAVX2, HasFMA, HasF16C                                    bool
+	HasAVX512F, HasAVX512DQ, HasAVX512BW, HasAVX512VL           bool
+	HasAVX512VNNI, HasAVX512VBMI, HasAVX512VBMI2, HasAVX512GFNI bool
+	HasAVX512BF16                                               bool
+}
+
+func hostCaps() x86Caps {
+	x := &cpu.X86
+	return x86Caps{
+		HasAVX2: x.HasAVX2, HasFMA: x.HasFMA, HasF16C: x.HasF16C,
+		HasAVX512F: x.HasAVX512F, HasAVX512DQ: x.HasAVX512DQ, HasAVX512BW: x.HasAVX512BW, HasAVX512VL: x.HasAVX512VL,
+		HasAVX512VNNI: x.HasAVX512VNNI, HasAVX512VBMI: x.HasAVX512VBMI, HasAVX512VBMI2: x.HasAVX512VBMI2,
+		HasAVX512GFNI: x.HasAVX512GFNI, HasAVX512BF16: x.HasAVX512BF16,
+	}
+}
+
 // The features of each set; the later lists include the earlier ones.
 
 func avx2Features() []feature {
-	x := &cpu.X86
+	x := kernelCaps()
 	return []feature{{"AVX2", x.HasAVX2}, {"FMA", x.HasFMA}, {"F16C", x.HasF16C}}
 }
 
 func avx512Features() []feature {
-	x := &cpu.X86
+	x := kernelCaps()
 	return append(avx2Features(), feature{"AVX512F", x.HasAVX512F}, feature{"AVX512DQ", x.HasAVX512DQ})
 }
 
@@ -60,7 +81,7 @@ func avx512Features() []feature {
 // VPDPBUSD (AVX512_VNNI) and VPERMT2B (AVX512_VBMI) on 512-bit and EVEX
 // 256-bit registers (BW, VL).
 func vnniFeatures() []feature {
-	x := &cpu.X86
+	x := kernelCaps()
 	return append(avx512Features(), feature{"AVX512BW", x.HasAVX512BW}, feature{"AVX512VL", x.HasAVX512VL},
 		feature{"AVX512VNNI", x.HasAVX512VNNI}, feature{"AVX512VBMI", x.HasAVX512VBMI})
 }
@@ -98,15 +119,6 @@ func kernelSets() []*kernelSet {
 	}
 	return sets
 }
-
-//go:noescape
-func dotF16AVX512(w *byte, x *uint16, n int) float32
-
-//go:noescape
-func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
-
-//go:noescape
-func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
 
 // avx512Kernels is the AVX2 set with 512-bit kernels for the float weight
 // types. The quantized types keep the AVX2 kernels: they follow llama.cpp's

@@ -2,8 +2,6 @@
 
 package tensor
 
-import "golang.org/x/sys/cpu"
-
 // hasKTiles reports whether the Q4_K/Q6_K tile kernels can run: they use
 // 512-bit and EVEX-encoded 256-bit integer instructions (AVX512BW, VL, DQ),
 // VPDPWSSD/VPDPBUSD (AVX512_VNNI) and VPSHLDD (AVX512_VBMI2).
@@ -11,7 +9,7 @@ func hasKTiles() bool { return kTilesGap() == "" }
 
 // kTilesGap says why the Q4_K/Q6_K tile kernels cannot run, or "".
 func kTilesGap() string {
-	x := &cpu.X86
+	x := kernelCaps()
 	return lacking("avx512", append(avx512Features(), feature{"AVX512BW", x.HasAVX512BW}, feature{"AVX512VL", x.HasAVX512VL},
 		feature{"AVX512VNNI", x.HasAVX512VNNI}, feature{"AVX512VBMI2", x.HasAVX512VBMI2})...)
 }
@@ -19,18 +17,6 @@ func kTilesGap() string {
 // The kernels step through a tile by a row stride (rs) and a block stride
 // (bs), so that they read row-major and packed matrices alike (tileLayout);
 // next > 0 (vec) is the offset from w of data to prefetch while they work.
-
-//go:noescape
-func q4kVec8(w *byte, rs, bs int, y *int8, d *float32, bsums *int16, nb int, next int, out *[8]float32)
-
-//go:noescape
-func q4kBatch2x8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb int, out *[16]float32)
-
-//go:noescape
-func q6kBatch2x8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, out *[16]float32)
-
-//go:noescape
-func q6kVec8(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *[8]float32)
 
 // addKTiles registers the VNNI tile kernels for Q4_K and Q6_K on CPUs that
 // have them: 8 rows x 1 position for decoding (memory-bound: the kernels

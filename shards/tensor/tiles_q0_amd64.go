@@ -14,18 +14,6 @@ import "math"
 // next (vec) and pf (batch) are offsets from w of data to prefetch while
 // they work (0: none).
 
-//go:noescape
-func q80Vec16s(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *float32)
-
-//go:noescape
-func q80Batch8x4s(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, pf int, out *float32)
-
-//go:noescape
-func q40Vec16s(w *byte, rs, bs int, y *int8, d *float32, nb int, next int, out *float32)
-
-//go:noescape
-func q40Batch16x4s(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb int, pf int, out *float32)
-
 // q40Vec16 is q40Vec16s on sixteen row-major rows of rb bytes, prefetching
 // the sixteen rows that follow.
 func q40Vec16(w *byte, rb int, y *int8, d *float32, nb int, out *float32) {

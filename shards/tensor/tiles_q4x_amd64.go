@@ -2,11 +2,7 @@
 
 package tensor
 
-import (
-	"fmt"
-
-	"golang.org/x/sys/cpu"
-)
+import "fmt"
 
 // AVX-512 VNNI kernels (tiles_q4x_amd64.s) for Q4_0 weights in the x layout
 // of packq4x.go. They need what hasQ40xTiles reports.
@@ -17,24 +13,8 @@ func hasQ40xTiles() bool { return q40xTilesGap() == "" }
 
 // q40xTilesGap says why the Q4_0 x kernels cannot run, or "".
 func q40xTilesGap() string {
-	return lacking("avx512", append(vnniFeatures(), feature{"GFNI", cpu.X86.HasAVX512GFNI})...)
+	return lacking("avx512", append(vnniFeatures(), feature{"GFNI", kernelCaps().HasAVX512GFNI})...)
 }
-
-// q40xVec16 computes the sixteen dot products of one packed tile (w, nb
-// blocks) with one activation row: int8 quants y, block scales d, and the
-// biases -8*sum of each block (biasQ4_0x) in bias; out[r] for row r. It
-// prefetches the bytes pf ahead of those it reads (past the tile: the next
-// one, which packed matrices store right after); pf = 0: no prefetches.
-//
-//go:noescape
-func q40xVec16(w *byte, nb int, y *int8, d *float32, bias *int32, out *float32, pf int)
-
-// q40xBatch16 is q40xVec16 for p positions (1..8): position k's quants at
-// y + k*ystride, its scales and biases at d + k*dstride and bias +
-// k*dstride (elements); out[k*16+r]. pf as for q40xVec16.
-//
-//go:noescape
-func q40xBatch16(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, p int, out *float32, pf int)
 
 // q40xMaxPos is the most positions q40xBatch16 takes in one call.
 const q40xMaxPos = 8

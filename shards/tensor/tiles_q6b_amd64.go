@@ -9,12 +9,6 @@ import "fmt"
 // once) as well as prompt batches. See tiles_q6b_amd64.s for how each
 // output keeps dotQ6_K's / dotQ4_K's exact order.
 
-//go:noescape
-func q6kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, nb, np, next int, out *float32)
-
-//go:noescape
-func q4kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb, np, next int, out *float32)
-
 // q6bRows is the row count of the tiles; q6bMaxPos their largest position
 // count, which the kernels' stack frames are sized for.
 const (

@@ -11,27 +11,6 @@ import (
 // packq8x.go (tiles_q8x_amd64.s). They need hasQ0Tiles(). Every output has
 // the bits of dotQ8_0 on the original rows.
 
-// q80xVec16 computes the 16 rows of one interleaved tile of nb blocks
-// against one activation row: y (32*nb int8), d (nb scales), s (8*nb
-// sums from q80xActSums), into out[0..16). pf is the address of the first
-// byte to prefetch (it advances with the stream; 0: no software prefetch).
-//
-//go:noescape
-func q80xVec16(w *byte, nb int, y *int8, d *float32, s *int32, out *float32, pf uintptr)
-
-// q80xPass2 and q80xPass3 compute nb blocks of one tile for two or three
-// positions; position p's activations are at y + p*ystride, d + p*dstride,
-// s + p*sstride (strides in elements). acc holds 8*16 float32 per
-// position: with flags&1 the accumulators start from acc (a previous
-// chunk of blocks), else from zero; with flags&2 the pass finishes the
-// rows into out[16p:16p+16], else it saves the accumulators to acc.
-//
-//go:noescape
-func q80xPass2(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, acc *float32, flags int, out *float32, pf uintptr)
-
-//go:noescape
-func q80xPass3(w *byte, nb int, y *int8, ystride int, d *float32, dstride int, s *int32, sstride int, acc *float32, flags int, out *float32, pf uintptr)
-
 // q80xPrefetch is how far ahead of its loads the first pass of q80xBatch
 // prefetches, in bytes. Measured (CPU time of 2 threads on 5632×2048
 // matrices streaming from DRAM, same run): for 4 and 8 positions,

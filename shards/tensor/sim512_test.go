@@ -1,0 +1,181 @@
+//go:build amd64 && !purego && avx512sim
+
+package tensor
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"svc/internal/x86sim"
+)
+
+// TestSimMatchesCPU validates the interpreter that runs the AVX-512
+// kernels in this build: AVX2 kernels, which this CPU runs, give the same
+// bits through the interpreter as natively, on random blocks (operand
+// order, VEX upper-bit zeroing, memory operands, flags and loops, and the
+// vector semantics the AVX2 code shares with the AVX-512 code).
+func TestSimMatchesCPU(t *testing.T) {
+	c := hostCaps()
+	if !c.HasAVX2 || !c.HasFMA || !c.HasF16C {
+		t.Skip("the CPU lacks AVX2, FMA or F16C: nothing native to compare with")
+	}
+	listing, err := x86sim.Assemble(context.Background(), ".", "svc/shards/tensor",
+		"dot_amd64.s", "tiles_q8_avx2_amd64.s", "tiles_k_avx2_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := x86sim.Parse(listing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 18))
+	// blocks returns n random blocks of size bytes whose f16 fields (at
+	// the given offsets) are finite scales, the rest random bytes.
+	blocks := func(n, size int, f16At ...int) []byte {
+		b := make([]byte, n*size)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		for i := 0; i < n; i++ {
+			for _, o := range f16At {
+				h := FP32ToFP16(float32(r.NormFloat64()) * 0.01)
+				b[i*size+o], b[i*size+o+1] = byte(h), byte(h>>8)
+			}
+		}
+		return b
+	}
+	acts := func(n int) ([]int8, []float32, []int16) {
+		y := make([]int8, 32*n)
+		for i := range y {
+			y[i] = int8(r.IntN(255) - 127)
+		}
+		d := make([]float32, n)
+		for i := range d {
+			d[i] = float32(r.NormFloat64())
+		}
+		bs := make([]int16, 16*n) // Q8_K-style sums of 16 (for K types: 256-value blocks use 16 per block)
+		for i := range bs {
+			bs[i] = int16(r.IntN(4000) - 2000)
+		}
+		return y, d, bs
+	}
+	call := func(name string, frame any) {
+		t.Helper()
+		v := reflect.ValueOf(frame).Elem()
+		res := v.Type().Size()
+		if f, ok := v.Type().FieldByName("Ret"); ok {
+			res = f.Offset
+		}
+		if err := p.Call(name, unsafe.Pointer(v.UnsafeAddr()), v.Type().Size(), res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nonzero := 0
+	same := func(name string, nb int, got, want float32) {
+		t.Helper()
+		if want != 0 {
+			nonzero++
+		}
+		if math.Float32bits(got) != math.Float32bits(want) {
+			t.Errorf("%s nb=%d: interpreter %v (%#x), CPU %v (%#x)", name, nb, got, math.Float32bits(got), want, math.Float32bits(want))
+		}
+	}
+	for _, nb := range []int{1, 2, 3, 8, 13} {
+		y, d, _ := acts(nb)
+		{
+			w := blocks(nb, 34, 0)
+			fr := struct {
+				W   *byte
+				Y   *int8
+				D   *float32
+				NB  int
+				Ret float32
+			}{W: &w[0], Y: &y[0], D: &d[0], NB: nb}
+			call("dotQ8_0AVX2", &fr)
+			same("dotQ8_0AVX2", nb, fr.Ret, dotQ8_0AVX2(&w[0], &y[0], &d[0], nb))
+		}
+		{
+			w := blocks(nb, 18, 0)
+			fr := struct {
+				W   *byte
+				Y   *int8
+				D   *float32
+				NB  int
+				Ret float32
+			}{W: &w[0], Y: &y[0], D: &d[0], NB: nb}
+			call("dotQ4_0AVX2", &fr)
+			same("dotQ4_0AVX2", nb, fr.Ret, dotQ4_0AVX2(&w[0], &y[0], &d[0], nb))
+		}
+		{
+			n := 32 * nb
+			w := blocks(n, 2, 0)
+			x := blocks(n, 2, 0)
+			fr := struct {
+				W   *byte
+				X   *uint16
+				N   int
+				Ret float32
+			}{W: &w[0], X: (*uint16)(unsafe.Pointer(&x[0])), N: n}
+			call("dotF16AVX2", &fr)
+			same("dotF16AVX2", nb, fr.Ret, dotF16AVX2(&w[0], (*uint16)(unsafe.Pointer(&x[0])), n))
+		}
+	}
+	// The K types: 256-value super-blocks (nb of them), activations with
+	// 16 sums per super-block.
+	for _, nb := range []int{1, 2, 5} {
+		y, d, bs := acts(8 * nb)
+		{
+			w := blocks(nb, 144, 0, 2)
+			fr := struct {
+				W   *byte
+				Y   *int8
+				D   *float32
+				BS  *int16
+				NB  int
+				Ret float32
+			}{W: &w[0], Y: &y[0], D: &d[0], BS: &bs[0], NB: nb}
+			call("dotQ4_KAVX2", &fr)
+			same("dotQ4_KAVX2", nb, fr.Ret, dotQ4_KAVX2(&w[0], &y[0], &d[0], &bs[0], nb))
+		}
+		{
+			w := blocks(nb, 210, 208)
+			fr := struct {
+				W   *byte
+				Y   *int8
+				D   *float32
+				NB  int
+				Ret float32
+			}{W: &w[0], Y: &y[0], D: &d[0], NB: nb}
+			call("dotQ6_KAVX2", &fr)
+			same("dotQ6_KAVX2", nb, fr.Ret, dotQ6_KAVX2(&w[0], &y[0], &d[0], nb))
+		}
+		{
+			// Four Q4_K rows of nb super-blocks each, row stride rs.
+			rs := 144 * nb
+			w := blocks(4*nb, 144, 0, 2)
+			var got, want [4]float32
+			fr := struct {
+				W    *byte
+				RS   int
+				Y    *int8
+				D    *float32
+				BS   *int16
+				NB   int
+				Next int
+				Out  *[4]float32
+			}{W: &w[0], RS: rs, Y: &y[0], D: &d[0], BS: &bs[0], NB: nb, Out: &got}
+			call("q4kVec4AVX2", &fr)
+			q4kVec4AVX2(&w[0], rs, &y[0], &d[0], &bs[0], nb, 0, &want)
+			for i := range got {
+				same("q4kVec4AVX2", nb, got[i], want[i])
+			}
+		}
+	}
+	if nonzero == 0 {
+		t.Error("every native result was zero: the comparison proved nothing")
+	}
+}

@@ -114,6 +114,21 @@ func TestWidening512(t *testing.T) {
 				}
 			}
 		}
+		// VCVTPS2PH narrows each 256-bit half to 16 bytes (floats of every
+		// kind, all four rounding modes and MXCSR's).
+		for i := 0; i < 16; i++ {
+			v[1].SetF32(i, randF32(r))
+		}
+		for imm := uint8(0); imm < 5; imm++ {
+			wide := run(t, ops, "VCVTPS2PH", 512, imm, &v[0], nil, &v[1])
+			for h := 0; h < 2; h++ {
+				src := half256(&v[1], h)
+				n := run(t, ops, "VCVTPS2PH", 256, imm, &v[0], nil, &src)
+				if string(n[:16]) != string(wide[16*h:16*h+16]) {
+					t.Fatalf("VCVTPS2PH $%d: half %d differs", imm, h)
+				}
+			}
+		}
 		wide := run(t, ops, "VPMOVDW", 512, 0, &v[0], nil, &v[1])
 		for i := 0; i < 16; i++ {
 			if wide.U16(i) != uint16(v[1].U32(i)) {

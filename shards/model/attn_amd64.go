@@ -25,7 +25,7 @@ func hasAttnAVX2() bool { return tensor.CanRunKernels("avx2") }
 // hasAttnAVX512 reports whether the AVX-512 kernels can run (AVX512F and
 // DQ, with the VEX-encoded AVX2, FMA and F16C instructions they also use)
 // and SVC_KERNELS allows them.
-func hasAttnAVX512() bool { return tensor.CanRunKernels("avx512") }
+func hasAttnAVX512() bool { return !attnSim512 && tensor.CanRunKernels("avx512") }
 
 // attnKernelSets lists every set this CPU can run, for tests.
 func attnKernelSets() []*attnKernels {

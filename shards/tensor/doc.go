@@ -39,7 +39,9 @@
 // (KernelSet names the one in use), so that the lower sets are tested and
 // benchmarked on any CPU; a kernel test for a set the CPU cannot run skips
 // and names the missing features. kernels_test.go and the tiles_*_test.go
-// files check every SIMD kernel bit for bit against the Go ones. On arm64
+// files check every SIMD kernel bit for bit against the Go ones; on a CPU
+// without AVX-512, go test -tags avx512sim runs the AVX-512 kernels in
+// internal/x86sim's interpreter (sim512run_amd64.go) for those checks. On arm64
 // the sets are neon and neondot (SDOT, where the CPU has it), with NEON
 // kernels for the one-position Q8_0, Q4_0 (dot_arm64.s), Q5_0, Q4_1, Q5_1
 // (dotq5_arm64.s), Q4_K, Q5_K, Q6_K (dotk_arm64.s), Q3_K, Q2_K

@@ -129,13 +129,24 @@ type acts struct {
 	xs      []int32
 	xstride int
 	// d4: for Q8_0 on a set with kernelSet.q8d4, the scales d of each
-	// whole group of four positions (from position 0) four by four: block
-	// b of positions 4g..4g+3 at d4[4*(g*nb+b):][:4].
+	// whole group of four positions four by four: block b of positions
+	// 4g..4g+3 at d4[4*(g*nb+b):][:4]; filled from position n32 on (the
+	// positions before are in t16 and d8).
 	d4 []float32
 	// w16: with d4, the quants as int16, per block the 16 even elements
 	// then the 16 odd ones (widenQ8), which the AVX2 Q8_0 batch kernel
-	// multiplies with VPMADDWD alone.
+	// multiplies with VPMADDWD alone; from position n32 on.
 	w16 []int16
+	// t16, d8: for Q8_0 on a set with kernelSet.q8d4 and n >= posTile,
+	// positions [0, n32) (whole posTiles) transposed for
+	// q80Batch2x32TAVX2: per group of eight positions, per lane l of the
+	// canonical order and per block, for each position the int16 pair
+	// (a[4l], a[4l+2]), then (a[4l+1], a[4l+3]) (transposeQ8T); d8 the
+	// scales, per group and block the eight positions'. w16 and d4 then
+	// hold only the positions from n32 on.
+	t16 []int16
+	d8  []float32
+	n32 int
 }
 
 func grow[T any](s []T, n int) []T {
@@ -174,9 +185,13 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 		a.nb = cols / qkK
 		a.qs, a.d, a.bsums = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.bsums, n*a.nb*16)
 	}
-	a.w16 = a.w16[:0]
+	a.w16, a.t16, a.n32 = a.w16[:0], a.t16[:0], 0
 	if t == Q8_0 && ks.q8d4 {
 		a.w16 = grow(a.w16, n/4*4*cols)
+		if cols%32 == 0 {
+			a.n32 = n / posTile * posTile
+			a.t16 = grow(a.t16, a.n32*cols)
+		}
 	}
 	if n == 1 || n*cols < 1<<14 {
 		a.convRange(0, n)
@@ -185,7 +200,14 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 	}
 	if t == Q8_0 && ks.q8d4 {
 		a.d4 = grow(a.d4, n/4*4*a.nb)
-		for g := 0; g < n/4; g++ {
+		a.d8 = grow(a.d8, a.n32*a.nb)
+		for i := range a.n32 {
+			g, j := i/8, i%8
+			for b, v := range a.d[i*a.nb : (i+1)*a.nb] {
+				a.d8[8*(g*a.nb+b)+j] = v
+			}
+		}
+		for g := a.n32 / 4; g < n/4; g++ {
 			for j := range 4 {
 				for b, v := range a.d[(4*g+j)*a.nb : (4*g+j+1)*a.nb] {
 					a.d4[4*(g*a.nb+b)+j] = v
@@ -217,7 +239,10 @@ func (a *acts) convRange(lo, hi int) {
 			}
 		case Q4_0, Q5_0, Q8_0:
 			ks.q8_0(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb])
-			if (i+1)*cols <= len(a.w16) {
+			if i < a.n32 {
+				g := i / 8
+				transposeQ8T(a.qs[i*cols:(i+1)*cols], a.t16[g*8*cols:(g+1)*8*cols], i%8)
+			} else if (i+1)*cols <= len(a.w16) {
 				widenQ8(a.qs[i*cols:(i+1)*cols], a.w16[i*cols:(i+1)*cols])
 			}
 		case Q4_1, Q5_1:

@@ -6,7 +6,9 @@ package tensor
 // in dotQ8_0's order: four rows for one position (decode; it prefetches
 // the rows that follow), two rows for up to q80AVX2Pos positions (prefill,
 // batched decode; each weight block is loaded once for four positions,
-// against the activations widened to 16 bits, acts.w16).
+// against the activations widened to 16 bits, acts.w16), and two rows for
+// a whole posTile of 32 positions with a vector lane per position
+// (prompts; acts.t16).
 
 //go:noescape
 func q80Vec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
@@ -31,13 +33,28 @@ func addQ80AVX2(ks *kernelSet) {
 }
 
 // q80BatchAVX2 computes two rows for as many positions as out has room
-// for (4..q80AVX2Pos), out[p*ostride+r] (ostride = tileLayout.os, or 2): whole
-// groups of four in the kernel, the rest (at most three) with the row
-// kernel.
+// for (4..q80AVX2Pos), out[p*ostride+r] (ostride = tileLayout.os, or 2): a
+// whole posTile within acts.t16 with the transposed kernel, otherwise
+// whole groups of four in the direct kernel and the rest (at most three)
+// with the row kernel.
 func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	ostride, k := l.outs(2, out)
+	if k == posTile && i%posTile == 0 && i+posTile <= a.n32 {
+		nb := a.nb
+		_ = w[l.rs+nb*34-1]
+		_ = a.t16[(i+posTile)*a.cols-1]
+		_ = a.d8[(i+posTile)*nb-1]
+		_ = out[(posTile-1)*ostride+1]
+		var o [2 * posTile]float32
+		q80Batch2x32TAVX2(&w[0], l.rs, &a.t16[i*a.cols], nb, &a.d8[i*nb], l.next, &o)
+		for p := range posTile {
+			out[p*ostride] = o[p]
+			out[p*ostride+1] = o[posTile+p]
+		}
+		return
+	}
 	g := k / 4
-	if i%4 != 0 { // not from MatMul, whose position tiles start at multiples of posTile
+	if i%4 != 0 || i < a.n32 { // not from MatMul (its position tiles start at multiples of posTile), or in t16
 		g = 0
 	}
 	_, _, _, nb := tileArgs(w, l, a, i, 2, k, 34)
@@ -54,6 +71,12 @@ func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	}
 }
 
+// q80Batch2x32TAVX2 is not NOSPLIT: its frame holds a 10 KB scale table
+// and accumulators.
+//
+//go:noescape
+func q80Batch2x32TAVX2(w *byte, rs int, y *int16, nb int, d8 *float32, next int, out *[2 * posTile]float32)
+
 //go:noescape
 func widenQ8AVX2(qs *int8, w *int16, nb int)
 
@@ -62,5 +85,17 @@ func widenQ8(qs []int8, w []int16) {
 	nb := min(len(qs), len(w)) / 32
 	if nb > 0 {
 		widenQ8AVX2(&qs[0], &w[0], nb)
+	}
+}
+
+//go:noescape
+func transposeQ8TAVX2(qs *int8, t *int16, nb int, j int)
+
+// transposeQ8T is transposeQ8TGo in assembly.
+func transposeQ8T(qs []int8, t []int16, j int) {
+	nb := len(qs) / 32
+	if nb > 0 {
+		_ = t[8*32*nb-1]
+		transposeQ8TAVX2(&qs[0], &t[0], nb, j%8)
 	}
 }

@@ -289,3 +289,310 @@ q8wideloop:
 	JNZ     q8wideloop
 	VZEROUPPER
 	RET
+
+// func q80Batch2x32TAVX2(w *byte, rs int, y *int16, nb int, d8 *float32, next int, out *[64]float32)
+// Two rows (rs bytes apart) for 32 positions, four groups of eight
+// (acts.t16 and acts.d8 at the first group); out[32*r+p]. Transposed: a
+// vector lane is a position, and the kernel takes the canonical lanes
+// l = 0..7 one after the other (each is its own float chain over the
+// blocks), so that per block and lane a unit (one row, eight positions)
+// is two VPMADDWD of the positions' 16-bit pairs (acts.t16: per group,
+// lane and block, for each position the dword (a[4l], a[4l+2]), then
+// (a[4l+1], a[4l+3])) with the row's pair words (one VPBROADCASTD of the
+// lane's four weight bytes, sign-extended by shifts, per row and block),
+// VPADDD, VCVTDQ2PS and one VFMADD231PS whose scale operand, dx*dy for
+// the eight positions, comes from a table built per chunk of 32 blocks
+// (2 rows × 4 groups × 8 a block, in the frame): no broadcast of a scale
+// and no per-block scale work in the units. Between chunks the lanes'
+// accumulators wait in the frame; at the end the canonical hsum8 adds
+// them vertically. next as for q80Vec4AVX2 (during the table's pass).
+//
+// Cost on the Zen 2 EPYC, everything in cache (BenchmarkQ8BatchAVX2Cycles,
+// cycles per block of one row and one position): 2.83, against 3.03 for
+// q80Batch2xNAVX2. What bounds both: VPMADDWD has one pipe (two a unit:
+// 2.0 alone, 2.26 with a VADDPS), and each VFMADD231PS lands on that
+// pipe about half the time (+0.3-0.45 each); VPADDD, VCVTDQ2PS, shifts,
+// logic and shuffles alone are nearly free (+0.03-0.1 each), but with
+// the multiplies, VPADDD, VCVTDQ2PS and VFMADD231PS chained behind them
+// the unit took 3.08 in program order and 2.62 with the chain's
+// dependencies cut (the bound of this mix): the block's eight units are
+// therefore issued as a pipeline (the multiplies of a unit two units
+// before its VPADDD, VCVTDQ2PS and VFMADD231PS), row 0's four then row
+// 1's, so that the row's weights need two registers and six are left
+// for the units in flight (other distances 2.83-2.94; four temporaries
+// and both rows' weights held, 2.96-2.98). Also measured: the
+// weights widened once per chunk into the frame and broadcast from
+// there (no shifts in the loop), 2.93; a table of 64 blocks, slower in
+// MatMul (it and the activations no longer fit L1 together); the table
+// at an unaligned stack address, 2% slower in MatMul.
+//
+// Frame: seven 8-byte slots (the chunk's w, y, d8, blocks left, chunk
+// length, a first-chunk flag, the table's address), then, 32-byte
+// aligned, the table (8192 bytes) and the accumulators (2048: per lane,
+// row and group eight floats).
+TEXT ·q80Batch2x32TAVX2(SB), 0, $10336-56
+	LEAQ 95(SP), AX
+	ANDQ $~31, AX
+	MOVQ AX, 48(SP)            // the table, 32-byte aligned
+	MOVQ w+0(FP), AX
+	MOVQ AX, 0(SP)
+	MOVQ y+16(FP), AX
+	MOVQ AX, 8(SP)
+	MOVQ d8+32(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ nb+24(FP), AX
+	MOVQ AX, 24(SP)
+	MOVQ $1, 40(SP)
+	MOVQ rs+8(FP), R8
+	MOVQ next+40(FP), R12
+	TESTQ R12, R12
+	JZ   q8tchunk
+	ADDQ w+0(FP), R12
+
+q8tchunk:
+	MOVQ 24(SP), CX
+	CMPQ CX, $32
+	JLE  q8tcb
+	MOVQ $32, CX
+
+q8tcb:
+	MOVQ CX, 32(SP)
+	MOVQ 0(SP), SI
+	MOVQ 16(SP), DX
+	MOVQ nb+24(FP), R10
+	SHLQ $5, R10               // d8 group stride: nb*32 bytes
+	LEAQ (R10)(R10*2), R11
+	MOVQ 48(SP), DI
+
+q8ttab:
+	VPBROADCASTW (SI), X12
+	VCVTPH2PS    X12, Y12
+	VPBROADCASTW (SI)(R8*1), X13
+	VCVTPH2PS    X13, Y13
+	VMULPS       (DX), Y12, Y0
+	VMULPS       (DX)(R10*1), Y12, Y1
+	VMULPS       (DX)(R10*2), Y12, Y2
+	VMULPS       (DX)(R11*1), Y12, Y3
+	VMULPS       (DX), Y13, Y4
+	VMULPS       (DX)(R10*1), Y13, Y5
+	VMULPS       (DX)(R10*2), Y13, Y6
+	VMULPS       (DX)(R11*1), Y13, Y7
+	VMOVUPS      Y0, 0(DI)
+	VMOVUPS      Y1, 32(DI)
+	VMOVUPS      Y2, 64(DI)
+	VMOVUPS      Y3, 96(DI)
+	VMOVUPS      Y4, 128(DI)
+	VMOVUPS      Y5, 160(DI)
+	VMOVUPS      Y6, 192(DI)
+	VMOVUPS      Y7, 224(DI)
+	TESTQ        R12, R12
+	JZ           q8ttabnopf
+	PREFETCHT0   0(R12)
+	PREFETCHT0   64(R12)
+	ADDQ         $68, R12
+
+q8ttabnopf:
+	ADDQ $34, SI
+	ADDQ $32, DX
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  q8ttab
+
+	MOVQ nb+24(FP), R10
+	SHLQ $9, R10               // group stride: 8 positions × nb*32 int16
+	LEAQ (R10)(R10*2), R11
+	MOVQ nb+24(FP), R13
+	SHLQ $6, R13               // lane stride: nb*64 bytes
+	MOVQ 48(SP), AX
+	ADDQ $8192, AX
+	XORQ R9, R9                // lane l
+
+q8tlane:
+	CMPQ  40(SP), $0
+	JEQ   q8tload
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	JMP   q8tlanego
+
+q8tload:
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	VMOVUPS 128(AX), Y4
+	VMOVUPS 160(AX), Y5
+	VMOVUPS 192(AX), Y6
+	VMOVUPS 224(AX), Y7
+
+q8tlanego:
+	// SI: the lane's weight bytes in the chunk's first block of row 0;
+	// DI: its activations in group 0; DX: the table.
+	MOVQ  0(SP), SI
+	LEAQ  2(SI)(R9*4), SI
+	MOVQ  R13, DI
+	IMULQ R9, DI
+	ADDQ  8(SP), DI
+	MOVQ 48(SP), DX
+	MOVQ  32(SP), CX
+
+q8tblock:
+	VPBROADCASTD (SI), Y8
+	VPSRAW       $8, Y8, Y9
+	VPSLLW       $8, Y8, Y8
+	VPSRAW       $8, Y8, Y8
+	VPMADDWD     (DI), Y8, Y10
+	VPMADDWD     32(DI), Y9, Y11
+	VPMADDWD     (DI)(R10*1), Y8, Y12
+	VPMADDWD     32(DI)(R10*1), Y9, Y13
+	VPMADDWD     (DI)(R10*2), Y8, Y14
+	VPMADDWD     32(DI)(R10*2), Y9, Y15
+	VPADDD       Y11, Y10, Y10
+	VCVTDQ2PS    Y10, Y10
+	VFMADD231PS  0(DX), Y10, Y0
+	VPMADDWD     (DI)(R11*1), Y8, Y11
+	VPMADDWD     32(DI)(R11*1), Y9, Y10
+	VPADDD       Y13, Y12, Y12
+	VCVTDQ2PS    Y12, Y12
+	VFMADD231PS  32(DX), Y12, Y1
+	VPBROADCASTD (SI)(R8*1), Y8
+	VPSRAW       $8, Y8, Y9
+	VPSLLW       $8, Y8, Y8
+	VPSRAW       $8, Y8, Y8
+	VPMADDWD     (DI), Y8, Y13
+	VPMADDWD     32(DI), Y9, Y12
+	VPADDD       Y15, Y14, Y14
+	VCVTDQ2PS    Y14, Y14
+	VFMADD231PS  64(DX), Y14, Y2
+	VPMADDWD     (DI)(R10*1), Y8, Y15
+	VPMADDWD     32(DI)(R10*1), Y9, Y14
+	VPADDD       Y10, Y11, Y11
+	VCVTDQ2PS    Y11, Y11
+	VFMADD231PS  96(DX), Y11, Y3
+	VPMADDWD     (DI)(R10*2), Y8, Y10
+	VPMADDWD     32(DI)(R10*2), Y9, Y11
+	VPADDD       Y12, Y13, Y13
+	VCVTDQ2PS    Y13, Y13
+	VFMADD231PS  128(DX), Y13, Y4
+	VPMADDWD     (DI)(R11*1), Y8, Y12
+	VPMADDWD     32(DI)(R11*1), Y9, Y13
+	VPADDD       Y14, Y15, Y15
+	VCVTDQ2PS    Y15, Y15
+	VFMADD231PS  160(DX), Y15, Y5
+	VPADDD       Y11, Y10, Y10
+	VCVTDQ2PS    Y10, Y10
+	VFMADD231PS  192(DX), Y10, Y6
+	VPADDD       Y13, Y12, Y12
+	VCVTDQ2PS    Y12, Y12
+	VFMADD231PS  224(DX), Y12, Y7
+	ADDQ                 $34, SI
+	ADDQ                 $64, DI
+	ADDQ                 $256, DX
+	DECQ                 CX
+	JNZ          q8tblock
+
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	VMOVUPS Y4, 128(AX)
+	VMOVUPS Y5, 160(AX)
+	VMOVUPS Y6, 192(AX)
+	VMOVUPS Y7, 224(AX)
+	ADDQ    $256, AX
+	INCQ    R9
+	CMPQ    R9, $8
+	JLT     q8tlane
+
+	// Next chunk.
+	MOVQ $0, 40(SP)
+	MOVQ 32(SP), CX
+	IMUL3Q $34, CX, AX
+	ADDQ AX, 0(SP)
+	MOVQ CX, AX
+	SHLQ $6, AX
+	ADDQ AX, 8(SP)
+	MOVQ CX, AX
+	SHLQ $5, AX
+	ADDQ AX, 16(SP)
+	SUBQ CX, 24(SP)
+	JNZ  q8tchunk
+
+	// hsum8 in the canonical order, ((l0+l4)+(l2+l6))+((l1+l5)+(l3+l7)),
+	// for the eight row-group vectors.
+	MOVQ 48(SP), AX
+	ADDQ $8192, AX
+	MOVQ out+48(FP), DI
+	MOVQ $8, CX
+
+q8tfin:
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 256(AX), Y1
+	VMOVUPS 512(AX), Y2
+	VMOVUPS 768(AX), Y3
+	VADDPS  1024(AX), Y0, Y0
+	VADDPS  1280(AX), Y1, Y1
+	VADDPS  1536(AX), Y2, Y2
+	VADDPS  1792(AX), Y3, Y3
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ    $32, AX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     q8tfin
+	VZEROUPPER
+	RET
+
+// func transposeQ8TAVX2(qs *int8, t *int16, nb int, j int)
+// transposeQ8TGo: per block the 32 bytes as eight dwords (dword l = bytes
+// 4l..4l+3) give, shifted as in q80Batch2xNAVX2, the pairs (a[4l], a[4l+2])
+// (even bytes) and (a[4l+1], a[4l+3]) (odd bytes) in dword l, which go to
+// lane l's rows, nb*64 bytes apart.
+TEXT ·transposeQ8TAVX2(SB), NOSPLIT, $0-32
+	MOVQ qs+0(FP), SI
+	MOVQ t+8(FP), DI
+	MOVQ nb+16(FP), CX
+	MOVQ j+24(FP), AX
+	LEAQ (DI)(AX*4), DI
+	MOVQ CX, R8
+	SHLQ $6, R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (DI)(R8*4), R10
+
+q8tqloop:
+	VMOVDQU      (SI), Y0
+	VPSRAW       $8, Y0, Y1
+	VPSLLW       $8, Y0, Y0
+	VPSRAW       $8, Y0, Y0
+	VEXTRACTI128 $1, Y0, X2
+	VEXTRACTI128 $1, Y1, X3
+	VMOVD        X0, (DI)
+	VPEXTRD      $1, X0, (DI)(R8*1)
+	VPEXTRD      $2, X0, (DI)(R8*2)
+	VPEXTRD      $3, X0, (DI)(R9*1)
+	VMOVD        X1, 32(DI)
+	VPEXTRD      $1, X1, 32(DI)(R8*1)
+	VPEXTRD      $2, X1, 32(DI)(R8*2)
+	VPEXTRD      $3, X1, 32(DI)(R9*1)
+	VMOVD        X2, (R10)
+	VPEXTRD      $1, X2, (R10)(R8*1)
+	VPEXTRD      $2, X2, (R10)(R8*2)
+	VPEXTRD      $3, X2, (R10)(R9*1)
+	VMOVD        X3, 32(R10)
+	VPEXTRD      $1, X3, 32(R10)(R8*1)
+	VPEXTRD      $2, X3, 32(R10)(R8*2)
+	VPEXTRD      $3, X3, 32(R10)(R9*1)
+	ADDQ         $32, SI
+	ADDQ         $64, DI
+	ADDQ         $64, R10
+	DECQ         CX
+	JNZ          q8tqloop
+	VZEROUPPER
+	RET

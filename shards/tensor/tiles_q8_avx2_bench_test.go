@@ -23,6 +23,31 @@ func BenchmarkQ8BatchAVX2Cycles(b *testing.B) {
 	for _, npos := range []int{4, 32} {
 		b.Run("p="+strconv.Itoa(npos), func(b *testing.B) { q8BatchCycles(b, npos) })
 	}
+	b.Run("transposed", q8BatchTCycles)
+}
+
+// q8BatchTCycles is q8BatchCycles for q80Batch2x32TAVX2 (32 positions).
+func q8BatchTCycles(b *testing.B) {
+	const nb, npos = 64, 32
+	r := rand.New(rand.NewPCG(8, 8))
+	w := randomMatrix(r, Q8_0, 2, 32*nb).Data
+	qs := make([]int16, npos*32*nb)
+	for i := range qs {
+		qs[i] = int16(r.IntN(255) - 127)
+	}
+	d := make([]float32, npos*nb)
+	for i := range d {
+		d[i] = r.Float32()
+	}
+	var out [2 * posTile]float32
+	cyc := cycleNanos()
+	b.ResetTimer()
+	t0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		q80Batch2x32TAVX2(&w[0], 34*nb, &qs[0], nb, &d[0], 0, &out)
+	}
+	el := cpuTime() - t0
+	b.ReportMetric(el.Seconds()/float64(b.N)/float64(2*npos*nb)/cyc, "cycles/unit")
 }
 
 func q8BatchCycles(b *testing.B, npos int) {

@@ -50,20 +50,42 @@
 //     assistant, tool, function; content a string or text parts; name,
 //     tool_call_id), prompt (a string, one string in an array, or token ids),
 //     max_tokens / max_completion_tokens (default 512, or what fits the
-//     context), stream, stream_options.include_usage, stop (up to 4 strings).
+//     context), stream, stream_options.include_usage, stop (up to 4 strings),
+//     log-probabilities (below).
 //   - accepted and ignored, whatever their value: temperature, top_p, n,
 //     presence_penalty, frequency_penalty, seed, user, logit_bias, metadata,
 //     store, service_tier, parallel_tool_calls, best_of, any unknown field.
 //     Decoding is greedy and there is one choice.
 //   - refused with 400 invalid_request, because a client relies on their
-//     effect: logprobs (true / non-zero), top_logprobs, non-empty tools or
-//     functions, tool_choice other than none/auto, response_format other
-//     than text, audio, prediction, and for completions suffix. (In the
-//     managed variant these are 400 unsupported_parameter, naming the
-//     field.) Several prompts in one completions request are refused the
-//     same way: they would need several choices.
+//     effect: non-empty tools or functions, tool_choice other than
+//     none/auto, response_format other than text, audio, prediction, and
+//     for completions suffix. (In the managed variant these are 400
+//     unsupported_parameter, naming the field.) Several prompts in one
+//     completions request are refused the same way: they would need
+//     several choices.
 //   - completions' echo (a boolean) puts the prompt's text in front of the
 //     completion, in the body or as the stream's first piece.
+//
+// Log-probabilities (logprobs.go), as OpenAI defines them; decoding is
+// greedy, so the chosen token is always the most likely one:
+//   - chat: logprobs (a boolean) and top_logprobs (0..20, only with
+//     logprobs true) give choices[0].logprobs = {content: [{token,
+//     logprob, bytes, top_logprobs: [{token, logprob, bytes}]}], refusal:
+//     null}; in a stream, each chunk that carries text carries its tokens'.
+//   - completions: logprobs (0..5; null: none) gives choices[0].logprobs =
+//     {tokens, token_logprobs, top_logprobs: [{token: logprob} most likely
+//     first, plus the chosen token], text_offset (characters of the whole
+//     text)}; with echo the prompt's tokens come first, the first with null
+//     (the last node returns every prompt position's logits row, so such a
+//     prompt may hold router.MaxPromptLogprobs tokens); streamed chunks
+//     carry their text's tokens. top_logprobs is refused there.
+//   - token is the token's piece (special tokens spelled out; bytes that
+//     are not UTF-8 replaced by U+FFFD) and bytes its raw bytes. A token
+//     whose text is held back (part of a character, or a possible stop
+//     string) goes out with the text that releases it; the tokens of a
+//     matched stop string are left out with it.
+//   - Out-of-range values, a wrong type, or top_logprobs without logprobs
+//     are 400 invalid_request naming the field, in both variants.
 //
 // Usage has OpenAI's prompt_tokens_details.cached_tokens besides SPEC's
 // three counts: the prompt tokens every node of the chain answered from its

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/valyala/fasthttp"
 
@@ -38,8 +39,14 @@ type job struct {
 	maxTokens    int
 	stop         []string
 	echo         string // completions' echo: the prompt's text, sent first
+	echoOn       bool   // echo was asked for (its text may be empty)
 	includeUsage bool
-	start        time.Time
+	// logprobs asks for the tokens' log-probabilities with the top most
+	// likely at each position; with echo (completions), the prompt's too.
+	logprobs       bool
+	top            int
+	promptLogprobs bool
+	start          time.Time
 }
 
 // path is the endpoint the job came from, for the log.
@@ -258,7 +265,7 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 	}
 	now := s.cfg.Now()
 	j := &job{chat: chat, ref: ref, key: key, created: now.Unix(), model: info.Name, kit: kit,
-		stop: common.Stop, includeUsage: common.IncludeUsage}
+		stop: common.Stop, includeUsage: common.IncludeUsage, logprobs: common.Logprobs, top: common.TopLogprobs}
 	if chat {
 		j.id = ref
 		text, err := kit.renderChat(chatReq.Messages, s.cfg.Now)
@@ -300,6 +307,15 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 	if len(j.prompt) == 0 {
 		return nil, false, invalidf("the prompt is empty: it gives no tokens to continue from")
 	}
+	if !chat && compReq.Echo {
+		j.echoOn = true
+		j.promptLogprobs = j.logprobs
+		// Every prompt position's logits row comes back from the last
+		// node in one reply.
+		if limit := router.MaxPromptLogprobs(kit.vocab); j.promptLogprobs && len(j.prompt) > limit {
+			return nil, false, invalidf("echo with logprobs: the prompt has %d tokens; this model's log-probabilities can be returned for prompts of at most %d", len(j.prompt), limit)
+		}
+	}
 	if j.maxTokens, aerr = fitMaxTokens(common.MaxTokens, len(j.prompt), kit.ctxLen); aerr != nil {
 		return nil, false, aerr
 	}
@@ -333,6 +349,10 @@ func (s *Server) backendRequest(j *job) router.GenerateRequest {
 		Prompt:    j.prompt,
 		MaxTokens: j.maxTokens,
 		Stop:      j.kit.tok.IsEOG,
+		Logprobs:  j.logprobs,
+	}
+	if j.logprobs {
+		r.TopLogprobs = j.top
 	}
 	if j.key != nil {
 		// A managed deployment's tenant is its API key: one key's cached
@@ -363,14 +383,26 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 	text.WriteString(j.echo)
 	n := 0
 	stopped := false
-	res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(tk router.Token) error {
-		id := tk.ID
+	req := s.backendRequest(j)
+	var promptLP []router.Token
+	if j.promptLogprobs {
+		req.PromptLogprobs = func(p []router.Token) error { promptLP = p; return nil }
+	}
+	track := newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))
+	var released []placed
+	res, err := s.cfg.Backend.Generate(r.ctx, req, func(tk router.Token) error {
 		if err := r.halted(); err != nil {
 			return err
 		}
 		n++
-		out, matched := asm.push(id)
+		out, matched := asm.push(tk.ID)
 		text.WriteString(out)
+		if j.logprobs {
+			track.push(tk)
+			if out != "" || matched {
+				released = append(released, track.out(out, matched, matched)...)
+			}
+		}
 		if matched {
 			stopped = true
 			return errStopSequence
@@ -394,22 +426,35 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		tail, matched := asm.flush()
 		text.WriteString(tail)
 		stopped = matched
+		if j.logprobs {
+			released = append(released, track.out(tail, true, matched)...)
+		}
 	}
 	finish := string(finishOf(res, stopped, n, j.maxTokens))
 	s.logDone(j, n, finish, false)
 	u := s.usageOf(j, n, res)
 	if j.chat {
+		c := chatChoice{Index: 0, Message: chatMessage{Role: "assistant", Content: text.String()}, FinishReason: finish}
+		if j.logprobs {
+			c.Logprobs = &chatLogprobs{Content: j.kit.chatContent([]chatTokenLogprob{}, released)}
+		}
 		s.writeJSON(ctx, 200, chatCompletion{
 			ID: j.id, Object: "chat.completion", Created: j.created, Model: j.model,
-			Choices: []chatChoice{{Index: 0, Message: chatMessage{Role: "assistant", Content: text.String()}, FinishReason: finish}},
-			Usage:   u,
+			Choices: []chatChoice{c}, Usage: u,
 		})
 		return
 	}
+	c := textChoice{Index: 0, Text: text.String(), FinishReason: &finish}
+	if j.logprobs {
+		c.Logprobs = newTextLogprobs()
+		if j.promptLogprobs {
+			j.kit.textAppend(c.Logprobs, promptPlaced(j.kit, j.prompt, promptLP, j.echo), j.top)
+		}
+		j.kit.textAppend(c.Logprobs, released, j.top)
+	}
 	s.writeJSON(ctx, 200, textCompletion{
 		ID: j.id, Object: "text_completion", Created: j.created, Model: j.model,
-		Choices: []textChoice{{Index: 0, Text: text.String(), FinishReason: &finish}},
-		Usage:   &u,
+		Choices: []textChoice{c}, Usage: &u,
 	})
 }
 
@@ -423,16 +468,22 @@ type outcome struct {
 // its end) before answering, so that a request the swarm cannot serve at
 // all still gets an HTTP error status. Then the stream writer takes over.
 func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup func()) bool {
-	tokens := make(chan int32, 64)
+	tokens := make(chan router.Token, 64)
 	done := make(chan outcome, 1)
+	req := s.backendRequest(j)
+	// Set before the first token is sent on tokens (or tokens closed),
+	// read after it is received.
+	var promptLP []router.Token
+	if j.promptLogprobs {
+		req.PromptLogprobs = func(p []router.Token) error { promptLP = p; return nil }
+	}
 	go func() {
-		res, err := s.cfg.Backend.Generate(r.ctx, s.backendRequest(j), func(tk router.Token) error {
-			id := tk.ID
+		res, err := s.cfg.Backend.Generate(r.ctx, req, func(tk router.Token) error {
 			if err := r.halted(); err != nil {
 				return err
 			}
 			select {
-			case tokens <- id:
+			case tokens <- tk:
 				return nil
 			case <-r.done:
 				return r.cause
@@ -461,6 +512,9 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup 
 			s.fail(ctx, s.backendErr(j.model, r.why(o.err), false))
 			return false
 		}
+		// A generation of no tokens (the first was a stop token): the
+		// stream's wait takes the outcome again.
+		done <- o
 	}
 	ctx.SetStatusCode(200)
 	ctx.SetContentType("text/event-stream")
@@ -477,14 +531,14 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup 
 			defer cleanup()
 			w := bufio.NewWriter(c)
 			_, _ = w.Write(head) // an error stays in w and ends the stream
-			s.stream(w, r, j, first, ok, tokens, wait)
+			s.stream(w, r, j, first, ok, tokens, wait, promptLP)
 		})
 		return true
 	}
 	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer s.m.inFlight.Dec()
 		defer cleanup()
-		s.stream(w, r, j, first, ok, tokens, wait)
+		s.stream(w, r, j, first, ok, tokens, wait, promptLP)
 	})
 	return true
 }
@@ -512,21 +566,33 @@ func unchunkedHead(h *fasthttp.ResponseHeader) []byte {
 // one chunk per text piece, a final chunk with finish_reason, an optional
 // usage chunk, then [DONE]. A failure after the stream began is sent as an
 // event in SPEC's error shape, and the stream ends there.
-func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst bool, tokens <-chan int32, wait func() outcome) {
+func (s *Server) stream(w *bufio.Writer, r *run, j *job, first router.Token, haveFirst bool, tokens <-chan router.Token, wait func() outcome, promptLP []router.Token) {
 	sse := &sseWriter{w: w, j: j}
 	if j.chat {
 		sse.chunk(delta{Role: "assistant"}, "", nil)
-	} else if j.echo != "" {
-		sse.piece(j.echo)
+	} else if j.echo != "" || j.promptLogprobs {
+		var ps []placed
+		if j.promptLogprobs {
+			ps = promptPlaced(j.kit, j.prompt, promptLP, j.echo)
+		}
+		sse.piece(j.echo, ps)
 	}
 	asm := newTextAssembler(j.kit.tok, j.stop)
+	track := newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))
 	n := 0
 	stopped := false
-	handle := func(id int32) {
+	handle := func(tk router.Token) {
 		n++
-		out, matched := asm.push(id)
-		if out != "" {
-			sse.piece(out)
+		out, matched := asm.push(tk.ID)
+		var ps []placed
+		if j.logprobs {
+			track.push(tk)
+			if out != "" || matched {
+				ps = track.out(out, matched, matched)
+			}
+		}
+		if out != "" || len(ps) > 0 {
+			sse.piece(out, ps)
 		}
 		if matched {
 			stopped = true
@@ -538,11 +604,11 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 	}
 	if haveFirst {
 		handle(first)
-		for id := range tokens {
+		for tk := range tokens {
 			if stopped || sse.err != nil {
 				break
 			}
-			handle(id)
+			handle(tk)
 		}
 	}
 	o := wait()
@@ -561,8 +627,12 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first int32, haveFirst 
 	}
 	if !stopped {
 		tail, matched := asm.flush()
-		if tail != "" {
-			sse.piece(tail)
+		var ps []placed
+		if j.logprobs {
+			ps = track.out(tail, true, matched)
+		}
+		if tail != "" || len(ps) > 0 {
+			sse.piece(tail, ps)
 		}
 		stopped = matched
 	}
@@ -626,26 +696,46 @@ func (s *sseWriter) event(v any) {
 	s.raw(string(b))
 }
 
-func (s *sseWriter) piece(text string) {
-	if s.j.chat {
-		s.chunk(delta{Content: &text}, "", nil)
-	} else {
-		s.textChunk(text, nil)
+// piece sends a piece of text with the log-probabilities of the tokens it
+// releases (ps; the echoed prompt's for the echo), when they were asked for.
+func (s *sseWriter) piece(text string, ps []placed) {
+	j := s.j
+	if j.chat {
+		c := s.chatChunk(delta{Content: &text}, "", nil)
+		if j.logprobs {
+			c.Choices[0].Logprobs = &chatLogprobs{Content: j.kit.chatContent([]chatTokenLogprob{}, ps)}
+		}
+		s.event(c)
+		return
 	}
+	c := s.textChunkOf(text, nil)
+	if j.logprobs {
+		c.Choices[0].Logprobs = newTextLogprobs()
+		j.kit.textAppend(c.Choices[0].Logprobs, ps, j.top)
+	}
+	s.event(c)
 }
 
 func (s *sseWriter) chunk(d delta, finish string, u *usage) {
+	s.event(s.chatChunk(d, finish, u))
+}
+
+func (s *sseWriter) chatChunk(d delta, finish string, u *usage) chatChunk {
 	c := chatChunk{ID: s.j.id, Object: "chat.completion.chunk", Created: s.j.created, Model: s.j.model,
 		Choices: []chunkChoice{{Index: 0, Delta: d}}, Usage: u}
 	if finish != "" {
 		c.Choices[0].FinishReason = &finish
 	}
-	s.event(c)
+	return c
 }
 
 func (s *sseWriter) textChunk(text string, finish *string) {
-	s.event(textCompletion{ID: s.j.id, Object: "text_completion", Created: s.j.created, Model: s.j.model,
-		Choices: []textChoice{{Index: 0, Text: text, FinishReason: finish}}})
+	s.event(s.textChunkOf(text, finish))
+}
+
+func (s *sseWriter) textChunkOf(text string, finish *string) textCompletion {
+	return textCompletion{ID: s.j.id, Object: "text_completion", Created: s.j.created, Model: s.j.model,
+		Choices: []textChoice{{Index: 0, Text: text, FinishReason: finish}}}
 }
 
 // usageChunk is OpenAI's stream_options.include_usage event: no choices,
@@ -671,10 +761,10 @@ type chatCompletion struct {
 }
 
 type chatChoice struct {
-	Index        int         `json:"index"`
-	Message      chatMessage `json:"message"`
-	Logprobs     *struct{}   `json:"logprobs"`
-	FinishReason string      `json:"finish_reason"`
+	Index        int           `json:"index"`
+	Message      chatMessage   `json:"message"`
+	Logprobs     *chatLogprobs `json:"logprobs"`
+	FinishReason string        `json:"finish_reason"`
 }
 
 type chatMessage struct {
@@ -692,10 +782,10 @@ type chatChunk struct {
 }
 
 type chunkChoice struct {
-	Index        int       `json:"index"`
-	Delta        delta     `json:"delta"`
-	Logprobs     *struct{} `json:"logprobs"`
-	FinishReason *string   `json:"finish_reason"`
+	Index        int           `json:"index"`
+	Delta        delta         `json:"delta"`
+	Logprobs     *chatLogprobs `json:"logprobs"`
+	FinishReason *string       `json:"finish_reason"`
 }
 
 type delta struct {
@@ -713,10 +803,10 @@ type textCompletion struct {
 }
 
 type textChoice struct {
-	Index        int       `json:"index"`
-	Text         string    `json:"text"`
-	Logprobs     *struct{} `json:"logprobs"`
-	FinishReason *string   `json:"finish_reason"`
+	Index        int           `json:"index"`
+	Text         string        `json:"text"`
+	Logprobs     *textLogprobs `json:"logprobs"`
+	FinishReason *string       `json:"finish_reason"`
 }
 
 // textAssembler turns generated tokens into text pieces that are valid

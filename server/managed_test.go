@@ -364,12 +364,24 @@ func TestManaged(t *testing.T) {
 	})
 
 	t.Run("request errors", func(t *testing.T) {
-		d := checkError(t, "logprobs", k.call(t, "POST", "/v1/completions", all, `{"model":"stories260K","prompt":"a","logprobs":2}`), 400, codeUnsupportedParameter)
-		if !strings.Contains(d.Message, "logprobs") {
-			t.Errorf("unsupported_parameter does not name the field: %q", d.Message)
+		// Log-probabilities are served; out-of-range values are
+		// invalid_request naming the field, in the managed shape.
+		for _, c := range []struct{ path, body, field string }{
+			{"/v1/completions", `{"model":"stories260K","prompt":"a","logprobs":6}`, "logprobs must be between 0 and 5, got 6"},
+			{"/v1/completions", `{"model":"stories260K","prompt":"a","logprobs":"x"}`, "logprobs must be an integer"},
+			{"/v1/chat/completions", `{"model":"stories260K","logprobs":true,"top_logprobs":21,"messages":[{"role":"user","content":"hi"}]}`, "top_logprobs must be between 0 and 20, got 21"},
+			{"/v1/chat/completions", `{"model":"stories260K","top_logprobs":2,"messages":[{"role":"user","content":"hi"}]}`, "top_logprobs requires logprobs"},
+		} {
+			d := checkError(t, c.field, k.call(t, "POST", c.path, all, c.body), 400, codeInvalidRequest)
+			if !strings.Contains(d.Message, c.field) || !strings.Contains(d.Message, "Reference: chatcmpl-") {
+				t.Errorf("%s: message %q", c.body, d.Message)
+			}
+			k.checkRecord(t, c.field, d, codeInvalidRequest)
 		}
-		k.checkRecord(t, "logprobs", d, codeUnsupportedParameter)
-		d = checkError(t, "tools", k.call(t, "POST", "/v1/chat/completions", all, `{"model":"stories260K","tools":[{"type":"function"}],"messages":[{"role":"user","content":"hi"}]}`), 400, codeUnsupportedParameter)
+		if r := k.call(t, "POST", "/v1/completions", all, `{"model":"stories260K","prompt":"a","logprobs":2,"echo":true,"max_tokens":2}`); r.Status != 200 || !strings.Contains(string(r.Body), `"token_logprobs":[null,`) {
+			t.Errorf("completions with logprobs: %d %s", r.Status, r.Body)
+		}
+		d := checkError(t, "tools", k.call(t, "POST", "/v1/chat/completions", all, `{"model":"stories260K","tools":[{"type":"function"}],"messages":[{"role":"user","content":"hi"}]}`), 400, codeUnsupportedParameter)
 		if !strings.Contains(d.Message, "tools") {
 			t.Errorf("unsupported_parameter does not name the field: %q", d.Message)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"svc/router"
 	"svc/shards/chattmpl"
 )
 
@@ -332,24 +333,6 @@ func (f fields) streamOptions() (stream, includeUsage bool, aerr *apiError) {
 // are not here: SPEC says they are accepted and ignored, whatever their
 // value, and so are unknown fields.
 func (f fields) refuseUnsupported(chat bool) *apiError {
-	if f.present("logprobs") {
-		raw := f["logprobs"]
-		if chat {
-			if kind(raw) != "boolean" {
-				return invalidf("logprobs must be a boolean, got %s", kind(raw))
-			}
-			if string(bytes.TrimSpace(raw)) == "true" {
-				return unsupportedf("logprobs", "logprobs is not supported by this server")
-			}
-		} else if string(bytes.TrimSpace(raw)) != "0" {
-			return unsupportedf("logprobs", "logprobs is not supported by this server: it does not compute token log-probabilities")
-		}
-	}
-	if n, ok, aerr := f.integer("top_logprobs"); aerr != nil {
-		return aerr
-	} else if ok && n != 0 {
-		return unsupportedf("top_logprobs", "top_logprobs is not supported by this server")
-	}
 	for _, key := range []string{"tools", "functions"} {
 		if f.present(key) {
 			raw := f[key]
@@ -395,6 +378,53 @@ func (f fields) refuseUnsupported(chat bool) *apiError {
 	return nil
 }
 
+// MaxChatTopLogprobs and MaxCompletionLogprobs are OpenAI's bounds on chat
+// completions' top_logprobs and legacy completions' logprobs.
+const (
+	MaxChatTopLogprobs    = router.MaxTopLogprobs
+	MaxCompletionLogprobs = 5
+)
+
+// chatLogprobs reads chat completions' logprobs (a boolean) and
+// top_logprobs (0..20, only with logprobs true, as OpenAI requires).
+func (f fields) chatLogprobs() (on bool, top int, aerr *apiError) {
+	if on, _, aerr = f.boolean("logprobs"); aerr != nil {
+		return false, 0, aerr
+	}
+	n, ok, aerr := f.integer("top_logprobs")
+	if aerr != nil || !ok {
+		return on, 0, aerr
+	}
+	if !on {
+		return false, 0, invalidf("top_logprobs requires logprobs to be true")
+	}
+	if n < 0 || n > MaxChatTopLogprobs {
+		return false, 0, invalidf("top_logprobs must be between 0 and %d, got %d", MaxChatTopLogprobs, n)
+	}
+	return on, int(n), nil
+}
+
+// completionLogprobs reads legacy completions' logprobs: null (none) or
+// how many of the most likely tokens to list at each position, 0..5 (the
+// chosen token's log-probability is given whatever the number).
+// top_logprobs is chat's field: a legacy request that sets it is refused
+// rather than answered without what it asked for.
+func (f fields) completionLogprobs() (on bool, top int, aerr *apiError) {
+	n, ok, aerr := f.integer("logprobs")
+	if aerr != nil {
+		return false, 0, aerr
+	}
+	if ok && (n < 0 || n > MaxCompletionLogprobs) {
+		return false, 0, invalidf("logprobs must be between 0 and %d, got %d", MaxCompletionLogprobs, n)
+	}
+	if t, tok, aerr := f.integer("top_logprobs"); aerr != nil {
+		return false, 0, aerr
+	} else if tok && t != 0 {
+		return false, 0, invalidf("top_logprobs is a chat completions field; /v1/completions takes logprobs (0..%d)", MaxCompletionLogprobs)
+	}
+	return ok, int(n), nil
+}
+
 // commonRequest is what both generation endpoints share.
 type commonRequest struct {
 	Model        string
@@ -402,6 +432,10 @@ type commonRequest struct {
 	Stream       bool
 	IncludeUsage bool
 	Stop         []string
+	// Logprobs asks for the generated tokens' log-probabilities, with the
+	// TopLogprobs most likely tokens at each position.
+	Logprobs    bool
+	TopLogprobs int
 }
 
 func parseCommon(f fields, chat bool) (commonRequest, *apiError) {
@@ -417,6 +451,14 @@ func parseCommon(f fields, chat bool) (commonRequest, *apiError) {
 		return c, aerr
 	}
 	if c.Stop, aerr = f.stopStrings(); aerr != nil {
+		return c, aerr
+	}
+	if chat {
+		c.Logprobs, c.TopLogprobs, aerr = f.chatLogprobs()
+	} else {
+		c.Logprobs, c.TopLogprobs, aerr = f.completionLogprobs()
+	}
+	if aerr != nil {
 		return c, aerr
 	}
 	if aerr = f.refuseUnsupported(chat); aerr != nil {

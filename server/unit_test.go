@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"svc/internal/testenv"
+	"svc/router"
 	"svc/shards/chattmpl"
 	"svc/shards/gguf"
 	"svc/shards/tokenizer"
@@ -260,5 +262,69 @@ func TestBrokenTemplateOnlyFailsChat(t *testing.T) {
 	}
 	if ids, err := k.encode("Once upon a time"); err != nil || len(ids) < 2 {
 		t.Errorf("encode: %v %v", ids, err)
+	}
+}
+
+// TestTokenTrack: a token goes out with the piece that carries its text.
+// Byte tokens hold back the bytes of a character until it completes, so
+// the tokens of a character go out together, at the character's offset;
+// the tokens of a matched stop string are left out.
+func TestTokenTrack(t *testing.T) {
+	tok, ids := storiesTokenizer(t)
+	k := &modelKit{tok: tok}
+	run := func(text string, stops []string, base int) (string, [][]placed) {
+		a := newTextAssembler(tok, stops)
+		tr := newTokenTrack(k, base)
+		var out strings.Builder
+		var groups [][]placed
+		for _, id := range byteIDs(t, ids, text) {
+			p, stop := a.push(id)
+			out.WriteString(p)
+			tr.push(router.Token{ID: id})
+			if p != "" || stop {
+				groups = append(groups, tr.out(p, stop, stop))
+			}
+			if stop {
+				return out.String(), groups
+			}
+		}
+		p, stop := a.flush()
+		out.WriteString(p)
+		groups = append(groups, tr.out(p, true, stop))
+		return out.String(), groups
+	}
+	text, groups := run("hé 日!", nil, 3)
+	var got []string
+	var offsets []int
+	n := 0
+	for _, g := range groups {
+		var b []byte
+		for _, p := range g {
+			b = append(b, tok.Piece(p.ID)...)
+			offsets = append(offsets, p.offset)
+			n++
+		}
+		got = append(got, string(b))
+	}
+	if text != "hé 日!" || n != len(text) || !slices.Equal(got, []string{"h", "é", " ", "日", "!", ""}) {
+		t.Errorf("text %q, %d tokens in groups %q", text, n, got)
+	}
+	// h é é ␠ 日 日 日 ! at characters 0 1 1 2 3 3 3 4, after 3 of echo.
+	if want := []int{3, 4, 4, 5, 6, 6, 6, 7}; !slices.Equal(offsets, want) {
+		t.Errorf("offsets %v, want %v", offsets, want)
+	}
+	if k.tokenText(ids["<0xC3>"]) != "\uFFFD" || !slices.Equal(k.tokenBytes(ids["<0xC3>"]), []int{0xc3}) {
+		t.Errorf("byte token named %q %v", k.tokenText(ids["<0xC3>"]), k.tokenBytes(ids["<0xC3>"]))
+	}
+
+	text, groups = run("hello world", []string{"wor"}, 0)
+	var kept []byte
+	for _, g := range groups {
+		for _, p := range g {
+			kept = append(kept, tok.Piece(p.ID)...)
+		}
+	}
+	if text != "hello " || string(kept) != "hello " {
+		t.Errorf("stop: text %q, tokens %q", text, kept)
 	}
 }

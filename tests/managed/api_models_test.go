@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,9 +64,14 @@ func TestManagedAPIModels(t *testing.T) {
 	t.Run("equals svc generate", func(t *testing.T) {
 		var want struct {
 			Text string `json:"text"`
+			Top  [][]struct {
+				Logprob json.Number `json:"logprob"`
+			} `json:"top_logprobs"`
 		}
-		out := d.svc("generate", "--model", stories, "--tokens", "1,403,407,261,378", "-n", "24", "--json")
-		if err := json.Unmarshal([]byte(out), &want); err != nil {
+		out := d.svc("generate", "--model", stories, "--tokens", "1,403,407,261,378", "-n", "24", "--logprobs", "5", "--json")
+		dec := json.NewDecoder(strings.NewReader(out))
+		dec.UseNumber()
+		if err := dec.Decode(&want); err != nil {
 			t.Fatal(err)
 		}
 		c := openai.NewClient(option.WithBaseURL(a.base+"/v1/"), option.WithAPIKey(key), option.WithHTTPClient(a.client), option.WithMaxRetries(0))
@@ -73,12 +79,41 @@ func TestManagedAPIModels(t *testing.T) {
 			Model:     "stories260K",
 			Prompt:    openai.CompletionNewParamsPromptUnion{OfArrayOfTokens: []int64{1, 403, 407, 261, 378}},
 			MaxTokens: openai.Int(24),
+			Logprobs:  openai.Int(5),
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Choices[0].Text != want.Text {
 			t.Fatalf("the API answers %q, svc generate %q", res.Choices[0].Text, want.Text)
+		}
+		// Log-probabilities through three machines have one process's
+		// bits: the chosen token's is the first of svc generate's top 5,
+		// and each position's five are svc generate's.
+		lp := res.Choices[0].Logprobs
+		if len(lp.TokenLogprobs) != 24 || len(lp.TopLogprobs) != 24 || len(want.Top) < 24 {
+			t.Fatalf("%d logprobs, %d tops through the API, %d from svc generate", len(lp.TokenLogprobs), len(lp.TopLogprobs), len(want.Top))
+		}
+		f32 := func(n json.Number) float32 {
+			v, err := strconv.ParseFloat(string(n), 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return float32(v)
+		}
+		for i, top := range want.Top[:24] {
+			var w, g []float32
+			for _, e := range top {
+				w = append(w, f32(e.Logprob))
+			}
+			for _, v := range lp.TopLogprobs[i] {
+				g = append(g, float32(v))
+			}
+			slices.Sort(w)
+			slices.Sort(g)
+			if float32(lp.TokenLogprobs[i]) != f32(top[0].Logprob) || !slices.Equal(g, w) {
+				t.Fatalf("position %d: the API gives %v %v, svc generate %v", i, lp.TokenLogprobs[i], lp.TopLogprobs[i], top)
+			}
 		}
 		// Streamed chat through the SDK ends normally.
 		st := c.Chat.Completions.NewStreaming(d.ctx(), openai.ChatCompletionNewParams{Model: "stories260K",

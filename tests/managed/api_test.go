@@ -319,10 +319,17 @@ func TestManagedAPI(t *testing.T) {
 
 	t.Run("malformed and unsupported", func(t *testing.T) {
 		a.refused(t, "malformed", a.call(t, "POST", "/v1/chat/completions", key, `{"messages":`), 400, "invalid_request")
-		r := a.call(t, "POST", "/v1/completions", key, `{"model":"m","prompt":"hi","logprobs":3}`)
-		a.refused(t, "logprobs", r, 400, "unsupported_parameter")
-		if !bytes.Contains(r.body, []byte("logprobs")) {
+		r := a.call(t, "POST", "/v1/chat/completions", key, `{"model":"m","tools":[{"type":"function"}],"messages":[{"role":"user","content":"hi"}]}`)
+		a.refused(t, "tools", r, 400, "unsupported_parameter")
+		if !bytes.Contains(r.body, []byte("tools")) {
 			t.Errorf("unsupported_parameter does not name the field: %s", r.body)
+		}
+		// Log-probabilities are served; a value out of OpenAI's range is
+		// invalid_request naming the field.
+		r = a.call(t, "POST", "/v1/completions", key, `{"model":"m","prompt":"hi","logprobs":6}`)
+		a.refused(t, "logprobs 6", r, 400, "invalid_request")
+		if !bytes.Contains(r.body, []byte("logprobs must be between 0 and 5")) {
+			t.Errorf("invalid_request does not name the field: %s", r.body)
 		}
 	})
 

@@ -179,3 +179,24 @@ func TestSimMatchesCPU(t *testing.T) {
 		t.Error("every native result was zero: the comparison proved nothing")
 	}
 }
+
+// TestSimShadowedKernels runs the AVX-512 kernels that no kernel set uses
+// on a CPU with every extension the avx512sim build reports through the
+// comparison of TestKernelsMatchGeneric: q40Vec16s (the set takes
+// q40Vec16x2 where GFNI is present) and q4kBatch2x8/q6kBatch2x8 (replaced
+// by addK8Tiles' tiles under the same features).
+func TestSimShadowedKernels(t *testing.T) {
+	ks := *avx512Kernels()
+	ks.name = "avx512-shadowed"
+	addKTiles(&ks)
+	dot4 := ks.dot[Q4_0]
+	ks.vec[Q4_0] = tileSpec{rows: 16, pos: 1, strided: true, fn: func(w []byte, l tileLayout, a *acts, i int, out []float32) {
+		if !gatherable(l.rs, 16) {
+			fallbackTile(dot4, w, l.rs, a, i, 16, 1, out)
+			return
+		}
+		pw, py, pd, nb := tileArgs(w, l, a, i, 16, 1, 18)
+		q40Vec16s(pw, l.rs, l.bs, py, pd, nb, l.next, &out[:16][0])
+	}}
+	testKernelSet(t, &ks)
+}

@@ -114,8 +114,16 @@ func (s *state) reset(f *function) {
 // interpreter (a flag bug) fails instead of hanging the test.
 const maxSteps = 1 << 34
 
-func (s *state) run() error {
+func (s *state) run() (err error) {
 	insts := s.fn.insts
+	// A semantics bug that panics (an index out of range in an Exec) is
+	// reported as an error naming the instruction, like any other failure.
+	defer func() {
+		if r := recover(); r != nil {
+			in := &insts[max(s.next-1, 0)]
+			err = fmt.Errorf("x86sim: %s (%s:%d): %s: panic: %v", s.fn.name, in.file, in.line, in.text, r)
+		}
+	}()
 	for steps := 0; !s.done; steps++ {
 		if s.next >= len(insts) || s.next < 0 {
 			return fmt.Errorf("x86sim: %s: ran off the end of the function", s.fn.name)

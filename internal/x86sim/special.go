@@ -65,6 +65,8 @@ var specialOps = map[string]handler{
 	"KANDW":      klogicOp(2, func(a, b uint64) uint64 { return a & b }),
 	"KORW":       klogicOp(2, func(a, b uint64) uint64 { return a | b }),
 	"KXORW":      klogicOp(2, func(a, b uint64) uint64 { return a ^ b }),
+	"KORTESTW":   kortest(2),
+	"KORTESTD":   kortest(4),
 	"VPGATHERDD": gatherOp(4),
 	"MOVSS":      movssOp,
 }
@@ -201,4 +203,19 @@ func (s *state) stackAt(a uint64) ([]byte, error) {
 		return nil, fmt.Errorf("stack pointer %#x outside the interpreter's stack", a)
 	}
 	return s.mem(a, 8), nil
+}
+
+// kortest runs "KORTESTW K1, K2": ZF if K1|K2 is all zeros, CF if all ones.
+func kortest(size int) handler {
+	return func(s *state, in *inst) error {
+		if err := needArgs(in, 2); err != nil {
+			return err
+		}
+		if in.args[0].kind != kMask || in.args[1].kind != kMask {
+			return fmt.Errorf("KORTEST with a non-mask operand")
+		}
+		v := (s.k[in.args[0].reg] | s.k[in.args[1].reg]) & gpMask(size)
+		s.zf, s.cf, s.sf, s.of = v == 0, v == gpMask(size), false, false
+		return nil
+	}
 }

@@ -52,7 +52,7 @@ func newVecForm(in *inst, op VecOp) (*vecForm, error) {
 		if o.kind == kImm && j != f.imm {
 			return nil, fmt.Errorf("unsupported operand form (immediate)")
 		}
-		if o.kind == kMask && j != f.mask {
+		if o.kind == kMask && j != f.mask && j != f.dst {
 			return nil, fmt.Errorf("unsupported operand form (opmask)")
 		}
 		if o.kind == kMem && o.vindex {
@@ -66,9 +66,12 @@ func newVecForm(in *inst, op VecOp) (*vecForm, error) {
 		f.bits = 128
 	}
 	switch in.args[f.dst].kind {
-	case kVec, kMem, kGP:
+	case kVec, kMem, kGP, kMask:
 	default:
 		return nil, fmt.Errorf("unsupported destination")
+	}
+	if in.args[f.dst].kind == kMask && (op.Elem == 0 || in.zero) {
+		return nil, fmt.Errorf("opmask destination without an element size")
 	}
 	if f.src1 >= 0 && in.args[f.src1].kind != kVec {
 		return nil, fmt.Errorf("unsupported first source")
@@ -225,6 +228,19 @@ func execVec(s *state, in *inst) error {
 		copy(dstMem, dst[:f.mem])
 	case kGP:
 		s.gp[d.reg] = binary.LittleEndian.Uint64(dst[:8])
+	case kMask:
+		// A compare into an opmask (VCMPPS $p, Z1, Z2, K1): Exec gives
+		// its lanes as the VEX form does, all ones where true; lane i
+		// becomes bit i, cleared where the write mask is (zeroing), and
+		// the bits above the vector's lanes are zero.
+		var k uint64
+		for e := 0; e < f.bits/8/elem; e++ {
+			lane := dst[e*elem : (e+1)*elem]
+			if lane[elem-1]&0x80 != 0 && (!masked || mask>>e&1 != 0) {
+				k |= 1 << e
+			}
+		}
+		s.k[d.reg] = k
 	}
 	return nil
 }

@@ -56,4 +56,9 @@ func addBF16Kernels(ks *kernelSet) {
 		}
 	}}
 	ks.bf16f32 = false // no kernel here reads acts.hf
+	// VDPBF16PS may fuse each product into its sum, as Intel's manual
+	// describes it, where the Go order rounds the product first: the two
+	// differ only on products that are not exact in float32, which go to
+	// the AVX2 set (bf16Exact).
+	ks.bf16Guard = avx2Kernels()
 }

@@ -134,10 +134,6 @@ func TestBF16KernelsMatchGeneric(t *testing.T) {
 	defer p.Close()
 	for _, ks := range sets {
 		for _, c := range bf16Cases {
-			if avx512Simulated && ks.name == "avx512" && bf16TinyCases[c.name] {
-				t.Logf("avx512 %s: skipped in the avx512sim build (see bf16TinyCases)", c.name)
-				continue
-			}
 			for _, cols := range []int{32, 64, 96, 100, 2048 + 32} {
 				for _, n := range []int{1, 2, 3, 13, 33} {
 					w := randomMatrix(r, BF16, 37, cols)
@@ -158,20 +154,6 @@ func TestBF16KernelsMatchGeneric(t *testing.T) {
 			}
 		}
 	}
-}
-
-// bf16TinyCases are the cases with products below 2^-126. The AVX-512 set
-// hands every product to VDPBF16PS, which Intel describes as a fused
-// multiply-add per pair (DAZ in, FTZ out, RNE) and x86sim models so, while
-// the Go order rounds each product to float32 first: on such products they
-// differ in the last bits (the avx512sim build shows it on these three
-// cases; the AVX2 and NEON kernels flag such data and recompute it in Go,
-// the AVX-512 wrappers in bf16_amd64.go do not). Not yet checked on
-// hardware with AVX512_BF16; until then the simulated run skips them.
-var bf16TinyCases = map[string]bool{
-	"tiny products":               true,
-	"products near 2^-126":        true,
-	"tiny products rounded twice": true,
 }
 
 // bf16FlagCase is data on which a SIMD set's BF16 kernels must report
@@ -273,5 +255,42 @@ func TestBF16ProductsRounded(t *testing.T) {
 	set(0, 0x1p64, 0x1p64)
 	if got := dotBF16Step(w, x); !math.IsInf(float64(got), 1) {
 		t.Errorf("overflowing product: %g, want +Inf", got)
+	}
+}
+
+// TestBF16Exact: the exponent-range test that decides whether a BF16
+// product may run on kernels that fuse each product into its sum.
+func TestBF16Exact(t *testing.T) {
+	w := Matrix{Type: BF16, Rows: 1, Cols: 4, Data: make([]byte, 8)}
+	put := func(vals ...float32) {
+		for i, v := range vals {
+			binary.LittleEndian.PutUint16(w.Data[2*i:], FP32ToBF16(v))
+		}
+	}
+	for _, c := range []struct {
+		name string
+		w, x []float32
+		want bool
+	}{
+		{"ordinary", []float32{0.02, -0.5, 0, 1e-8}, []float32{3, -1e-4, 0, 7}, true},
+		{"all zeros", []float32{0, 0, 0, 0}, []float32{1e-30, 5, 0, 0}, true},
+		{"smallest normal product", []float32{0x1p-63, 1, 0, 0}, []float32{0x1p-63, 0, 0, 0}, true},
+		{"a product below 2^-126", []float32{0x1p-64, 1, 0, 0}, []float32{0x1p-63, 0, 0, 0}, false},
+		{"a subnormal weight only (flushed)", []float32{0x1p-130, 1, 0, 0}, []float32{1, 0, 0, 0}, true},
+		{"largest safe product", []float32{0x1.fep63, 0, 0, 0}, []float32{0x1.fep63, 0, 0, 0}, true},
+		{"an overflowing product", []float32{0x1p64, 0, 0, 0}, []float32{0x1p64, 0, 0, 0}, false},
+		{"an infinite activation", []float32{1, 0, 0, 0}, []float32{float32(math.Inf(1)), 0, 0, 0}, false},
+		{"a NaN weight", []float32{float32(math.NaN()), 1, 0, 0}, []float32{1, 0, 0, 0}, false},
+	} {
+		put(c.w...)
+		w.bf16Known = false
+		if got := bf16Exact(w, actExponents(c.x)); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		// Pack's range gives the same answer.
+		w.bf16e, w.bf16Known = bf16Exponents(w.Data), true
+		if got := bf16Exact(w, actExponents(c.x)); got != c.want {
+			t.Errorf("%s with a known range: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -18,7 +18,9 @@ import "math"
 // Matching both is what makes a BF16 model's log-probabilities equal
 // llama.cpp's; a batch of n ≥ 2 therefore gives other last bits than n
 // single steps, exactly as it does in llama.cpp. Products of two bf16
-// values are exact in float32, so only the order of additions matters.
+// values are exact in float32 unless they underflow or overflow, so only
+// the order of additions matters; the Go order rounds such a product
+// before adding it (see bf16Exact for the kernels that might not).
 
 // reduce16 sums 16 lanes in the order _mm512_reduce_add_ps uses.
 func reduce16(acc *[16]float32) float32 {
@@ -153,4 +155,56 @@ func bf16BatchGo(w []byte, rs int, a *acts, i, p0, p1, r0, r1, os int, out []flo
 			out[p*os+r] = dotBF16Batch(w[r*rs:], x)
 		}
 	}
+}
+
+// expRange is the smallest and largest exponent field (1 to 255) of the
+// nonzero values of some bf16 data, subnormals counted as zero (the
+// kernels flush them); lo > hi when all are zero.
+type expRange struct{ lo, hi int }
+
+func (r expRange) empty() bool { return r.lo > r.hi }
+
+// bf16Exponents is the exponent range of the bf16 values in data.
+func bf16Exponents(data []byte) expRange {
+	r := expRange{lo: 256, hi: 0}
+	for i := 0; i+2 <= len(data); i += 2 {
+		if e := int(data[i+1]&0x7f)<<1 | int(data[i]>>7); e != 0 {
+			r.lo, r.hi = min(r.lo, e), max(r.hi, e)
+		}
+	}
+	return r
+}
+
+// bf16Exact reports whether every product of w's weights with x rounded
+// to bf16 is exact in float32: no Inf or NaN, and each product of two
+// nonzero normal values at least 2^-126 and below 2^128, which exponent
+// fields summing to 128..380 guarantee (the mantissas' product, at most
+// 16 bits, fits float32's 24). There rounding the product before adding
+// it, as the Go order does, and fusing it into the sum, as VDPBF16PS may,
+// give the same bits; elsewhere (products that underflow or overflow,
+// never seen in real weights and activations) a set with bf16Guard hands
+// the product to a set that gives the Go order's bits on any data. w's
+// range comes from Pack, or from a pass over its weights when unknown;
+// xe is x's (actExponents).
+func bf16Exact(w Matrix, xe expRange) bool {
+	we := w.bf16e
+	if !w.bf16Known {
+		rb, _ := RowBytes(w.Type, w.Cols)
+		we = bf16Exponents(w.Data[:w.Rows*rb])
+	}
+	if we.empty() || xe.empty() {
+		return true // every product is a zero
+	}
+	return we.hi < 255 && xe.hi < 255 && we.lo+xe.lo >= 128 && we.hi+xe.hi <= 380
+}
+
+// actExponents is the exponent range of activations x rounded to bf16.
+func actExponents(x []float32) expRange {
+	r := expRange{lo: 256, hi: 0}
+	for _, v := range x {
+		if e := int(FP32ToBF16(v)>>7) & 0xff; e != 0 {
+			r.lo, r.hi = min(r.lo, e), max(r.hi, e)
+		}
+	}
+	return r
 }

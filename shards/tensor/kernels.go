@@ -94,6 +94,10 @@ type kernelSet struct {
 	// bf16f32: some BF16 kernel of the set reads acts.hf for products of
 	// several positions over whole 32-column steps, in splitBF16's layout.
 	bf16f32 bool
+	// bf16Guard, if set, is the set whose BF16 kernels give the generic
+	// bits on any data, for the products where this set's might not: those
+	// with a product that is not exact in float32 (bf16Exact).
+	bf16Guard *kernelSet
 }
 
 // genericKernels is the pure-Go set, used where no SIMD kernel exists.

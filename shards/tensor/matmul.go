@@ -21,6 +21,11 @@ type Matrix struct {
 	// x: the groups (of rowTile rows) are in the type's x layout instead
 	// (xlayout.go).
 	x bool
+	// bf16e: for BF16, the exponent range of the weights (bf16Exponents),
+	// set by Pack where the kernel set needs it (bf16Exact); bf16Known
+	// says it is.
+	bf16e     expRange
+	bf16Known bool
 }
 
 // Validate checks that the type is supported, Cols is a multiple of its
@@ -294,6 +299,9 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 		clear(out[:n*w.Rows])
 		return
 	}
+	if w.Type == BF16 && ks.bf16Guard != nil && !bf16Exact(w, actExponents(x[:n*w.Cols])) {
+		ks = ks.bf16Guard
+	}
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
@@ -373,6 +381,15 @@ func matMulMany(ks *kernelSet, p *Pool, ws *Workspace, w []Matrix, x []float32, 
 			matMul(ks, p, ws, w[k], x, n, out[k])
 		}
 		return
+	}
+	if w[0].Type == BF16 && ks.bf16Guard != nil {
+		xe := actExponents(x[:n*w[0].Cols])
+		for k := range w {
+			if !bf16Exact(w[k], xe) {
+				ks = ks.bf16Guard
+				break
+			}
+		}
 	}
 	ws.bind()
 	a := &ws.act

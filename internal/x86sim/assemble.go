@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,4 +46,37 @@ func Assemble(ctx context.Context, dir, pkg string, files ...string) (string, er
 		all.Write(errOut.Bytes())
 	}
 	return all.String(), nil
+}
+
+// Load assembles the named .s files of fsys (with every other file at its
+// root, such as the headers they include, beside them in a temporary
+// directory) as package pkg and parses the listing: how a test build gets
+// the Program of its package's embedded assembly.
+func Load(ctx context.Context, fsys fs.FS, pkg string, files ...string) (*Program, error) {
+	dir, err := os.MkdirTemp("", "x86sim-src-")
+	if err != nil {
+		return nil, fmt.Errorf("x86sim: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("x86sim: %w", err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("x86sim: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			return nil, fmt.Errorf("x86sim: %w", err)
+		}
+	}
+	listing, err := Assemble(ctx, dir, pkg, files...)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(listing)
 }

@@ -5,9 +5,9 @@ package tensor
 // The declarations of the AVX-512 kernels, apart from their wrappers so
 // that the avx512sim build can replace them with bodies that run the same
 // assembly in internal/x86sim's interpreter (sim512_amd64.go, generated
-// from this file by gensim512.go: go generate after changing one).
+// from this file by internal/x86sim/gensim: go generate after changing one).
 
-//go:generate go run gensim512.go
+//go:generate go run svc/internal/x86sim/gensim -in asm512_amd64.go -out sim512_amd64.go
 
 // kernelCaps: the CPU's features (see x86Caps).
 func kernelCaps() x86Caps { return hostCaps() }

@@ -6,8 +6,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"unsafe"
 
@@ -50,35 +48,13 @@ func kernelCaps() x86Caps {
 	return c
 }
 
-// sim512Program assembles the embedded sources (go tool asm -S) in a
-// temporary directory and parses the listing, once.
+// sim512Program assembles the embedded sources (go tool asm -S) and
+// parses the listing, once.
 func sim512Program() (*x86sim.Program, error) {
 	sim512.once.Do(func() {
-		sim512.prog, sim512.err = buildSim512()
+		sim512.prog, sim512.err = x86sim.Load(context.Background(), sim512Sources, "svc/shards/tensor", sim512Files...)
 	})
 	return sim512.prog, sim512.err
-}
-
-func buildSim512() (*x86sim.Program, error) {
-	dir, err := os.MkdirTemp("", "tensor-avx512sim-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	for _, name := range append(sim512Files, "prefetch_amd64.h") {
-		b, err := sim512Sources.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	listing, err := x86sim.Assemble(context.Background(), dir, "svc/shards/tensor", sim512Files...)
-	if err != nil {
-		return nil, err
-	}
-	return x86sim.Parse(listing)
 }
 
 // sim512Call runs kernel fn on its ABI0 frame (see x86sim.Program.Call).

@@ -25,7 +25,7 @@ func hasAttnAVX2() bool { return tensor.CanRunKernels("avx2") }
 // hasAttnAVX512 reports whether the AVX-512 kernels can run (AVX512F and
 // DQ, with the VEX-encoded AVX2, FMA and F16C instructions they also use)
 // and SVC_KERNELS allows them.
-func hasAttnAVX512() bool { return !attnSim512 && tensor.CanRunKernels("avx512") }
+func hasAttnAVX512() bool { return attnAVX512Runs() && tensor.CanRunKernels("avx512") }
 
 // attnKernelSets lists every set this CPU can run, for tests.
 func attnKernelSets() []*attnKernels {
@@ -54,30 +54,6 @@ var avx512Attn = &attnKernels{
 	silu:       siluAVX512,
 	toF16:      toF16AVX512,
 }
-
-//go:noescape
-func attnPrepQ512(q *float32, q16 *uint16, qf *float32, n int)
-
-//go:noescape
-func attnScoresTiny512(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)
-
-//go:noescape
-func attnScoresVec512(qf *float32, k *uint16, stride int, hd int, span int, scale float32, s *float32)
-
-//go:noescape
-func attnSoftmax512(p *float32, span int)
-
-//go:noescape
-func attnKQVTiny512(p *float32, v *uint16, stride int, span int, hd int, acc *float32, o *float32)
-
-//go:noescape
-func attnToF16_512(dst *uint16, x *float32, n int)
-
-//go:noescape
-func attnSiLU512(y, x *float32, n int)
-
-//go:noescape
-func attnKQVVec512(p *float32, v *uint16, stride int, span int, np int, hd int, acc *float32, o *float32)
 
 // The wrappers below check, by slicing, that every element the assembly
 // reads or writes is inside its slice: a wrong length panics here like the
@@ -122,13 +98,6 @@ func kqvVecAVX512(p []float32, v []uint16, stride int, acc []float32, _ []float6
 	np := min(max(32, roundUp(span, 32))&^(4*lanes-1), span)
 	attnKQVVec512(&p[0], &v[0], 2*stride, span, np, hd, &acc[0], &o[0])
 }
-
-// attnExp512 applies VEXP, the vector exponential of attnSoftmax512, to n
-// (a multiple of 16) values in place; only the tests call it, to check it
-// against vexpf bit for bit over the whole float range.
-//
-//go:noescape
-func attnExp512(x *float32, n int)
 
 func siluAVX512(y, x []float32) {
 	full := len(x) / lanes * lanes

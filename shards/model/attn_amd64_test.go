@@ -26,6 +26,9 @@ func TestVexpfSIMD(t *testing.T) {
 			if gap := tensor.KernelGap(k.name); gap != "" {
 				t.Skipf("no %s attention kernels: %s", k.name, gap)
 			}
+			if k.name == "avx512" && !attnAVX512Runs() {
+				t.Skip("the avx512sim build's interpreter cannot run attn_amd64.s yet")
+			}
 			checkVexp(t, k.exp)
 		})
 	}

@@ -147,8 +147,8 @@ type acts struct {
 	// q80Batch2x32TAVX2: per group of eight positions, per lane l of the
 	// canonical order and per block, for each position the int16 pair
 	// (a[4l], a[4l+2]), then (a[4l+1], a[4l+3]) (transposeQ8T); d8 the
-	// scales, per group and block the eight positions'. w16 and d4 then
-	// hold only the positions from n32 on.
+	// scales, per posTile, block and group of eight the eight positions'.
+	// w16 and d4 then hold only the positions from n32 on.
 	t16 []int16
 	d8  []float32
 	n32 int
@@ -207,9 +207,9 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 		a.d4 = grow(a.d4, n/4*4*a.nb)
 		a.d8 = grow(a.d8, a.n32*a.nb)
 		for i := range a.n32 {
-			g, j := i/8, i%8
+			t, g, j := i/posTile, i%posTile/8, i%8
 			for b, v := range a.d[i*a.nb : (i+1)*a.nb] {
-				a.d8[8*(g*a.nb+b)+j] = v
+				a.d8[8*(4*(t*a.nb+b)+g)+j] = v
 			}
 		}
 		for g := a.n32 / 4; g < n/4; g++ {

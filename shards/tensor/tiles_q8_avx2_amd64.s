@@ -301,15 +301,18 @@ q8wideloop:
 // (a[4l+1], a[4l+3])) with the row's pair words (one VPBROADCASTD of the
 // lane's four weight bytes, sign-extended by shifts, per row and block),
 // VPADDD, VCVTDQ2PS and one VFMADD231PS whose scale operand, dx*dy for
-// the eight positions, comes from a table built per chunk of 32 blocks
-// (2 rows × 4 groups × 8 a block, in the frame): no broadcast of a scale
-// and no per-block scale work in the units. Between chunks the lanes'
-// accumulators wait in the frame; at the end the canonical hsum8 adds
-// them vertically. next as for q80Vec4AVX2 (during the table's pass).
+// the eight positions, comes from a table (2 rows × 4 groups × 8 a
+// block, in the frame) that lane 0's pass fills as it goes, per chunk of
+// 32 blocks (acts.d8: per posTile, block and group the eight positions'
+// dy): no broadcast of a scale and no per-block scale work in the units
+// of lanes 1..7. Between chunks the lanes' accumulators wait in the
+// frame; at the end the canonical hsum8 adds them vertically. next as
+// for q80Vec4AVX2 (during lane 0's passes).
 //
 // Cost on the Zen 2 EPYC, everything in cache (BenchmarkQ8BatchAVX2Cycles,
-// cycles per block of one row and one position): 2.83, against 3.03 for
-// q80Batch2xNAVX2. What bounds both: VPMADDWD has one pipe (two a unit:
+// cycles per block of one row and one position): 2.74, against 3.03 for
+// q80Batch2xNAVX2 (2.83 with the table built in a pass of its own, bound
+// by its stores: 0.16 a unit). What bounds both: VPMADDWD has one pipe (two a unit:
 // 2.0 alone, 2.26 with a VADDPS), and each VFMADD231PS lands on that
 // pipe about half the time (+0.3-0.45 each); VPADDD, VCVTDQ2PS, shifts,
 // logic and shuffles alone are nearly free (+0.03-0.1 each), but with
@@ -319,12 +322,15 @@ q8wideloop:
 // therefore issued as a pipeline (the multiplies of a unit two units
 // before its VPADDD, VCVTDQ2PS and VFMADD231PS), row 0's four then row
 // 1's, so that the row's weights need two registers and six are left
-// for the units in flight (other distances 2.83-2.94; four temporaries
-// and both rows' weights held, 2.96-2.98). Also measured: the
+// for the units in flight (measured with the table's own pass: 2.83;
+// other distances 2.83-2.94; four temporaries and both rows' weights
+// held, 2.96-2.98); lane 0, whose rows' dx take two registers, runs its
+// units one behind with four. Also measured: the
 // weights widened once per chunk into the frame and broadcast from
-// there (no shifts in the loop), 2.93; a table of 64 blocks, slower in
-// MatMul (it and the activations no longer fit L1 together); the table
-// at an unaligned stack address, 2% slower in MatMul.
+// there (no shifts in the loop), 2.93; the units' float steps carried
+// over into the next block's iteration, 2.85-2.95; a table of 64 blocks,
+// slower in MatMul (it and the activations no longer fit L1 together);
+// the table at an unaligned stack address, 2% slower in MatMul.
 //
 // Frame: seven 8-byte slots (the chunk's w, y, d8, blocks left, chunk
 // length, a first-chunk flag, the table's address), then, 32-byte
@@ -357,46 +363,6 @@ q8tchunk:
 
 q8tcb:
 	MOVQ CX, 32(SP)
-	MOVQ 0(SP), SI
-	MOVQ 16(SP), DX
-	MOVQ nb+24(FP), R10
-	SHLQ $5, R10               // d8 group stride: nb*32 bytes
-	LEAQ (R10)(R10*2), R11
-	MOVQ 48(SP), DI
-
-q8ttab:
-	VPBROADCASTW (SI), X12
-	VCVTPH2PS    X12, Y12
-	VPBROADCASTW (SI)(R8*1), X13
-	VCVTPH2PS    X13, Y13
-	VMULPS       (DX), Y12, Y0
-	VMULPS       (DX)(R10*1), Y12, Y1
-	VMULPS       (DX)(R10*2), Y12, Y2
-	VMULPS       (DX)(R11*1), Y12, Y3
-	VMULPS       (DX), Y13, Y4
-	VMULPS       (DX)(R10*1), Y13, Y5
-	VMULPS       (DX)(R10*2), Y13, Y6
-	VMULPS       (DX)(R11*1), Y13, Y7
-	VMOVUPS      Y0, 0(DI)
-	VMOVUPS      Y1, 32(DI)
-	VMOVUPS      Y2, 64(DI)
-	VMOVUPS      Y3, 96(DI)
-	VMOVUPS      Y4, 128(DI)
-	VMOVUPS      Y5, 160(DI)
-	VMOVUPS      Y6, 192(DI)
-	VMOVUPS      Y7, 224(DI)
-	TESTQ        R12, R12
-	JZ           q8ttabnopf
-	PREFETCHT0   0(R12)
-	PREFETCHT0   64(R12)
-	ADDQ         $68, R12
-
-q8ttabnopf:
-	ADDQ $34, SI
-	ADDQ $32, DX
-	ADDQ $256, DI
-	DECQ CX
-	JNZ  q8ttab
 
 	MOVQ nb+24(FP), R10
 	SHLQ $9, R10               // group stride: 8 positions × nb*32 int16
@@ -438,8 +404,98 @@ q8tlanego:
 	MOVQ  R13, DI
 	IMULQ R9, DI
 	ADDQ  8(SP), DI
-	MOVQ 48(SP), DX
+	MOVQ  48(SP), DX
 	MOVQ  32(SP), CX
+	TESTQ R9, R9
+	JNZ   q8tblock
+
+	// Lane 0 also builds the table: per block, rows 0 and 1, the four
+	// groups' dx*dy, each used at once and stored for lanes 1..7.
+	MOVQ 16(SP), R14
+
+q8t0block:
+	VPBROADCASTD (SI), Y8
+	VPSRAW       $8, Y8, Y9
+	VPSLLW       $8, Y8, Y8
+	VPSRAW       $8, Y8, Y8
+	VPBROADCASTW -2(SI), X10
+	VCVTPH2PS    X10, Y10
+	VPMADDWD     (DI), Y8, Y12
+	VPMADDWD     32(DI), Y9, Y13
+	VPMADDWD     (DI)(R10*1), Y8, Y14
+	VPMADDWD     32(DI)(R10*1), Y9, Y15
+	VPADDD       Y13, Y12, Y12
+	VCVTDQ2PS    Y12, Y12
+	VMULPS       0(R14), Y10, Y13
+	VMOVUPS      Y13, 0(DX)
+	VFMADD231PS  Y13, Y12, Y0
+	VPMADDWD     (DI)(R10*2), Y8, Y12
+	VPMADDWD     32(DI)(R10*2), Y9, Y13
+	VPADDD       Y15, Y14, Y14
+	VCVTDQ2PS    Y14, Y14
+	VMULPS       32(R14), Y10, Y15
+	VMOVUPS      Y15, 32(DX)
+	VFMADD231PS  Y15, Y14, Y1
+	VPMADDWD     (DI)(R11*1), Y8, Y14
+	VPMADDWD     32(DI)(R11*1), Y9, Y15
+	VPADDD       Y13, Y12, Y12
+	VCVTDQ2PS    Y12, Y12
+	VMULPS       64(R14), Y10, Y13
+	VMOVUPS      Y13, 64(DX)
+	VFMADD231PS  Y13, Y12, Y2
+	VPBROADCASTD (SI)(R8*1), Y8
+	VPSRAW       $8, Y8, Y9
+	VPSLLW       $8, Y8, Y8
+	VPSRAW       $8, Y8, Y8
+	VPBROADCASTW -2(SI)(R8*1), X11
+	VCVTPH2PS    X11, Y11
+	VPMADDWD     (DI), Y8, Y12
+	VPMADDWD     32(DI), Y9, Y13
+	VPADDD       Y15, Y14, Y14
+	VCVTDQ2PS    Y14, Y14
+	VMULPS       96(R14), Y10, Y15
+	VMOVUPS      Y15, 96(DX)
+	VFMADD231PS  Y15, Y14, Y3
+	VPMADDWD     (DI)(R10*1), Y8, Y14
+	VPMADDWD     32(DI)(R10*1), Y9, Y15
+	VPADDD       Y13, Y12, Y12
+	VCVTDQ2PS    Y12, Y12
+	VMULPS       0(R14), Y11, Y13
+	VMOVUPS      Y13, 128(DX)
+	VFMADD231PS  Y13, Y12, Y4
+	VPMADDWD     (DI)(R10*2), Y8, Y12
+	VPMADDWD     32(DI)(R10*2), Y9, Y13
+	VPADDD       Y15, Y14, Y14
+	VCVTDQ2PS    Y14, Y14
+	VMULPS       32(R14), Y11, Y15
+	VMOVUPS      Y15, 160(DX)
+	VFMADD231PS  Y15, Y14, Y5
+	VPMADDWD     (DI)(R11*1), Y8, Y14
+	VPMADDWD     32(DI)(R11*1), Y9, Y15
+	VPADDD       Y13, Y12, Y12
+	VCVTDQ2PS    Y12, Y12
+	VMULPS       64(R14), Y11, Y13
+	VMOVUPS      Y13, 192(DX)
+	VFMADD231PS  Y13, Y12, Y6
+	VPADDD       Y15, Y14, Y14
+	VCVTDQ2PS    Y14, Y14
+	VMULPS       96(R14), Y11, Y12
+	VMOVUPS      Y12, 224(DX)
+	VFMADD231PS  Y12, Y14, Y7
+	TESTQ        R12, R12
+	JZ           q8t0nopf
+	PREFETCHT0   0(R12)
+	PREFETCHT0   64(R12)
+	ADDQ         $68, R12
+
+q8t0nopf:
+	ADDQ         $34, SI
+	ADDQ         $64, DI
+	ADDQ         $256, DX
+	ADDQ         $128, R14
+	DECQ         CX
+	JNZ          q8t0block
+	JMP          q8tlanedone
 
 q8tblock:
 	VPBROADCASTD (SI), Y8
@@ -496,6 +552,7 @@ q8tblock:
 	DECQ                 CX
 	JNZ          q8tblock
 
+q8tlanedone:
 	VMOVUPS Y0, 0(AX)
 	VMOVUPS Y1, 32(AX)
 	VMOVUPS Y2, 64(AX)
@@ -518,7 +575,7 @@ q8tblock:
 	SHLQ $6, AX
 	ADDQ AX, 8(SP)
 	MOVQ CX, AX
-	SHLQ $5, AX
+	SHLQ $7, AX
 	ADDQ AX, 16(SP)
 	SUBQ CX, 24(SP)
 	JNZ  q8tchunk

@@ -278,6 +278,17 @@ func TestLogprobs(t *testing.T) {
 		}
 	})
 
+	t.Run("lm-eval loglikelihood request", func(t *testing.T) {
+		// What lm-evaluation-harness sends to score a continuation: token
+		// ids in a batch of one, echo, one token, logprobs 1.
+		ids := []int32{1, 403, 407, 261, 378}
+		want := swarmtest.LocalLogprobs(t, path, ids, 1, 1)
+		r := decodeLP(t, okBody(t, postJSON(t, ts.URL+"/v1/completions", `{"model":"stories260K","prompt":[[1,403,407,261,378]],"max_tokens":1,"temperature":0,"echo":true,"logprobs":1}`)))
+		var lp lpTextLogprobs
+		unmarshalNumbers(t, *r.Choices[0].Logprobs, &lp)
+		checkTextLogprobs(t, "lm-eval", tok, lp, ids, want, 1, *r.Choices[0].Text)
+	})
+
 	t.Run("stop string", func(t *testing.T) {
 		// The tokens of the stop string are left out with it: the
 		// tokens' texts join to the text, up to the last token's tail.

@@ -28,6 +28,9 @@ const modelName = "stories260K"
 type prompt struct {
 	system, user string
 	maxTokens    int
+	// logprobs asks for the top logprobs tokens' log-probabilities at
+	// every position (0: none).
+	logprobs int
 }
 
 func (p prompt) messages() []chattmpl.Message {
@@ -47,6 +50,9 @@ func (p prompt) params(stream bool) openai.ChatCompletionNewParams {
 	if stream {
 		q.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	}
+	if p.logprobs > 0 {
+		q.Logprobs, q.TopLogprobs = openai.Bool(true), openai.Int(int64(p.logprobs))
+	}
 	return q
 }
 
@@ -57,10 +63,22 @@ type answer struct {
 	tokens int
 	finish string
 	prompt int // prompt tokens
+	// logprobs, when asked for, spells each token's log-probability and
+	// its position's top ones as float32 (so equal strings, equal bits).
+	logprobs string
+}
+
+// appendLogprob spells one log-probability for answer.logprobs.
+func appendLogprob(b []byte, v float32) []byte {
+	return append(strconv.AppendFloat(b, float64(v), 'g', -1, 32), ' ')
 }
 
 func (a answer) String() string {
-	return fmt.Sprintf("%q (%d+%d tokens, %s)", a.text, a.prompt, a.tokens, a.finish)
+	s := fmt.Sprintf("%q (%d+%d tokens, %s)", a.text, a.prompt, a.tokens, a.finish)
+	if a.logprobs != "" {
+		s += fmt.Sprintf(" logprobs %.60s… (%d bytes)", a.logprobs, len(a.logprobs))
+	}
+	return s
 }
 
 // reference renders the conversation as the API does and runs
@@ -81,7 +99,7 @@ func reference(ctx context.Context, bin, modelPath string, p prompt) (answer, er
 		return answer{}, fmt.Errorf("reference: tokenizer: %w", err)
 	}
 	res, err := proctest.Run(ctx, proctest.Cmd{Path: bin, Args: []string{"generate", "--model", modelPath, "--prompt", text,
-		"-n", strconv.Itoa(p.maxTokens), "--threads", "1", "--json"}})
+		"-n", strconv.Itoa(p.maxTokens), "--threads", "1", "--logprobs", strconv.Itoa(p.logprobs), "--json"}})
 	if err == nil && res.Code != 0 {
 		err = fmt.Errorf("exit code %d", res.Code)
 	}
@@ -94,6 +112,9 @@ func reference(ctx context.Context, bin, modelPath string, p prompt) (answer, er
 		CompletionTokens []int32 `json:"completion_tokens"`
 		Text             string  `json:"text"`
 		FinishReason     string  `json:"finish_reason"`
+		TopLogprobs      [][]struct {
+			Logprob float32 `json:"logprob"`
+		} `json:"top_logprobs"`
 	}
 	if err := json.Unmarshal(out, &g); err != nil {
 		return answer{}, fmt.Errorf("reference: svc generate --json: %w\n%s", err, out)
@@ -104,6 +125,17 @@ func reference(ctx context.Context, bin, modelPath string, p prompt) (answer, er
 	a := answer{text: g.Text, tokens: len(g.CompletionTokens), finish: g.FinishReason, prompt: len(ids)}
 	if n := len(g.CompletionTokens); a.finish == "stop" && n > 0 && tok.IsEOG(g.CompletionTokens[n-1]) {
 		a.tokens-- // the API does not count the stop token as completion
+	}
+	if p.logprobs > 0 {
+		// Greedy: the chosen token's is the first of the top ones.
+		var b []byte
+		for _, top := range g.TopLogprobs[:a.tokens] {
+			b = appendLogprob(b, top[0].Logprob)
+			for _, t := range top {
+				b = appendLogprob(b, t.Logprob)
+			}
+		}
+		a.logprobs = string(b)
 	}
 	return a, nil
 }
@@ -124,6 +156,7 @@ func streamChat(ctx context.Context, c openai.Client, q openai.ChatCompletionNew
 	defer st.Close()
 	var a answer
 	var text strings.Builder
+	var lp []byte
 	chunks, contents := 0, 0
 	sawUsage := false
 	for st.Next() {
@@ -150,6 +183,12 @@ func streamChat(ctx context.Context, c openai.Client, q openai.ChatCompletionNew
 		case a.finish != "":
 			return a, fmt.Errorf("chunk after the finish reason: %s", ch.RawJSON())
 		}
+		for _, e := range d.Logprobs.Content {
+			lp = appendLogprob(lp, float32(e.Logprob))
+			for _, t := range e.TopLogprobs {
+				lp = appendLogprob(lp, float32(t.Logprob))
+			}
+		}
 		if d.Delta.Content != "" {
 			text.WriteString(d.Delta.Content)
 			contents++
@@ -159,7 +198,7 @@ func streamChat(ctx context.Context, c openai.Client, q openai.ChatCompletionNew
 		}
 		a.finish = d.FinishReason
 	}
-	a.text = text.String()
+	a.text, a.logprobs = text.String(), string(lp)
 	if err := st.Err(); err != nil {
 		return a, err
 	}

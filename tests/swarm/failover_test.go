@@ -55,7 +55,9 @@ func testFailover(t *testing.T, bin, model string) {
 
 	// A long answer, so that there is a generation to interrupt: stories260K
 	// writes on for the whole budget.
-	long := prompt{system: "You are a storyteller.", user: "Tell me a long story about a dog and a cat.", maxTokens: 300}
+	// It asks for log-probabilities: those of a chain, and of a chain
+	// rebuilt mid-generation, must be one process's.
+	long := prompt{system: "You are a storyteller.", user: "Tell me a long story about a dog and a cat.", maxTokens: 300, logprobs: 3}
 	want, err := reference(ctx, bin, model, long)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +74,7 @@ func testFailover(t *testing.T, bin, model string) {
 	if got != want {
 		t.Fatalf("undisturbed stream gave %s\nsvc generate gave %s", got, want)
 	}
-	t.Logf("undisturbed: %d tokens in %.2fs", got.tokens, time.Since(t0).Seconds())
+	t.Logf("undisturbed: %d tokens in %.2fs, log-probabilities equal to svc generate's (%d bytes spelled)", got.tokens, time.Since(t0).Seconds(), len(got.logprobs))
 	if err := waitNoSessions(ctx, []*proc{a, mid[0], mid[1], last}, 15*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +267,9 @@ func testFrozenHop(t *testing.T, bin, model string) {
 		t.Fatal(err)
 	}
 	client := newClient(gw.api)
-	long := prompt{system: "You are a storyteller.", user: "Tell me a long story about a dog and a cat.", maxTokens: 300}
+	// It asks for log-probabilities: those of a chain, and of a chain
+	// rebuilt mid-generation, must be one process's.
+	long := prompt{system: "You are a storyteller.", user: "Tell me a long story about a dog and a cat.", maxTokens: 300, logprobs: 3}
 	want, err := reference(ctx, bin, model, long)
 	if err != nil {
 		t.Fatal(err)

@@ -64,7 +64,10 @@
 //     completions request are refused the same way: they would need
 //     several choices.
 //   - completions' echo (a boolean) puts the prompt's text in front of the
-//     completion, in the body or as the stream's first piece.
+//     completion, in the body or as the stream's first piece; with echo,
+//     max_tokens may be 0: the answer is the prompt alone (finish_reason
+//     length), scored when logprobs is set (the older way of scoring text
+//     with the OpenAI API).
 //
 // Log-probabilities (logprobs.go), as OpenAI defines them; decoding is
 // greedy, so the chosen token is always the most likely one:

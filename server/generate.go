@@ -46,6 +46,10 @@ type job struct {
 	logprobs       bool
 	top            int
 	promptLogprobs bool
+	// noTokens (max_tokens 0 with echo): the answer is the prompt alone.
+	// The backend is asked for one token, which comes from the prompt
+	// step itself, and it is dropped.
+	noTokens bool
 	start          time.Time
 }
 
@@ -316,7 +320,11 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 			return nil, false, invalidf("echo with logprobs: the prompt has %d tokens; this model's log-probabilities can be returned for prompts of at most %d", len(j.prompt), limit)
 		}
 	}
-	if j.maxTokens, aerr = fitMaxTokens(common.MaxTokens, len(j.prompt), kit.ctxLen); aerr != nil {
+	asked := common.MaxTokens
+	if common.NoTokens {
+		j.noTokens, asked = true, 1
+	}
+	if j.maxTokens, aerr = fitMaxTokens(asked, len(j.prompt), kit.ctxLen); aerr != nil {
 		return nil, false, aerr
 	}
 	return j, common.Stream, nil
@@ -394,6 +402,9 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		if err := r.halted(); err != nil {
 			return err
 		}
+		if j.noTokens {
+			return nil
+		}
 		n++
 		out, matched := asm.push(tk.ID)
 		text.WriteString(out)
@@ -431,6 +442,9 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		}
 	}
 	finish := string(finishOf(res, stopped, n, j.maxTokens))
+	if j.noTokens {
+		finish = string(router.FinishLength)
+	}
 	s.logDone(j, n, finish, false)
 	u := s.usageOf(j, n, res)
 	if j.chat {
@@ -582,6 +596,9 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first router.Token, hav
 	n := 0
 	stopped := false
 	handle := func(tk router.Token) {
+		if j.noTokens {
+			return
+		}
 		n++
 		out, matched := asm.push(tk.ID)
 		var ps []placed
@@ -637,6 +654,9 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first router.Token, hav
 		stopped = matched
 	}
 	finish := string(finishOf(o.res, stopped, n, j.maxTokens))
+	if j.noTokens {
+		finish = string(router.FinishLength)
+	}
 	s.logDone(j, n, finish, true)
 	u := s.usageOf(j, n, o.res)
 	if j.chat {

@@ -289,6 +289,36 @@ func TestLogprobs(t *testing.T) {
 		checkTextLogprobs(t, "lm-eval", tok, lp, ids, want, 1, *r.Choices[0].Text)
 	})
 
+	t.Run("max_tokens 0 scores the prompt", func(t *testing.T) {
+		// The older way of scoring text with the OpenAI API: echo, no
+		// tokens, log-probabilities of the prompt alone.
+		ids, err := tok.Encode("Once upon a time", true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := swarmtest.LocalLogprobs(t, path, ids, 1, 3)
+		want.Steps = nil
+		body := `{"prompt":"Once upon a time","max_tokens":0,"echo":true,"logprobs":3%s}`
+		b := okBody(t, postJSON(t, ts.URL+"/v1/completions", fmt.Sprintf(body, "")))
+		c := decodeResp(t, b)
+		r := decodeLP(t, b)
+		if *c.Choices[0].Text != "Once upon a time" || *c.Choices[0].FinishReason != "length" || c.Usage.CompletionTokens != 0 || c.Usage.PromptTokens != len(ids) {
+			t.Fatalf("answer %s", b)
+		}
+		var lp lpTextLogprobs
+		unmarshalNumbers(t, *r.Choices[0].Logprobs, &lp)
+		checkTextLogprobs(t, "max_tokens 0", tok, lp, ids, want, 3, *c.Choices[0].Text)
+
+		resp, events := streamPost(t, ts.URL+"/v1/completions", fmt.Sprintf(body, `,"stream":true`))
+		if resp.Status != 200 || len(events) != 3 {
+			t.Fatalf("stream: %d %v", resp.Status, events)
+		}
+		r = decodeLP(t, []byte(events[0].Data))
+		var slp lpTextLogprobs
+		unmarshalNumbers(t, *r.Choices[0].Logprobs, &slp)
+		checkTextLogprobs(t, "streamed max_tokens 0", tok, slp, ids, want, 3, *r.Choices[0].Text)
+	})
+
 	t.Run("stop string", func(t *testing.T) {
 		// The tokens of the stop string are left out with it: the
 		// tokens' texts join to the text, up to the last token's tail.

@@ -113,6 +113,9 @@ func testMalformed(t *testing.T, ts *testServer) {
 		{"completion top_logprobs", comp, `{"prompt":"a","logprobs":2,"top_logprobs":2}`, 400, codeInvalidRequest, "top_logprobs is a chat completions field"},
 		{"completion logprobs 5", comp, `{"prompt":"a","logprobs":5,"echo":true,"max_tokens":2,"model":"stories260K"}`, 200, "", ""},
 		{"completion max_tokens negative", comp, `{"prompt":"a","max_tokens":-7}`, 400, codeInvalidRequest, "at least 1"},
+		{"completion max_tokens 0 without echo", comp, `{"prompt":"a","max_tokens":0}`, 400, codeInvalidRequest, "0 only with echo"},
+		{"completion max_tokens negative with echo", comp, `{"prompt":"a","max_tokens":-1,"echo":true}`, 400, codeInvalidRequest, "max_tokens must be at least 0"},
+		{"completion max_tokens 0 with echo", comp, `{"prompt":"a","max_tokens":0,"echo":true,"model":"stories260K"}`, 200, "", ""},
 		{"completion non-UTF-8", comp, "{\"prompt\":\"\xc3\x28\"}", 400, codeInvalidRequest, "UTF-8"},
 	}
 	for _, c := range cases {

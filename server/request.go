@@ -241,25 +241,33 @@ func jsonInteger(text []byte) (int64, bool) {
 }
 
 // maxTokens reads max_completion_tokens (the current OpenAI name) or
-// max_tokens (the older one, which SPEC names); 0 means "not given".
-func (f fields) maxTokens() (int, *apiError) {
+// max_tokens (the older one, which SPEC names); 0 means "not given". With
+// zeroOK (a completions request with echo), 0 is allowed and reported as
+// none: the prompt alone is answered, scored when logprobs asks.
+func (f fields) maxTokens(zeroOK bool) (n int, none bool, aerr *apiError) {
 	for _, key := range []string{"max_completion_tokens", "max_tokens"} {
 		n, ok, aerr := f.integer(key)
 		if aerr != nil {
-			return 0, aerr
+			return 0, false, aerr
 		}
 		if !ok {
 			continue
 		}
+		if n == 0 && zeroOK {
+			return 0, true, nil
+		}
 		if n < 1 {
-			return 0, invalidf("%s must be at least 1, got %d", key, n)
+			if zeroOK {
+				return 0, false, invalidf("%s must be at least 0, got %d", key, n)
+			}
+			return 0, false, invalidf("%s must be at least 1, got %d (0 only with echo, in /v1/completions)", key, n)
 		}
 		if n > maxTokensCeiling {
-			return 0, invalidf("%s is too large (%d); the limit is the model's context length", key, n)
+			return 0, false, invalidf("%s is too large (%d); the limit is the model's context length", key, n)
 		}
-		return int(n), nil
+		return int(n), false, nil
 	}
-	return 0, nil
+	return 0, false, nil
 }
 
 // stopStrings reads stop: a string, an array of up to 4 strings, or null.
@@ -427,8 +435,11 @@ func (f fields) completionLogprobs() (on bool, top int, aerr *apiError) {
 
 // commonRequest is what both generation endpoints share.
 type commonRequest struct {
-	Model        string
-	MaxTokens    int // 0: not given
+	Model     string
+	MaxTokens int // 0: not given
+	// NoTokens: max_tokens 0 with echo (completions): the answer is the
+	// prompt alone.
+	NoTokens     bool
 	Stream       bool
 	IncludeUsage bool
 	Stop         []string
@@ -444,7 +455,9 @@ func parseCommon(f fields, chat bool) (commonRequest, *apiError) {
 	if c.Model, _, aerr = f.str("model"); aerr != nil {
 		return c, aerr
 	}
-	if c.MaxTokens, aerr = f.maxTokens(); aerr != nil {
+	// Whether echo is a boolean is checked with the rest of completions.
+	echo, _, _ := f.boolean("echo")
+	if c.MaxTokens, c.NoTokens, aerr = f.maxTokens(!chat && echo); aerr != nil {
 		return c, aerr
 	}
 	if c.Stream, c.IncludeUsage, aerr = f.streamOptions(); aerr != nil {

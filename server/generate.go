@@ -50,7 +50,7 @@ type job struct {
 	// The backend is asked for one token, which comes from the prompt
 	// step itself, and it is dropped.
 	noTokens bool
-	start          time.Time
+	start    time.Time
 }
 
 // path is the endpoint the job came from, for the log.

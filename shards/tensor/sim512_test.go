@@ -17,7 +17,9 @@ import (
 // kernels in this build: AVX2 kernels, which this CPU runs, give the same
 // bits through the interpreter as natively, on random blocks (operand
 // order, VEX upper-bit zeroing, memory operands, flags and loops, and the
-// vector semantics the AVX2 code shares with the AVX-512 code).
+// vector semantics the AVX2 code shares with the AVX-512 code): the
+// one-position dots of every quantized type and F16 (dot_amd64.s), the
+// 8-row Q4_0 dot, and the 4-row Q8_0 and Q4_K tiles.
 func TestSimMatchesCPU(t *testing.T) {
 	c := hostCaps()
 	if !c.HasAVX2 || !c.HasFMA || !c.HasF16C {
@@ -124,6 +126,89 @@ func TestSimMatchesCPU(t *testing.T) {
 			same("dotF16AVX2", nb, fr.Ret, dotF16AVX2(&w[0], (*uint16)(unsafe.Pointer(&x[0])), n))
 		}
 	}
+	// The other one-position dots of dot_amd64.s on 32-value blocks.
+	for _, nb := range []int{1, 2, 7} {
+		y, d, _ := acts(nb)
+		s := make([]float32, nb)
+		for i := range s {
+			s[i] = float32(r.NormFloat64())
+		}
+		for _, k := range []struct {
+			name  string
+			size  int
+			f16At []int
+			withS bool
+			fn    func(w *byte, y *int8, d, s *float32, nb int) float32
+		}{
+			{"dotQ5_0AVX2", 22, []int{0}, false, func(w *byte, y *int8, d, _ *float32, nb int) float32 { return dotQ5_0AVX2(w, y, d, nb) }},
+			{"dotQ4_1AVX2", 20, []int{0, 2}, true, dotQ4_1AVX2},
+			{"dotQ5_1AVX2", 24, []int{0, 2}, true, dotQ5_1AVX2},
+		} {
+			w := blocks(nb, k.size, k.f16At...)
+			want := k.fn(&w[0], &y[0], &d[0], &s[0], nb)
+			if k.withS {
+				fr := struct {
+					W   *byte
+					Y   *int8
+					D   *float32
+					S   *float32
+					NB  int
+					Ret float32
+				}{W: &w[0], Y: &y[0], D: &d[0], S: &s[0], NB: nb}
+				call(k.name, &fr)
+				same(k.name, nb, fr.Ret, want)
+				continue
+			}
+			fr := struct {
+				W   *byte
+				Y   *int8
+				D   *float32
+				NB  int
+				Ret float32
+			}{W: &w[0], Y: &y[0], D: &d[0], NB: nb}
+			call(k.name, &fr)
+			same(k.name, nb, fr.Ret, want)
+		}
+		{
+			// Four Q8_0 rows (tiles_q8_avx2_amd64.s).
+			rs := 34 * nb
+			w := blocks(4*nb, 34, 0)
+			var got, want [4]float32
+			fr := struct {
+				W    *byte
+				RS   int
+				Y    *int8
+				D    *float32
+				NB   int
+				Next int
+				Out  *[4]float32
+			}{W: &w[0], RS: rs, Y: &y[0], D: &d[0], NB: nb, Out: &got}
+			call("q80Vec4AVX2", &fr)
+			q80Vec4AVX2(&w[0], rs, &y[0], &d[0], nb, 0, &want)
+			for i := range got {
+				same("q80Vec4AVX2", nb, got[i], want[i])
+			}
+		}
+		{
+			// Eight Q4_0 rows.
+			rb := 18 * nb
+			w := blocks(8*nb, 18, 0)
+			var got, want [8]float32
+			fr := struct {
+				W   *byte
+				RB  int
+				Y   *int8
+				D   *float32
+				NB  int
+				Out *[8]float32
+			}{W: &w[0], RB: rb, Y: &y[0], D: &d[0], NB: nb, Out: &got}
+			call("dotQ4_0x8rowsAVX2", &fr)
+			dotQ4_0x8rowsAVX2(&w[0], rb, &y[0], &d[0], nb, &want)
+			for i := range got {
+				same("dotQ4_0x8rowsAVX2", nb, got[i], want[i])
+			}
+		}
+	}
 	// The K types: 256-value super-blocks (nb of them), activations with
 	// 16 sums per super-block.
 	for _, nb := range []int{1, 2, 5} {
@@ -140,6 +225,41 @@ func TestSimMatchesCPU(t *testing.T) {
 			}{W: &w[0], Y: &y[0], D: &d[0], BS: &bs[0], NB: nb}
 			call("dotQ4_KAVX2", &fr)
 			same("dotQ4_KAVX2", nb, fr.Ret, dotQ4_KAVX2(&w[0], &y[0], &d[0], &bs[0], nb))
+		}
+		for _, k := range []struct {
+			name  string
+			size  int
+			f16At []int
+			fn    func(w *byte, y *int8, d *float32, bs *int16, nb int) float32
+		}{
+			{"dotQ5_KAVX2", 176, []int{0, 2}, dotQ5_KAVX2},
+			{"dotQ2_KAVX2", 84, []int{80, 82}, dotQ2_KAVX2},
+			{"dotQ3_KAVX2", 110, []int{108}, func(w *byte, y *int8, d *float32, _ *int16, nb int) float32 { return dotQ3_KAVX2(w, y, d, nb) }},
+		} {
+			w := blocks(nb, k.size, k.f16At...)
+			want := k.fn(&w[0], &y[0], &d[0], &bs[0], nb)
+			if k.name == "dotQ3_KAVX2" {
+				fr := struct {
+					W   *byte
+					Y   *int8
+					D   *float32
+					NB  int
+					Ret float32
+				}{W: &w[0], Y: &y[0], D: &d[0], NB: nb}
+				call(k.name, &fr)
+				same(k.name, nb, fr.Ret, want)
+				continue
+			}
+			fr := struct {
+				W   *byte
+				Y   *int8
+				D   *float32
+				BS  *int16
+				NB  int
+				Ret float32
+			}{W: &w[0], Y: &y[0], D: &d[0], BS: &bs[0], NB: nb}
+			call(k.name, &fr)
+			same(k.name, nb, fr.Ret, want)
 		}
 		{
 			w := blocks(nb, 210, 208)

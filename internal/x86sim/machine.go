@@ -3,6 +3,7 @@ package x86sim
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"unsafe"
 )
@@ -80,6 +81,10 @@ func (p *Program) Call(fn string, frame unsafe.Pointer, size, resultOff uintptr)
 	resultOff = min(resultOff, size)
 	s := p.pool.get(p)
 	defer p.pool.put(s)
+	// A load or store that faults (a guard page past a buffer) panics
+	// instead of crashing the process; run recovers it into an error
+	// naming the instruction.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	s.frame = frame
 	s.reset(f)
 	top := s.lo + stackSize - 256 // a red zone above the frame

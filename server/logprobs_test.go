@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"svc/internal/swarmtest"
 	"svc/internal/testenv"
+	"svc/router"
 	"svc/shards/model"
 	"svc/shards/tokenizer"
 )
@@ -319,6 +321,30 @@ func TestLogprobs(t *testing.T) {
 		checkTextLogprobs(t, "streamed max_tokens 0", tok, slp, ids, want, 3, *r.Choices[0].Text)
 	})
 
+	t.Run("a stream of no tokens ends", func(t *testing.T) {
+		// A generation whose first token is a stop token emits nothing
+		// (stories260K never starts with one, so the real router's
+		// tokens are held back): the stream still ends with its final
+		// chunk, and the echo carries the prompt's log-probabilities.
+		silent := startServer(t, Config{Backend: silentBackend{sw.Router}, DefaultModel: storiesName})
+		for _, body := range []string{
+			`{"messages":[{"role":"user","content":"hi"}],"max_tokens":4,"logprobs":true,"stream":true}`,
+			`{"prompt":"Once upon a time","max_tokens":4,"echo":true,"logprobs":1,"stream":true}`,
+		} {
+			path := "/v1/chat/completions"
+			if strings.Contains(body, "prompt") {
+				path = "/v1/completions"
+			}
+			resp, events := streamPost(t, silent.URL+path, body)
+			if resp.Status != 200 || len(events) < 2 || events[len(events)-1].Data != "[DONE]" {
+				t.Fatalf("%s: %d %v", body, resp.Status, events)
+			}
+			if path == "/v1/completions" && !strings.Contains(events[0].Data, `"token_logprobs":[null,`) {
+				t.Errorf("echo chunk %s", events[0].Data)
+			}
+		}
+	})
+
 	t.Run("stop string", func(t *testing.T) {
 		// The tokens of the stop string are left out with it: the
 		// tokens' texts join to the text, up to the last token's tail.
@@ -344,6 +370,16 @@ func TestLogprobs(t *testing.T) {
 			t.Errorf("stop %q: text %q, tokens %q", stop, got, lp.Tokens)
 		}
 	})
+}
+
+// silentBackend is the real router whose tokens are never handed on, as
+// when a generation's first token is a stop token.
+type silentBackend struct{ router.Backend }
+
+func (b silentBackend) Generate(ctx context.Context, req router.GenerateRequest, emit func(router.Token) error) (router.GenerateResult, error) {
+	res, err := b.Backend.Generate(ctx, req, func(router.Token) error { return nil })
+	res.CompletionTokens, res.Finish = 0, router.FinishStop
+	return res, err
 }
 
 // okBody is a 200 answer's body.

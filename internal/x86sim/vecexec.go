@@ -108,7 +108,6 @@ func execVec(s *state, in *inst) error {
 	// The operands live in the state: OpArgs reaches Exec through a
 	// function value, so locals would escape and allocate per instruction.
 	dst, src1, src2 := &s.dst, &s.src1, &s.src2
-	*src2 = Vec{}
 	a := &s.args
 	*a = OpArgs{Dst: dst, Bits: f.bits, Mask: ^uint64(0)}
 	if f.imm >= 0 {
@@ -131,8 +130,10 @@ func execVec(s *state, in *inst) error {
 		case kVec:
 			*src2 = s.v[o.reg]
 		case kGP:
+			*src2 = Vec{}
 			binary.LittleEndian.PutUint64(src2[:], s.gp[o.reg])
 		case kMem:
+			*src2 = Vec{} // the bytes past the operand read as zero
 			addr := s.addr(o)
 			switch {
 			case in.bcst:
@@ -172,11 +173,11 @@ func execVec(s *state, in *inst) error {
 	}
 	d := &in.args[f.dst]
 	var dstMem []byte
-	*dst = Vec{}
 	switch d.kind {
 	case kVec:
 		*dst = s.v[d.reg]
 	case kMem:
+		*dst = Vec{}
 		if !masked {
 			var err error
 			if dstMem, err = s.accessOp(d, f.mem); err != nil {
@@ -184,11 +185,15 @@ func execVec(s *state, in *inst) error {
 			}
 			copy(dst[:], dstMem)
 		}
+	default:
+		*dst = Vec{}
 	}
-	old := &s.old
-	*old = *dst
-	f.op.Exec(a)
 	merge := masked && !f.op.Blend
+	old := &s.old
+	if merge {
+		*old = *dst
+	}
+	f.op.Exec(a)
 	switch d.kind {
 	case kVec:
 		w := d.bits / 8

@@ -134,13 +134,13 @@ type acts struct {
 	xs      []int32
 	xstride int
 	// d4: for Q8_0 on a set with kernelSet.q8d4, the scales d of each
-	// whole group of four positions four by four: block b of positions
-	// 4g..4g+3 at d4[4*(g*nb+b):][:4]; filled from position n32 on (the
-	// positions before are in t16 and d8).
+	// whole group of four positions from n32 on (those before are in t16
+	// and d8) four by four: block b of positions n32+4g..n32+4g+3 at
+	// d4[4*(g*nb+b):][:4].
 	d4 []float32
 	// w16: with d4, the quants as int16, per block the 16 even elements
 	// then the 16 odd ones (widenQ8), which the AVX2 Q8_0 batch kernel
-	// multiplies with VPMADDWD alone; from position n32 on.
+	// multiplies with VPMADDWD alone; position n32+j at w16[j*cols:].
 	w16 []int16
 	// t16, d8: for Q8_0 on a set with kernelSet.q8d4 and n >= posTile,
 	// positions [0, n32) (whole posTiles) transposed for
@@ -192,11 +192,11 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 	}
 	a.w16, a.t16, a.n32 = a.w16[:0], a.t16[:0], 0
 	if t == Q8_0 && ks.q8d4 {
-		a.w16 = grow(a.w16, n/4*4*cols)
 		if cols%32 == 0 {
 			a.n32 = n / posTile * posTile
 			a.t16 = grow(a.t16, a.n32*cols)
 		}
+		a.w16 = grow(a.w16, (n/4*4-a.n32)*cols)
 	}
 	if n == 1 || n*cols < 1<<14 {
 		a.convRange(0, n)
@@ -204,7 +204,7 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 		p.For(n, convFn)
 	}
 	if t == Q8_0 && ks.q8d4 {
-		a.d4 = grow(a.d4, n/4*4*a.nb)
+		a.d4 = grow(a.d4, (n/4*4-a.n32)*a.nb)
 		a.d8 = grow(a.d8, a.n32*a.nb)
 		for i := range a.n32 {
 			t, g, j := i/posTile, i%posTile/8, i%8
@@ -212,9 +212,9 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 				a.d8[8*(4*(t*a.nb+b)+g)+j] = v
 			}
 		}
-		for g := a.n32 / 4; g < n/4; g++ {
+		for g := 0; g < n/4-a.n32/4; g++ {
 			for j := range 4 {
-				for b, v := range a.d[(4*g+j)*a.nb : (4*g+j+1)*a.nb] {
+				for b, v := range a.d[(a.n32+4*g+j)*a.nb : (a.n32+4*g+j+1)*a.nb] {
 					a.d4[4*(g*a.nb+b)+j] = v
 				}
 			}
@@ -247,8 +247,8 @@ func (a *acts) convRange(lo, hi int) {
 			if i < a.n32 {
 				g := i / 8
 				transposeQ8T(a.qs[i*cols:(i+1)*cols], a.t16[g*8*cols:(g+1)*8*cols], i%8)
-			} else if (i+1)*cols <= len(a.w16) {
-				widenQ8(a.qs[i*cols:(i+1)*cols], a.w16[i*cols:(i+1)*cols])
+			} else if j := i - a.n32; (j+1)*cols <= len(a.w16) {
+				widenQ8(a.qs[i*cols:(i+1)*cols], a.w16[j*cols:(j+1)*cols])
 			}
 		case Q4_1, Q5_1:
 			ks.q8_1(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])

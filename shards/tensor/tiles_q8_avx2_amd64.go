@@ -60,9 +60,10 @@ func q80BatchAVX2(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	_, _, _, nb := tileArgs(w, l, a, i, 2, k, 34)
 	if g > 0 {
 		_ = out[(4*g-1)*ostride+1]
-		_ = a.d4[(i+4*g)*nb-1]
-		_ = a.w16[(i+4*g)*a.cols-1]
-		q80Batch2xNAVX2(&w[0], l.rs, &a.w16[i*a.cols], 2*a.cols, &a.d4[i*nb], nb, g, l.next, &out[0], ostride)
+		j := i - a.n32
+		_ = a.d4[(j+4*g)*nb-1]
+		_ = a.w16[(j+4*g)*a.cols-1]
+		q80Batch2xNAVX2(&w[0], l.rs, &a.w16[j*a.cols], 2*a.cols, &a.d4[j*nb], nb, g, l.next, &out[0], ostride)
 	}
 	for p := 4 * g; p < k; p++ {
 		for r := 0; r < 2; r++ {

@@ -20,7 +20,7 @@ func TestQ8BatchAVX2Positions(t *testing.T) {
 	p := NewPool(2)
 	defer p.Close()
 	ks := avx2Kernels()
-	for _, n := range []int{4, 5, 6, 7, 8, 31, 32, 33, 36, 67} {
+	for _, n := range []int{4, 5, 6, 7, 8, 31, 32, 33, 36, 40, 67} {
 		for _, cols := range []int{32, 96, 1056, 2048} {
 			w := randomMatrix(r, Q8_0, 38, cols)
 			x := randomVec(r, n*cols)

@@ -38,7 +38,7 @@ const maxRound = model.MaxBatch
 // whether the hop holds block 0 (token ids) or not (hidden states of width
 // dim). It returns the step's position count.
 func inputToWire(in model.Input, first bool, dim int) (*wire.Step, []byte, error) {
-	st := &wire.Step{Logits: wire.LogitsMode(in.Logits), TopK: uint32(max(in.TopK, 0)), OmitLogits: in.OmitLogits}
+	st := &wire.Step{Logits: wire.LogitsMode(in.Logits), TopK: uint32(max(in.TopK, 0)), OmitLogits: in.OmitLogits, Score: in.Score}
 	if first {
 		if in.Hidden != nil {
 			return nil, nil, errors.New("the hop holds block 0 and takes token ids")
@@ -53,9 +53,10 @@ func inputToWire(in model.Input, first bool, dim int) (*wire.Step, []byte, error
 	return st, wire.EncodeF32(in.Hidden), nil
 }
 
-// inputFromWire is inputToWire's inverse; what does not fit the hop is a
-// BAD_REQUEST.
-func inputFromWire(st *wire.Step, payload []byte, first bool, dim int) (model.Input, error) {
+// inputFromWire is inputToWire's inverse for a hop that holds block 0
+// (first) or not, and the last block (vocab > 0: the vocabulary) or not;
+// what does not fit the hop is a BAD_REQUEST.
+func inputFromWire(st *wire.Step, payload []byte, first bool, dim, vocab int) (model.Input, error) {
 	np := int(st.N)
 	if st.Logits < wire.LogitsMode_LOGITS_NONE || st.Logits > wire.LogitsMode_LOGITS_ALL {
 		return model.Input{}, refuse(wire.Code_BAD_REQUEST, "logits mode %d", st.Logits)
@@ -63,7 +64,10 @@ func inputFromWire(st *wire.Step, payload []byte, first bool, dim int) (model.In
 	if st.TopK > maxTopK {
 		return model.Input{}, refuse(wire.Code_BAD_REQUEST, "top-k %d exceeds %d", st.TopK, maxTopK)
 	}
-	in := model.Input{Logits: model.LogitsMode(st.Logits), TopK: int(st.TopK), OmitLogits: st.OmitLogits}
+	if err := checkScore(st, vocab); err != nil {
+		return model.Input{}, err
+	}
+	in := model.Input{Logits: model.LogitsMode(st.Logits), TopK: int(st.TopK), OmitLogits: st.OmitLogits, Score: st.Score}
 	if first {
 		if len(st.Tokens) != np || st.Payload != wire.Payload_PAYLOAD_NONE || len(payload) != 0 {
 			return model.Input{}, refuse(wire.Code_BAD_REQUEST, "the first hop takes %d token ids and no payload (got %d ids, payload %v of %d bytes)", np, len(st.Tokens), st.Payload, len(payload))
@@ -82,10 +86,34 @@ func inputFromWire(st *wire.Step, payload []byte, first bool, dim int) (model.In
 	return in, nil
 }
 
+// checkScore refuses a step's token ids to score (wire.Step.score) that
+// the hop cannot score: it does not hold the last block (vocab 0), the
+// step asks for fewer logits than every position's, more ids than
+// positions, or ids outside the vocabulary.
+func checkScore(st *wire.Step, vocab int) error {
+	if len(st.Score) == 0 {
+		return nil
+	}
+	switch {
+	case vocab == 0:
+		return refuse(wire.Code_BAD_REQUEST, "%d tokens to score sent to a hop without the model's last block", len(st.Score))
+	case st.Logits != wire.LogitsMode_LOGITS_ALL:
+		return refuse(wire.Code_BAD_REQUEST, "tokens to score with logits mode %v: scoring needs LOGITS_ALL", st.Logits)
+	case uint64(len(st.Score)) > uint64(st.N):
+		return refuse(wire.Code_BAD_REQUEST, "%d tokens to score for a step of %d positions", len(st.Score), st.N)
+	}
+	for i, t := range st.Score {
+		if t < 0 || int(t) >= vocab {
+			return refuse(wire.Code_BAD_REQUEST, "token to score %d at index %d is outside the vocabulary [0,%d)", t, i, vocab)
+		}
+	}
+	return nil
+}
+
 // outputToWire turns a step's output over np positions into a Response and
 // its payload (hidden states of width dim, or logits rows of width vocab).
 func outputToWire(out *model.Output, np, dim, vocab int) (*wire.Response, []byte) {
-	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax, Cached: uint32(out.Cached), Batch: uint32(max(out.Batch, 0))}
+	resp := &wire.Response{Code: wire.Code_OK, Argmax: out.Argmax, Scores: out.Scores, Cached: uint32(out.Cached), Batch: uint32(max(out.Batch, 0))}
 	for _, row := range out.Top {
 		tr := &wire.TopRow{Items: make([]*wire.TokenLogprob, len(row))}
 		for i, t := range row {
@@ -110,7 +138,10 @@ func outputFromWire(resp *wire.Response, data []byte, n, dim int) (*model.Output
 	if int64(resp.Cached) > int64(n) {
 		return nil, fmt.Errorf("%d positions answered from its prompt cache for a step of %d", resp.Cached, n)
 	}
-	out := &model.Output{Argmax: resp.Argmax, Cached: int(resp.Cached), Batch: int(min(resp.Batch, maxRound))}
+	if len(resp.Scores) > n {
+		return nil, fmt.Errorf("%d scores for a step of %d positions", len(resp.Scores), n)
+	}
+	out := &model.Output{Argmax: resp.Argmax, Scores: resp.Scores, Cached: int(resp.Cached), Batch: int(min(resp.Batch, maxRound))}
 	for _, row := range resp.Top {
 		r := make([]model.TokenLogprob, len(row.Items))
 		for i, t := range row.Items {
@@ -321,7 +352,11 @@ func (n *Node) step(ctx context.Context, st *wire.Step, payload []byte, ss *sess
 	if np <= 0 || np > ss.maxLen-ss.pos {
 		return nil, nil, refuse(wire.Code_TOO_LONG, "step of %d positions after %d of at most %d", st.N, ss.pos, ss.maxLen)
 	}
-	in, err := inputFromWire(st, payload, n.first == 0, n.dim)
+	vocab := 0
+	if n.last == n.total {
+		vocab = n.m.Config().Vocab
+	}
+	in, err := inputFromWire(st, payload, n.first == 0, n.dim, vocab)
 	if err != nil {
 		return nil, nil, err
 	}

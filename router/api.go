@@ -79,10 +79,12 @@ type GenerateRequest struct {
 	// PromptLogprobs, with Logprobs, is called once, before the first
 	// token, with the log-probabilities of prompt positions 1..n-1 (the
 	// first has nothing before it): Token i is Prompt[i+1] given what
-	// precedes it, with the TopLogprobs most likely tokens there. The
-	// last hop then returns the raw logits of every prompt position, so
-	// the prompt may hold at most MaxPromptLogprobs(vocabulary) tokens.
-	// An error from it ends the generation and is returned.
+	// precedes it, with the TopLogprobs most likely tokens there. The last
+	// hop scores the prompt tokens itself (wire.Step.score) and returns a
+	// few numbers per position, so the prompt may hold at most
+	// MaxPromptLogprobs(TopLogprobs) tokens, which is more than most
+	// models' context. An error from it ends the generation and is
+	// returned.
 	PromptLogprobs func(prompt []Token) error
 }
 
@@ -90,16 +92,24 @@ type GenerateRequest struct {
 // chat completions' top_logprobs).
 const MaxTopLogprobs = 20
 
-// maxPromptLogitsBytes bounds the raw logits a prompt step with
-// PromptLogprobs brings back: the frame a hop may answer with.
-const maxPromptLogitsBytes = wire.DefaultMaxPayload
-
 // MaxPromptLogprobs is the longest prompt whose log-probabilities can be
-// asked for on a model with a vocabulary of vocab tokens: every position's
-// logits row (vocab float32) comes back from the last hop in one reply.
-func MaxPromptLogprobs(vocab int) int {
-	return maxPromptLogitsBytes / (4 * max(vocab, 1))
+// asked for with top most likely tokens per position: the last hop's
+// reply to the prompt step carries, per position, its argmax, its
+// score and its top rows (at least one) in one control message
+// (wire.MaxControl), of at most promptPositionBytes each.
+func MaxPromptLogprobs(top int) int {
+	return (wire.MaxControl - promptReplySlack) / promptPositionBytes(max(top, 1))
 }
+
+// promptPositionBytes bounds the protobuf bytes of one prompt position in
+// the last hop's reply with k top rows: an argmax (a varint of at most 5
+// bytes), a score (a packed float) and a TopRow (tag, a length of at most
+// 2 bytes, k items of tag, length, id field ≤ 6 and logprob field 5).
+func promptPositionBytes(k int) int { return 5 + 4 + 3 + 13*k }
+
+// promptReplySlack is room for the reply's other fields and the packed
+// fields' lengths.
+const promptReplySlack = 64 << 10
 
 // Token is one generated token (or, for PromptLogprobs, one prompt
 // token) with, when the request asked for them, its log-probability

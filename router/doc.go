@@ -63,11 +63,15 @@
 // TopLogprobs up to 20): every step then asks the last hop for the top
 // rows of its position (wire.Step.top_k), and each emitted Token carries
 // the chosen token's log-probability (greedy: the first row) and the top
-// rows. With PromptLogprobs the prompt step asks the last hop for the raw
-// logits of every prompt position (LOGITS_ALL), from which the prompt
-// tokens' own log-probabilities are taken; the prompt is still computed
-// as one batch, so the values and the generation are one process's. A
-// request that asks for none costs nothing more.
+// rows. With PromptLogprobs the prompt step (LOGITS_ALL, logits omitted)
+// sends the last hop, and it alone, the prompt's next tokens
+// (wire.Step.score): it returns each one's log-probability and the top
+// rows of every position, a few numbers per position rather than a
+// vocabulary-wide logits row, so a router holds O(prompt × top) for it. A
+// last hop that predates scoring returns no scores and the request fails
+// with an error saying so. The prompt is still computed as one batch, so
+// the values and the generation are one process's. A request that asks
+// for none costs nothing more.
 //
 // *Router implements Backend (api.go), the contract with the HTTP API.
 package router

@@ -37,8 +37,8 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 		return GenerateResult{}, err
 	}
 	withPrompt := req.Logprobs && req.PromptLogprobs != nil
-	if limit := MaxPromptLogprobs(h.cfg.Vocab); withPrompt && len(req.Prompt) > limit {
-		return GenerateResult{}, fmt.Errorf("router: the log-probabilities of a prompt of %d tokens were asked for; at most %d fit one reply with this model's vocabulary of %d", len(req.Prompt), limit, h.cfg.Vocab)
+	if limit := MaxPromptLogprobs(req.TopLogprobs); withPrompt && len(req.Prompt) > limit {
+		return GenerateResult{}, fmt.Errorf("router: the log-probabilities of a prompt of %d tokens were asked for; with %d top log-probabilities at most %d fit one reply", len(req.Prompt), req.TopLogprobs, limit)
 	}
 	// The session must hold the prompt and every generated token but the
 	// last, which is never fed back.
@@ -64,7 +64,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 		// At least one row, which holds the chosen token (the argmax).
 		opts.TopK = max(req.TopLogprobs, 1)
 		if withPrompt {
-			hop = &promptLogits{chain: ch, vocab: h.cfg.Vocab, top: req.TopLogprobs, fn: req.PromptLogprobs}
+			hop = &promptScores{chain: ch, top: req.TopLogprobs, fn: req.PromptLogprobs}
 		}
 	}
 	out, err := model.Generate(ctx, []model.Hop{hop}, req.Prompt, opts, func(s model.Step) error {
@@ -116,45 +116,42 @@ func chosen(id int32, top []model.TokenLogprob, k int) (Token, error) {
 	return Token{}, fmt.Errorf("router: token %d is not among the %d most likely of its position", id, len(top))
 }
 
-// promptLogits is the chain as model.Generate sees it when the prompt's
+// promptScores is the chain as model.Generate sees it when the prompt's
 // log-probabilities are asked for: its first step (the prompt, as one
-// batch, as always) asks the last hop for every position's logits rows and
-// top tokens, hands the prompt tokens' log-probabilities to fn, and shows
-// model.Generate the last position's prediction alone, as it asked. Later
-// steps pass through.
-type promptLogits struct {
+// batch, as always) asks the last hop for every position's top rows and
+// the log-probability of the prompt's next token there (model.Input.Score,
+// sent to the last hop only), hands them to fn, and shows model.Generate
+// the last position's prediction alone, as it asked. Later steps pass
+// through.
+type promptScores struct {
 	*chain
-	vocab int
-	top   int // how many of each position's top rows fn gets
-	fn    func([]Token) error
-	done  bool
+	top  int // how many of each position's top rows fn gets
+	fn   func([]Token) error
+	done bool
 }
 
-func (p *promptLogits) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
+func (p *promptScores) Forward(ctx context.Context, in model.Input) (*model.Output, error) {
 	if p.done {
 		return p.chain.Forward(ctx, in)
 	}
 	p.done = true
 	n := len(in.Tokens)
-	in.Logits, in.OmitLogits = model.LogitsAll, false
+	in.Logits, in.OmitLogits, in.Score = model.LogitsAll, true, in.Tokens[1:]
 	out, err := p.chain.Forward(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	if len(out.Logits) != n*p.vocab || len(out.Argmax) != n || len(out.Top) != n {
-		return nil, fmt.Errorf("router: the last hop returned %d logits, %d predictions and %d top rows for a prompt of %d positions and a vocabulary of %d",
-			len(out.Logits), len(out.Argmax), len(out.Top), n, p.vocab)
+	if n > 1 && len(out.Scores) == 0 {
+		return nil, fmt.Errorf("router: the last hop returned no log-probabilities for the prompt's %d tokens: it predates prompt scoring (wire.Step.score) and must be upgraded to serve echo with logprobs", n-1)
+	}
+	if len(out.Scores) != n-1 || len(out.Argmax) != n || len(out.Top) != n {
+		return nil, fmt.Errorf("router: the last hop returned %d scores, %d predictions and %d top rows for a prompt of %d positions", len(out.Scores), len(out.Argmax), len(out.Top), n)
 	}
 	toks := make([]Token, n-1)
 	for i := 1; i < n; i++ {
-		id := in.Tokens[i]
-		if id < 0 || int(id) >= p.vocab {
-			return nil, fmt.Errorf("router: prompt token %d outside the vocabulary of %d", id, p.vocab)
-		}
-		// The row before position i predicts it.
-		row := out.Logits[(i-1)*p.vocab : i*p.vocab]
+		// Position i-1 predicts token i.
 		top := out.Top[i-1]
-		toks[i-1] = Token{ID: id, Logprob: model.Logprob(row, id), Top: top[:min(p.top, len(top))]}
+		toks[i-1] = Token{ID: in.Tokens[i], Logprob: out.Scores[i-1], Top: top[:min(p.top, len(top))]}
 	}
 	if err := p.fn(toks); err != nil {
 		return nil, err
@@ -295,7 +292,11 @@ func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.O
 		if out != nil {
 			batch = out.Batch
 		}
-		out, err = h.ForwardRound(ctx, in, hopRound(rounds, i, batch))
+		step := in
+		if i < len(c.hops)-1 {
+			step.Score = nil // the last hop's alone: it has the logits
+		}
+		out, err = h.ForwardRound(ctx, step, hopRound(rounds, i, batch))
 		c.r.met.hopStep.Observe(time.Since(t0).Seconds())
 		if err != nil {
 			c.r.blame(ctx, h.Peer(), err, c.opened)
@@ -304,7 +305,7 @@ func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.O
 		}
 		cached = min(cached, out.Cached)
 		if i < len(c.hops)-1 {
-			in = model.Input{Hidden: out.Hidden, Logits: in.Logits, TopK: in.TopK, OmitLogits: in.OmitLogits}
+			in = model.Input{Hidden: out.Hidden, Logits: in.Logits, TopK: in.TopK, OmitLogits: in.OmitLogits, Score: in.Score}
 		}
 	}
 	if out != nil {

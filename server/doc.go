@@ -79,8 +79,9 @@
 //     {tokens, token_logprobs, top_logprobs: [{token: logprob} most likely
 //     first, plus the chosen token], text_offset (characters of the whole
 //     text)}; with echo the prompt's tokens come first, the first with null
-//     (the last node returns every prompt position's logits row, so such a
-//     prompt may hold router.MaxPromptLogprobs tokens); streamed chunks
+//     (the last node scores the prompt and returns a few numbers per
+//     position, so such a prompt may hold router.MaxPromptLogprobs tokens,
+//     over 50,000 at logprobs 5, besides the context's bound); streamed chunks
 //     carry their text's tokens. top_logprobs is refused there.
 //   - token is the token's piece (special tokens spelled out; bytes that
 //     are not UTF-8 replaced by U+FFFD) and bytes its raw bytes. A token

@@ -314,10 +314,10 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 	if !chat && compReq.Echo {
 		j.echoOn = true
 		j.promptLogprobs = j.logprobs
-		// Every prompt position's logits row comes back from the last
-		// node in one reply.
-		if limit := router.MaxPromptLogprobs(kit.vocab); j.promptLogprobs && len(j.prompt) > limit {
-			return nil, false, invalidf("echo with logprobs: the prompt has %d tokens; this model's log-probabilities can be returned for prompts of at most %d", len(j.prompt), limit)
+		// Every prompt position's score and top rows come back from the
+		// last node in one reply: far more positions than most contexts.
+		if limit := router.MaxPromptLogprobs(j.top); j.promptLogprobs && len(j.prompt) > limit {
+			return nil, false, invalidf("echo with logprobs: the prompt has %d tokens; with logprobs %d the log-probabilities of at most %d can be returned", len(j.prompt), j.top, limit)
 		}
 	}
 	asked := common.MaxTokens

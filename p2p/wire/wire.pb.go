@@ -464,7 +464,13 @@ type Step struct {
 	// the router's barrier): the node computes them as one batch, waiting
 	// briefly for the rest. 0 or 1: no such group. Optional: older callers
 	// send none, and older nodes ignore it.
-	Round         uint32 `protobuf:"varint,7,opt,name=round,proto3" json:"round,omitempty"`
+	Round uint32 `protobuf:"varint,7,opt,name=round,proto3" json:"round,omitempty"`
+	// The last hop, with LOGITS_ALL: the token whose log-probability it
+	// returns for each of the step's first positions (Response.scores), at
+	// most n: a prompt's next tokens, scored where the logits are so that
+	// only a number per position travels back. Optional: older nodes ignore
+	// it and return no scores, which the caller must notice.
+	Score         []int32 `protobuf:"varint,8,rep,packed,name=score,proto3" json:"score,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -546,6 +552,13 @@ func (x *Step) GetRound() uint32 {
 		return x.Round
 	}
 	return 0
+}
+
+func (x *Step) GetScore() []int32 {
+	if x != nil {
+		return x.Score
+	}
+	return nil
 }
 
 type Close struct {
@@ -688,7 +701,7 @@ type Response struct {
 	Dim     uint32                 `protobuf:"varint,4,opt,name=dim,proto3" json:"dim,omitempty"` // row width of the payload
 	Payload Payload                `protobuf:"varint,5,opt,name=payload,proto3,enum=svc.wire.v1.Payload" json:"payload,omitempty"`
 	Argmax  []int32                `protobuf:"varint,6,rep,packed,name=argmax,proto3" json:"argmax,omitempty"`
-	Top     []*TopRow              `protobuf:"bytes,7,rep,name=top,proto3" json:"top,omitempty"`
+	Top     []*TopRow              `protobuf:"bytes,7,rep,name=top,proto3" json:"top,omitempty"` // one per logits row (every position's with LOGITS_ALL)
 	// Node-side compute time of this step, for the router's speed estimates.
 	ComputeMicros uint64 `protobuf:"varint,8,opt,name=compute_micros,json=computeMicros,proto3" json:"compute_micros,omitempty"`
 	// Positions of this step the node answered from its prompt cache instead
@@ -699,7 +712,9 @@ type Response struct {
 	// (0 from nodes that predate it: unknown). The router announces at most
 	// this many steps to the next hop (Step.round): the others of the round
 	// were computed in another batch and reach that hop later.
-	Batch         uint32 `protobuf:"varint,10,opt,name=batch,proto3" json:"batch,omitempty"`
+	Batch uint32 `protobuf:"varint,10,opt,name=batch,proto3" json:"batch,omitempty"`
+	// The log-probabilities of Step.score's tokens, one per id, in order.
+	Scores        []float32 `protobuf:"fixed32,11,rep,packed,name=scores,proto3" json:"scores,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -802,6 +817,13 @@ func (x *Response) GetBatch() uint32 {
 		return x.Batch
 	}
 	return 0
+}
+
+func (x *Response) GetScores() []float32 {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
 }
 
 type MetaRequest struct {
@@ -1266,7 +1288,7 @@ const file_wire_proto_rawDesc = "" +
 	"max_length\x18\x05 \x01(\rR\tmaxLength\x12\x18\n" +
 	"\aadapter\x18\x06 \x01(\tR\aadapter\x12%\n" +
 	"\x0eadapter_digest\x18\a \x01(\tR\radapterDigest\x12,\n" +
-	"\x12prompt_cache_scope\x18\b \x01(\fR\x10promptCacheScope\"\xd9\x01\n" +
+	"\x12prompt_cache_scope\x18\b \x01(\fR\x10promptCacheScope\"\xef\x01\n" +
 	"\x04Step\x12\f\n" +
 	"\x01n\x18\x01 \x01(\rR\x01n\x12\x16\n" +
 	"\x06tokens\x18\x02 \x03(\x05R\x06tokens\x12.\n" +
@@ -1275,13 +1297,14 @@ const file_wire_proto_rawDesc = "" +
 	"\x05top_k\x18\x05 \x01(\rR\x04topK\x12\x1f\n" +
 	"\vomit_logits\x18\x06 \x01(\bR\n" +
 	"omitLogits\x12\x14\n" +
-	"\x05round\x18\a \x01(\rR\x05round\"\a\n" +
+	"\x05round\x18\a \x01(\rR\x05round\x12\x14\n" +
+	"\x05score\x18\b \x03(\x05R\x05score\"\a\n" +
 	"\x05Close\"8\n" +
 	"\fTokenLogprob\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x18\n" +
 	"\alogprob\x18\x02 \x01(\x02R\alogprob\"9\n" +
 	"\x06TopRow\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.svc.wire.v1.TokenLogprobR\x05items\"\xaf\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.svc.wire.v1.TokenLogprobR\x05items\"\xc7\x02\n" +
 	"\bResponse\x12%\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x11.svc.wire.v1.CodeR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\f\n" +
@@ -1293,7 +1316,8 @@ const file_wire_proto_rawDesc = "" +
 	"\x0ecompute_micros\x18\b \x01(\x04R\rcomputeMicros\x12\x16\n" +
 	"\x06cached\x18\t \x01(\rR\x06cached\x12\x14\n" +
 	"\x05batch\x18\n" +
-	" \x01(\rR\x05batch\"0\n" +
+	" \x01(\rR\x05batch\x12\x16\n" +
+	"\x06scores\x18\v \x03(\x02R\x06scores\"0\n" +
 	"\vMetaRequest\x12!\n" +
 	"\fmodel_digest\x18\x01 \x01(\tR\vmodelDigest\"v\n" +
 	"\fMetaResponse\x12%\n" +

@@ -18,7 +18,7 @@ import (
 // chain prefills it again.
 //
 // Exactness: a first step's result depends only on its input (token ids or
-// hidden-state bits), its Logits, TopK and OmitLogits, the session's adapter
+// hidden-state bits), its Logits, TopK, OmitLogits and Score, the session's adapter
 // and the shard, and the engine is deterministic, so a hit gives exactly
 // the bits the computation would. The key is a sha256 over all of those
 // plus a caller-given scope (a router keeps one tenant's prompts from being
@@ -123,6 +123,7 @@ func (pc *promptCache) key(ss *session, in Input) promptKey {
 			h.Write(buf[:j])
 		}
 	}
+	words(len(in.Score), func(i int) uint32 { return uint32(in.Score[i]) })
 	if in.Tokens != nil {
 		num(0)
 		words(len(in.Tokens), func(i int) uint32 { return uint32(in.Tokens[i]) })
@@ -181,7 +182,7 @@ func (e *promptEntry) apply(ss *session, kvDim int, out *Output) {
 		copy(lc.k, e.k[l])
 		copy(lc.v, e.v[l])
 	}
-	*out = Output{Argmax: out.Argmax[:0], Top: out.Top[:0], Hidden: out.Hidden}
+	*out = Output{Argmax: out.Argmax[:0], Top: out.Top[:0], Scores: out.Scores[:0], Hidden: out.Hidden}
 	if e.out.Hidden != nil {
 		out.Hidden = growTo(out.Hidden, len(e.out.Hidden))
 		copy(out.Hidden, e.out.Hidden)
@@ -192,6 +193,7 @@ func (e *promptEntry) apply(ss *session, kvDim int, out *Output) {
 		out.Logits = slices.Clone(e.out.Logits)
 	}
 	out.Argmax = append(out.Argmax, e.out.Argmax...)
+	out.Scores = append(out.Scores, e.out.Scores...)
 	for _, t := range e.out.Top {
 		out.Top = append(out.Top, slices.Clone(t))
 	}
@@ -208,6 +210,7 @@ func newPromptEntry(key promptKey, ss *session, n, kvDim int, out *Output) *prom
 	e.out.Hidden = slices.Clone(out.Hidden)
 	e.out.Logits = slices.Clone(out.Logits)
 	e.out.Argmax = slices.Clone(out.Argmax)
+	e.out.Scores = slices.Clone(out.Scores)
 	for _, t := range out.Top {
 		e.out.Top = append(e.out.Top, slices.Clone(t))
 	}
@@ -217,7 +220,7 @@ func newPromptEntry(key promptKey, ss *session, n, kvDim int, out *Output) *prom
 // entryBytes is what an entry of a first step of n positions holds.
 func entryBytes(n, kvDim, layers int, out *Output) int64 {
 	size := int64(2 * 2 * n * kvDim * layers)
-	size += int64(4 * (len(out.Hidden) + len(out.Logits) + len(out.Argmax)))
+	size += int64(4 * (len(out.Hidden) + len(out.Logits) + len(out.Argmax) + len(out.Scores)))
 	for _, t := range out.Top {
 		size += int64(8 * len(t))
 	}

@@ -280,6 +280,7 @@ func TestPromptCacheKey(t *testing.T) {
 		{"logits none", Input{Tokens: prompt, Logits: LogitsNone}, SessionOptions{}},
 		{"top-k", Input{Tokens: prompt, Logits: LogitsLast, TopK: 2}, SessionOptions{}},
 		{"omit logits", Input{Tokens: prompt, Logits: LogitsLast, OmitLogits: true}, SessionOptions{}},
+		{"score", Input{Tokens: prompt, Logits: LogitsAll, Score: prompt[1:]}, SessionOptions{}},
 		{"adapter", base, SessionOptions{Adapter: "x"}},
 		{"scope", base, SessionOptions{PromptCacheScope: []byte("tenant-1")}},
 		{"other scope", base, SessionOptions{PromptCacheScope: []byte("tenant-2")}},

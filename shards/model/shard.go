@@ -43,6 +43,12 @@ type Input struct {
 	// OmitLogits makes the last shard return Argmax (and Top) without the
 	// raw logits rows, which are large to send over a network.
 	OmitLogits bool
+	// Score, with Logits LogitsAll, makes the last shard return in
+	// Output.Scores the log-probability of token Score[i] at the step's
+	// position i (at most one id per position): a prompt's next tokens
+	// scored where the logits are, so that only a number per position
+	// leaves the shard. The values are Logprob's, the bits Top's.
+	Score []int32
 }
 
 // Output is what a forward step returns. Shards other than the last return
@@ -53,6 +59,8 @@ type Output struct {
 	Logits []float32
 	Argmax []int32
 	Top    [][]TokenLogprob
+	// Scores are the log-probabilities of Input.Score's tokens, one per id.
+	Scores []float32
 	// Cached is how many of the step's positions were answered from the
 	// prompt cache instead of computed: all of them or none at a shard
 	// (only whole first steps are reused); through a chain of hops, those
@@ -457,7 +465,7 @@ func (s *Shard) ForwardInto(ctx context.Context, id string, in Input, out *Outpu
 		return err
 	}
 
-	*out = Output{Argmax: out.Argmax[:0], Top: out.Top[:0]}
+	*out = Output{Argmax: out.Argmax[:0], Top: out.Top[:0], Scores: out.Scores[:0]}
 	for r0 := 0; r0 < n; r0 += maxBatch {
 		rows := min(maxBatch, n-r0)
 		xb := x[r0*c.Dim : (r0+rows)*c.Dim]
@@ -522,6 +530,19 @@ func (s *Shard) checkInput(ss *session, in Input) (int, error) {
 	}
 	if in.TopK < 0 {
 		return 0, fmt.Errorf("model: session %q: %w: top-k %d is negative", id, ErrBadInput, in.TopK)
+	}
+	if len(in.Score) > 0 {
+		if in.Logits != LogitsAll {
+			return 0, fmt.Errorf("model: session %q: %w: scoring tokens needs the logits of every position", id, ErrBadInput)
+		}
+		if len(in.Score) > n {
+			return 0, fmt.Errorf("model: session %q: %w: %d tokens to score for a step of %d positions", id, ErrBadInput, len(in.Score), n)
+		}
+		for i, t := range in.Score {
+			if t < 0 || int(t) >= c.Vocab {
+				return 0, fmt.Errorf("model: session %q: %w: token to score %d at index %d is outside the vocabulary [0,%d)", id, ErrBadInput, t, i, c.Vocab)
+			}
+		}
 	}
 	if ss.n+n > ss.maxLen {
 		return 0, fmt.Errorf("model: session %q: %w: %d cached + %d new positions exceed its maximum length %d", id, ErrTooLong, ss.n, n, ss.maxLen)
@@ -629,6 +650,11 @@ func (s *Shard) applyHead(sc *scratch, parts []headPart) {
 		r += p.k
 		for i := 0; i < p.k; i++ {
 			row := part[i*vocab : (i+1)*vocab]
+			// The row's index in the step: its rows come in order, one
+			// argmax each, over the step's chunks.
+			if g := len(p.out.Argmax); g < len(p.in.Score) {
+				p.out.Scores = append(p.out.Scores, Logprob(row, p.in.Score[g]))
+			}
 			p.out.Argmax = append(p.out.Argmax, argmax(row))
 			if p.in.TopK > 0 {
 				p.out.Top = append(p.out.Top, topK(row, p.in.TopK))

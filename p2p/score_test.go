@@ -1,0 +1,152 @@
+package p2p
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"google.golang.org/protobuf/proto"
+
+	"svc/internal/testenv"
+	"svc/p2p/wire"
+	"svc/shards/model"
+)
+
+// TestNodeScoresPrompt checks wire.Step.score on a real node: the last hop
+// returns each scored token's log-probability with one process's bits and
+// a reply of a few bytes per position (no logits rows), and refuses
+// hostile ids with BAD_REQUEST and a message saying why.
+func TestNodeScoresPrompt(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	last := startNode(t, ctx, path, 0, 5, nil)
+	mid := startNode(t, ctx, path, 0, 2, last.Addrs())
+	c := client(t, ctx, last.Addrs())
+
+	m, err := model.Open(path, model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	vocab := m.Config().Vocab
+	const n, k = 24, 5
+	prompt := make([]int32, n)
+	for i := range prompt {
+		prompt[i] = int32((i*131 + 7) % vocab)
+	}
+	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1, PromptCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sh.Close()
+	if err := sh.OpenSession("ref", n); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := sh.Forward(ctx, "ref", model.Input{Tokens: prompt, Logits: model.LogitsAll, TopK: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Through the client: one process's bits.
+	ss, err := OpenSession(ctx, c.Host, last.ID(), SessionOptions{ID: "s", Digest: last.Digest(), First: 0, Last: 5, MaxLength: n, Dim: m.Config().Dim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ss.Forward(ctx, model.Input{Tokens: prompt, Logits: model.LogitsAll, TopK: k, OmitLogits: true, Score: prompt[1:]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Logits != nil || len(out.Scores) != n-1 || len(out.Top) != n {
+		t.Fatalf("%d logits, %d scores, %d top rows; want none, %d, %d", len(out.Logits), len(out.Scores), len(out.Top), n-1, n)
+	}
+	for i, s := range out.Scores {
+		want := model.Logprob(ref.Logits[i*vocab:(i+1)*vocab], prompt[i+1])
+		if math.Float32bits(s) != math.Float32bits(want) {
+			t.Fatalf("position %d: score %v, one process %v", i, s, want)
+		}
+	}
+	if err := ss.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// The reply's size: a few numbers per position, where logits rows
+	// would be vocab float32 each.
+	step := func(st *wire.Step) *wire.Request { return &wire.Request{Kind: &wire.Request_Step{Step: st}} }
+	send := func(n *Node, reqs ...*wire.Request) *streamT {
+		t.Helper()
+		s := rawStream(t, ctx, c, n)
+		var b sliceWriter
+		for _, r := range reqs {
+			if err := wire.WriteFrame(&b, r, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		return &streamT{t: t, s: s}
+	}
+	scored := &wire.Step{N: n, Tokens: prompt, Logits: wire.LogitsMode_LOGITS_ALL, TopK: k, OmitLogits: true, Score: prompt[1:]}
+	s := send(last, openReq(last, "size", 0, 5), step(scored))
+	s.ok()
+	resp, payload := s.ok()
+	if len(payload) != 0 || len(resp.Scores) != n-1 || len(resp.Top) != n {
+		t.Fatalf("scored reply: %d payload bytes, %d scores, %d top rows", len(payload), len(resp.Scores), len(resp.Top))
+	}
+	// The router's bound per position (router.promptPositionBytes).
+	perPos := 5 + 4 + 3 + 13*k
+	if size := proto.Size(resp); size > n*perPos+64 {
+		t.Fatalf("scored reply of %d bytes for %d positions, top %d: more than %d per position", size, n, k, perPos)
+	} else {
+		t.Logf("scored reply: %d bytes for %d positions (%.0f per position; logits rows: %d per position)", size, n, float64(size)/n, 4*vocab)
+	}
+	_ = s.s.Close()
+	waitSessions(t, last, 0)
+
+	// Hostile ids: refused, with a message, and the session ends.
+	for _, bad := range []struct {
+		what string
+		n    *Node
+		last int // the node's blocks: [0, last)
+		st   *wire.Step
+		msg  string
+	}{
+		{"id beyond the vocabulary", last, 5, &wire.Step{N: 3, Tokens: prompt[:3], Logits: wire.LogitsMode_LOGITS_ALL, Score: []int32{1, int32(vocab)}}, "outside the vocabulary"},
+		{"negative id", last, 5, &wire.Step{N: 3, Tokens: prompt[:3], Logits: wire.LogitsMode_LOGITS_ALL, Score: []int32{-7}}, "outside the vocabulary"},
+		{"more ids than positions", last, 5, &wire.Step{N: 3, Tokens: prompt[:3], Logits: wire.LogitsMode_LOGITS_ALL, Score: prompt[1:5]}, "4 tokens to score for a step of 3 positions"},
+		{"not every position's logits", last, 5, &wire.Step{N: 3, Tokens: prompt[:3], Logits: wire.LogitsMode_LOGITS_LAST, Score: prompt[1:3]}, "needs LOGITS_ALL"},
+		{"a hop without the last block", mid, 2, &wire.Step{N: 3, Tokens: prompt[:3], Logits: wire.LogitsMode_LOGITS_ALL, Score: prompt[1:3]}, "without the model's last block"},
+	} {
+		s := send(bad.n, openReq(bad.n, "bad", 0, bad.last), step(bad.st))
+		s.ok()
+		var resp wire.Response
+		if _, err := wire.ReadFrame(s.s, &resp, 1<<20); err != nil {
+			t.Fatalf("%s: no reply: %v", bad.what, err)
+		}
+		if resp.Code != wire.Code_BAD_REQUEST || !strings.Contains(resp.Message, bad.msg) {
+			t.Fatalf("%s: %v %q, want BAD_REQUEST saying %q", bad.what, resp.Code, resp.Message, bad.msg)
+		}
+		waitSessions(t, bad.n, 0)
+	}
+}
+
+// streamT reads a raw forward stream's replies.
+type streamT struct {
+	t *testing.T
+	s network.Stream
+}
+
+// ok reads a reply and fails unless it is OK.
+func (s *streamT) ok() (*wire.Response, []byte) {
+	s.t.Helper()
+	var resp wire.Response
+	payload, err := wire.ReadFrame(s.s, &resp, wire.DefaultMaxPayload)
+	if err != nil || resp.Code != wire.Code_OK {
+		s.t.Fatalf("reply: %v %v %s", err, resp.Code, resp.Message)
+	}
+	return &resp, payload
+}

@@ -48,6 +48,15 @@
 // the next step is a network round trip away, and on a machine shared by
 // several nodes of a chain the core is wanted by the node computing now.
 //
+// Scoring. A step to the last hop with LOGITS_ALL may carry token ids to
+// score (wire.Step.score, at most one per position: a prompt's next
+// tokens); the node answers with their log-probabilities
+// (wire.Response.scores, model.Logprob's bits), computed chunk by chunk
+// where the logits are, so that a prompt's log-probabilities cost a few
+// bytes per position on the wire instead of a vocabulary-wide logits row.
+// Ids outside the vocabulary, more ids than positions, ids without
+// LOGITS_ALL or sent to a node without the last block are a BAD_REQUEST.
+//
 // Prompt cache. A session's first step that the node computed before (same
 // tokens or hidden-state bits, logits options, adapter, and the
 // wire.Open.prompt_cache_scope the caller gave, SessionOptions.

@@ -21,5 +21,11 @@
 //     the vector instructions (VecOp), and the table of them (vectorOps);
 //   - the interpreter (parsing the listing, the general-purpose and mask
 //     registers, flags, control flow, operand decoding, masking, broadcast,
-//     memory) lives in its own files.
+//     memory) lives in its own files: listing.go (Parse), machine.go
+//     (Program.Call, the stack, memory checks), gp.go (general-purpose
+//     instructions and jumps), vecexec.go (vector instructions through
+//     VecOp), special.go (stack, opmask, gather, legacy SSE moves) and
+//     assemble.go (go tool asm -S, Load);
+//   - gensim generates the avx512sim build's bodies of a package's
+//     assembly declarations (shards/tensor, shards/model).
 package x86sim

@@ -434,7 +434,8 @@ type SessionOptions struct {
 	Digest      string
 	First, Last int
 	MaxLength   int
-	// Dim is the model's hidden width, to check the replies.
+	// Dim is the model's hidden width, to check the replies and bound
+	// their size.
 	Dim int
 	// StepTimeout bounds one step, reply included (default 2 minutes),
 	// plus PerPosition for every position the step carries: a node that
@@ -464,7 +465,7 @@ func OpenSession(ctx context.Context, h host.Host, p peer.ID, o SessionOptions) 
 		First: uint32(o.First), Last: uint32(o.Last), MaxLength: uint32(o.MaxLength),
 		Adapter: o.Adapter, AdapterDigest: o.AdapterDigest, PromptCacheScope: o.PromptCacheScope,
 	}}}
-	if _, err := ss.roundTrip(ctx, req, nil, 0, nil); err != nil {
+	if _, err := ss.roundTrip(ctx, req, nil, 0, 0, nil); err != nil {
 		ss.Reset()
 		return nil, fmt.Errorf("p2p: open session on %s: %w", p, err)
 	}
@@ -482,10 +483,11 @@ func (s *Session) Stats() (compute, wall time.Duration, steps int) {
 	return s.compute, s.wall, s.steps
 }
 
-// roundTrip sends one request and reads its response, whose payload goes to
-// use (when set) before its memory is given back. Cancelling ctx resets the
-// stream, which ends the session on the node.
-func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []byte, positions int, use func(*wire.Response, []byte) error) (*wire.Response, error) {
+// roundTrip sends one request and reads its response, whose payload (at
+// most maxPayload bytes: a larger one is refused before it is read) goes
+// to use (when set) before its memory is given back. Cancelling ctx resets
+// the stream, which ends the session on the node.
+func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []byte, positions, maxPayload int, use func(*wire.Response, []byte) error) (*wire.Response, error) {
 	s.mu.Lock()
 	broken := s.broken
 	s.mu.Unlock()
@@ -501,7 +503,7 @@ func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []by
 		return nil, s.breakWith(ctxErr(ctx, err))
 	}
 	var resp wire.Response
-	fr, err := s.rd.Read(s.s, &resp, wire.DefaultMaxPayload)
+	fr, err := s.rd.Read(s.s, &resp, maxPayload)
 	defer fr.Free()
 	if err != nil {
 		return nil, s.breakWith(ctxErr(ctx, fmt.Errorf("read reply: %w", err)))
@@ -552,7 +554,14 @@ func (s *Session) ForwardRound(ctx context.Context, in model.Input, round int) (
 		out = o
 		return nil
 	}
-	resp, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Step{Step: st}}, payload, int(st.N), decode)
+	// A step that omits the logits gets hidden states back (a hop before
+	// the last) or nothing: a node cannot make the caller hold more, such
+	// as logits rows it did not ask for.
+	limit := wire.DefaultMaxPayload
+	if in.OmitLogits && s.dim > 0 {
+		limit = min(int(st.N)*s.dim*4, limit)
+	}
+	resp, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Step{Step: st}}, payload, int(st.N), limit, decode)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: step on %s: %w", s.peer, err)
 	}
@@ -576,7 +585,7 @@ func (s *Session) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Close{Close: &wire.Close{}}}, nil, 0, nil)
+	_, err := s.roundTrip(ctx, &wire.Request{Kind: &wire.Request_Close{Close: &wire.Close{}}}, nil, 0, 0, nil)
 	if err != nil {
 		s.Reset()
 		return fmt.Errorf("p2p: close session on %s: %w", s.peer, err)

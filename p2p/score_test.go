@@ -150,3 +150,53 @@ func (s *streamT) ok() (*wire.Response, []byte) {
 	}
 	return &resp, payload
 }
+
+// TestSessionBoundsReplies: a step that omits the logits accepts no more
+// payload than the hidden states a hop before the last returns, so a
+// hostile node cannot make the caller read logits rows it did not ask for
+// (a router's memory per request stays what it asked for).
+func TestSessionBoundsReplies(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hostile := client(t, ctx, nil)
+	const dim, vocab = 64, 32000
+	hostile.Host.SetStreamHandler(ForwardProtocol, func(s network.Stream) {
+		defer s.Close()
+		for {
+			var req wire.Request
+			if _, err := wire.ReadFrame(s, &req, 1<<20); err != nil {
+				return
+			}
+			resp, payload := &wire.Response{Code: wire.Code_OK}, []byte(nil)
+			if st := req.GetStep(); st != nil {
+				// Every position's logits row, whatever was asked.
+				resp.N, resp.Dim, resp.Payload = st.N, vocab, wire.Payload_PAYLOAD_LOGITS_F32
+				resp.Argmax = make([]int32, st.N)
+				payload = make([]byte, int(st.N)*vocab*4)
+			}
+			if err := wire.WriteFrame(s, resp, payload); err != nil {
+				return
+			}
+		}
+	})
+	c := client(t, ctx, nil)
+	c.Host.Peerstore().AddAddrs(hostile.Host.ID(), hostile.Host.Addrs(), time.Hour)
+	open := func(id string) *Session {
+		t.Helper()
+		ss, err := OpenSession(ctx, c.Host, hostile.Host.ID(), SessionOptions{ID: id, Digest: "d", First: 0, Last: 1, MaxLength: 8, Dim: dim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(ss.Reset)
+		return ss
+	}
+	in := model.Input{Tokens: []int32{1, 2, 3}, Logits: model.LogitsAll, OmitLogits: true, Score: []int32{2, 3}}
+	if _, err := open("omit").Forward(ctx, in); err == nil || !strings.Contains(err.Error(), "payload length") {
+		t.Fatalf("logits rows sent to a step that omits them: %v, want refused by length", err)
+	}
+	// Asked for, the same rows are read.
+	in.OmitLogits, in.Score = false, nil
+	if out, err := open("rows").Forward(ctx, in); err != nil || len(out.Logits) != 3*vocab {
+		t.Fatalf("logits rows asked for: %v (%d logits)", err, len(out.Logits))
+	}
+}

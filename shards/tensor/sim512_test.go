@@ -19,14 +19,15 @@ import (
 // order, VEX upper-bit zeroing, memory operands, flags and loops, and the
 // vector semantics the AVX2 code shares with the AVX-512 code): the
 // one-position dots of every quantized type and F16 (dot_amd64.s), the
-// 8-row Q4_0 dot, and the 4-row Q8_0 and Q4_K tiles.
+// 8-row Q4_0 dot, the 4-row Q8_0 and Q4_K tiles, and the x-layout Q4_0
+// tiles (tiles_q4x_avx2_amd64.s) on q4xMakeCase's data, extremes included.
 func TestSimMatchesCPU(t *testing.T) {
 	c := hostCaps()
 	if !c.HasAVX2 || !c.HasFMA || !c.HasF16C {
 		t.Skip("the CPU lacks AVX2, FMA or F16C: nothing native to compare with")
 	}
 	listing, err := x86sim.Assemble(context.Background(), ".", "svc/shards/tensor",
-		"dot_amd64.s", "tiles_q8_avx2_amd64.s", "tiles_k_avx2_amd64.s")
+		"dot_amd64.s", "tiles_q8_avx2_amd64.s", "tiles_k_avx2_amd64.s", "tiles_q4x_avx2_amd64.s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,6 +293,47 @@ func TestSimMatchesCPU(t *testing.T) {
 			q4kVec4AVX2(&w[0], rs, &y[0], &d[0], &bs[0], nb, 0, &want)
 			for i := range got {
 				same("q4kVec4AVX2", nb, got[i], want[i])
+			}
+		}
+	}
+	for _, nb := range []int{1, 3, 5} {
+		for edge := 0; edge < 3; edge++ {
+			for _, p := range []int{1, 2, q40xAVX2Group} {
+				c := q4xMakeCase(t, r, "", 16, nb, p, 1, edge)
+				got := make([]float32, 16*p)
+				want := make([]float32, 16*p)
+				if p == 1 {
+					fr := struct {
+						W     *byte
+						NB    int
+						Tiles int
+						Y     *int8
+						D     *float32
+						Bias  *int32
+						Out   *float32
+						PF    int
+					}{&c.packedTile[0], nb, 1, &c.qs[0], &c.d[0], &c.bias[0], &got[0], 0}
+					call("q40xVecAVX2", &fr)
+					q40xVecAVX2(&c.packedTile[0], nb, 1, &c.qs[0], &c.d[0], &c.bias[0], &want[0], 0)
+				} else {
+					fr := struct {
+						W       *byte
+						NB      int
+						Y       *int8
+						YStride int
+						D       *float32
+						Bias    *int32
+						DStride int
+						P       int
+						Out     *float32
+						PF      int
+					}{&c.packedTile[0], nb, &c.qs[0], c.ys, &c.d[0], &c.bias[0], c.ds, p, &got[0], 0}
+					call("q40xBatchAVX2", &fr)
+					q40xBatchAVX2(&c.packedTile[0], nb, &c.qs[0], c.ys, &c.d[0], &c.bias[0], c.ds, p, &want[0], 0)
+				}
+				for i := range got {
+					same("q40x AVX2 tile", nb, got[i], want[i])
+				}
 			}
 		}
 	}

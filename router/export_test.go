@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"svc/p2p"
+	"svc/shards/model"
 )
 
 // HoldersOf counts the unexpired announcements of a model in r's view, for
@@ -19,3 +22,14 @@ func Exclude(r *Router, p peer.ID) {
 
 // Excluded reports whether p is left out of new chains now.
 func Excluded(r *Router, p peer.ID) bool { return r.excluded(p) }
+
+// ScorePrompt runs a prompt step whose log-probabilities are asked for, as
+// Generate does with PromptLogprobs, through one open session (a chain of
+// one hop), for the external tests.
+func ScorePrompt(ctx context.Context, r *Router, s *p2p.Session, prompt []int32, top int) ([]Token, error) {
+	var toks []Token
+	c := &chain{r: r, hops: []*p2p.Session{s}, peers: []peer.ID{s.Peer()}}
+	p := &promptScores{chain: c, top: top, fn: func(t []Token) error { toks = t; return nil }}
+	_, err := p.Forward(ctx, model.Input{Tokens: prompt, Logits: model.LogitsLast, TopK: max(top, 1), OmitLogits: true})
+	return toks, err
+}

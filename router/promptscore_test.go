@@ -4,11 +4,16 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"svc/internal/swarmtest"
 	"svc/internal/testenv"
+	"svc/p2p"
 	"svc/p2p/wire"
 	"svc/router"
 	"svc/shards/gguf"
@@ -85,4 +90,73 @@ func TestLongPromptLogprobs(t *testing.T) {
 	}
 	t.Logf("%d prompt positions scored on the last node; the last %v", len(gotPrompt), gotPrompt[n-2])
 	swarmtest.WaitSessions(t, 0, a, b)
+}
+
+// TestPromptLogprobsOldNode: a last hop that predates prompt scoring
+// ignores wire.Step.score and answers with the top rows alone; the router
+// notices the missing scores and fails, saying so, instead of returning
+// a prompt without its log-probabilities. The same step through a current
+// node gives them.
+func TestPromptLogprobsOldNode(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	n := startNode(t, path, 0, 5, nil)
+	r := startRouter(t, n.Addrs())
+	c := swarmtest.Client(t, n.Addrs())
+	// An older node's answer to a step: its argmax and top rows (scores
+	// are a field it does not know).
+	old := swarmtest.Client(t, nil)
+	old.Host.SetStreamHandler(p2p.ForwardProtocol, func(s network.Stream) {
+		defer s.Close()
+		for {
+			var req wire.Request
+			if _, err := wire.ReadFrame(s, &req, 1<<20); err != nil {
+				return
+			}
+			resp := &wire.Response{Code: wire.Code_OK}
+			if st := req.GetStep(); st != nil {
+				for range st.N {
+					resp.Argmax = append(resp.Argmax, 7)
+					resp.Top = append(resp.Top, &wire.TopRow{Items: []*wire.TokenLogprob{{Id: 7, Logprob: -0.5}}})
+				}
+			}
+			if err := wire.WriteFrame(s, resp, nil); err != nil {
+				return
+			}
+		}
+	})
+	c.Host.Peerstore().AddAddrs(old.Host.ID(), old.Host.Addrs(), time.Hour)
+	const dim = 64 // stories260K's width
+	want := swarmtest.LocalLogprobs(t, path, prompt, 1, 3)
+	for _, tc := range []struct {
+		what string
+		peer peer.ID
+		err  string
+	}{
+		{"current node", n.ID(), ""},
+		{"older node", old.Host.ID(), "predates prompt scoring"},
+	} {
+		s, err := p2p.OpenSession(ctx, c.Host, tc.peer, p2p.SessionOptions{ID: "old-" + tc.what, Digest: n.Digest(), First: 0, Last: 5, MaxLength: 16, Dim: dim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		toks, err := router.ScorePrompt(ctx, r, s, prompt, 3)
+		_ = s.Close()
+		if tc.err == "" {
+			if err != nil || len(toks) != len(prompt)-1 {
+				t.Fatalf("%s: %d prompt positions, %v", tc.what, len(toks), err)
+			}
+			for i, tk := range toks {
+				if tk.Logprob != want.Prompt[i] || !slices.Equal(tk.Top, want.PromptTops[i][:3]) {
+					t.Fatalf("%s: prompt position %d: %+v, one process %v %v", tc.what, i+1, tk, want.Prompt[i], want.PromptTops[i])
+				}
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Fatalf("%s: %d prompt positions, error %v; want one saying %q", tc.what, len(toks), err, tc.err)
+		}
+		t.Logf("%s: %v", tc.what, err)
+	}
 }

@@ -105,11 +105,23 @@ func (p *Program) Call(fn string, frame unsafe.Pointer, size, resultOff uintptr)
 	return nil
 }
 
-// reset clears the registers for a new call.
+// reset sets the registers for a new call. ABI0 promises an assembly
+// function nothing about them but SP, so they start poisoned: a kernel
+// that reads one before writing it gets NaNs, all-ones masks and
+// non-canonical addresses, and its results show it, where zeros might
+// pass unnoticed.
 func (s *state) reset(f *function) {
-	s.gp = [16]uint64{}
-	s.v = [32]Vec{}
-	s.k = [8]uint64{}
+	for i := range s.gp {
+		s.gp[i] = 0xdead_0000_0000_0000 | uint64(i)<<8
+	}
+	for i := range s.v {
+		for j := range s.v[i] {
+			s.v[i][j] = 0xff
+		}
+	}
+	for i := range s.k {
+		s.k[i] = ^uint64(0)
+	}
 	s.cf, s.zf, s.sf, s.of = false, false, false, false
 	s.next, s.done, s.fn = 0, false, f
 	s.g = [64]byte{}

@@ -57,6 +57,7 @@ func vectorOps() map[string]VecOp {
 	addLogicOps(m)
 	addIntOps(m)
 	addFloatOps(m)
+	addDoubleOps(m)
 	addMoveOps(m)
 	addPermOps(m)
 	return m

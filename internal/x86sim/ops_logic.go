@@ -17,6 +17,7 @@ func addLogicOps(m map[string]VecOp) {
 		m["VP"+op.name+"D"] = VecOp{Exec: binop(4, op.f), Elem: 4}
 		m["VP"+op.name+"Q"] = VecOp{Exec: binop(8, op.f), Elem: 8}
 		m["V"+op.name+"PS"] = VecOp{Exec: binop(4, op.f), Elem: 4}
+		m["V"+op.name+"PD"] = VecOp{Exec: binop(8, op.f), Elem: 8}
 	}
 
 	// VPTERNLOGD: bit i of the result is imm[(dst_i<<2)|(src1_i<<1)|src2_i].

@@ -25,7 +25,7 @@ type nativeCase struct {
 
 // nativeInputs draws the three operands of case c: random bytes with
 // integer edge values, float32 lanes of every kind (NaNs for the
-// comparisons), FMA lanes whose exact
+// comparisons and conversions), float64 lanes (randF64), FMA lanes whose exact
 // result is a float32 tie or a hair off it (placed by the operand roles of
 // 231, 213 and 132), half-precision values, or shift counts around the
 // element widths.
@@ -77,6 +77,20 @@ func nativeInputs(r *rand.Rand, c *nativeCase) (d, s1, s2 Vec) {
 				d.SetF32(i, a)
 				s2.SetF32(i, b)
 				s1.SetF32(i, cc)
+			}
+		}
+	case "double":
+		for i := 0; i < 8; i++ {
+			d.SetF64(i, randF64(r))
+			s1.SetF64(i, randF64(r))
+			s2.SetF64(i, randF64(r))
+		}
+		if r.IntN(4) == 0 {
+			// Equal magnitudes: exact sums and differences, x/x.
+			for i := 0; i < 8; i++ {
+				if r.IntN(2) == 0 {
+					s2.SetU64(i, s1.U64(i)^uint64(r.IntN(2))<<63)
+				}
 			}
 		}
 	case "half":
@@ -147,4 +161,32 @@ func TestNativeVEX(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randF64 draws a float64 of every kind: zeros and subnormals, infinities
+// and the extremes, NaNs (quiet and signalling, either sign, random
+// payloads), numbers in float32's subnormal range and around its overflow
+// threshold, exact float32 ties (VCVTSD2SS's rounding), ordinary numbers
+// and random bits.
+func randF64(r *rand.Rand) float64 {
+	b := r.Uint64()
+	switch r.IntN(10) {
+	case 0:
+		b &= 0x800fffffffffffff // subnormal or zero
+	case 1:
+		return []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64,
+			math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 1}[r.IntN(10)]
+	case 2:
+		b |= 0x7ff0000000000000 // NaN (a zero fraction, infinity, is rare)
+	case 3:
+		b = b&^(0x7ff<<52) | uint64(1023-150+r.IntN(30))<<52 // float32's subnormals
+	case 4:
+		b = b&^(0x7ff<<52) | uint64(1023+125+r.IntN(5))<<52 // float32's overflow
+	case 5:
+		b = b&^(1<<29-1) | 1<<28 // halfway between two float32s
+		b = b&^(0x7ff<<52) | uint64(1023-160+r.IntN(300))<<52
+	case 6, 7:
+		b = b&^(0x7ff<<52) | uint64(1023-8+r.IntN(16))<<52
+	}
+	return math.Float64frombits(b)
 }

@@ -92,6 +92,16 @@ func nativeForms() []nativeForm {
 	// General-purpose destinations (the low qword of Dst).
 	addAll("VMOVD VMOVQ", []int{128}, "2", "int", nil, func(int) (string, string, string) { return "DX", "", "X2" })
 	addAll("VMOVMSKPS", xy, "2", "float", nil, func(w int) (string, string, string) { return "DX", "", vreg(w, 2) })
+	// Double precision and the conversions between float32 and float64
+	// (the attention kernels' sums). VCVTPD2PS's VEX forms are spelled
+	// with their source's width.
+	addAll("VXORPD VANDPD VORPD VANDNPD", xy, "3", "int", nil, nil)
+	addAll("VADDPD VSUBPD VMULPD VDIVPD", xy, "3", "double", nil, nil)
+	addAll("VADDSD VSUBSD VMULSD VDIVSD VCVTSD2SS", []int{128}, "3", "double", nil, nil)
+	addAll("VCVTSS2SD", []int{128}, "3", "nan", nil, nil)
+	addAll("VCVTPS2PD", xy, "2", "nan", nil, x2)
+	addAll("VCVTPD2PSX", []int{128}, "2", "double", nil, nil)
+	addAll("VCVTPD2PSY", []int{256}, "2", "double", nil, func(int) (string, string, string) { return "X0", "", "Y2" })
 	return fs
 }
 

@@ -183,7 +183,9 @@ func addDoubleOps(m map[string]VecOp) {
 	// VCVTPD2PS narrows n doubles into the low half of Dst, the rest of
 	// its XMM zeroed. The Go assembler names the width: VCVTPD2PSX (xmm
 	// or m128 source), VCVTPD2PSY (ymm, m256), VCVTPD2PS (zmm, m512); the
-	// destination, half as wide, cannot say it for a memory source.
+	// destination, half as wide, cannot say it for a memory source. (A
+	// write-masked VCVTPD2PSX from memory would load dwords by mask bit
+	// where it should load qwords: the kernels use none.)
 	for name, n := range map[string]int{"VCVTPD2PSX": 2, "VCVTPD2PSY": 4, "VCVTPD2PS": 8} {
 		m[name] = VecOp{Elem: 4, Mem: func(int) int { return 8 * n }, Exec: func(a *OpArgs) {
 			var r Vec

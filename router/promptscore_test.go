@@ -2,7 +2,6 @@ package router_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,31 +15,7 @@ import (
 	"svc/p2p"
 	"svc/p2p/wire"
 	"svc/router"
-	"svc/shards/gguf"
-	"svc/shards/modeltools"
 )
-
-// bigVocabModel writes a small random-weight model with Llama 3's
-// vocabulary (128,256 tokens) and a context of 1,024 positions, named
-// "bigvocab".
-func bigVocabModel(t *testing.T) string {
-	t.Helper()
-	vocab, err := gguf.Open(testenv.Path(t, "tokenizer", "ggml-vocab-llama-bpe.gguf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vocab.Close()
-	ft, err := modeltools.ParseFileType("q8_0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shape := modeltools.Shape{Name: "bigvocab", Dim: 64, Blocks: 2, Heads: 4, KVHeads: 2, FFN: 128, Context: 1024, RopeBase: 10000, Eps: 1e-5, Tied: true}
-	path := filepath.Join(t.TempDir(), "bigvocab.gguf")
-	if err := modeltools.SynthFile(t.Context(), path, modeltools.SynthOptions{Shape: shape, Vocab: vocab, Type: ft, Seed: 5, Threads: 2}); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // TestLongPromptLogprobs scores a prompt longer than one reply of logits
 // rows could carry (the bound before the last hop scored the prompt
@@ -48,7 +23,7 @@ func bigVocabModel(t *testing.T) string {
 func TestLongPromptLogprobs(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	path := bigVocabModel(t)
+	path := swarmtest.BigVocabModel(t)
 	a := startNode(t, path, 0, 1, nil)
 	b := startNode(t, path, 1, 2, a.Addrs())
 	r := startRouter(t, a.Addrs())

@@ -2,45 +2,19 @@ package server
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"svc/internal/swarmtest"
-	"svc/internal/testenv"
 	"svc/p2p/wire"
-	"svc/shards/gguf"
-	"svc/shards/modeltools"
 )
-
-// bigVocabModel writes a small random-weight model with Llama 3's
-// vocabulary (128,256 tokens) and a context of 1,024 positions, named
-// "bigvocab".
-func bigVocabModel(t *testing.T) string {
-	t.Helper()
-	vocab, err := gguf.Open(testenv.Path(t, "tokenizer", "ggml-vocab-llama-bpe.gguf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vocab.Close()
-	ft, err := modeltools.ParseFileType("q8_0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shape := modeltools.Shape{Name: "bigvocab", Dim: 64, Blocks: 2, Heads: 4, KVHeads: 2, FFN: 128, Context: 1024, RopeBase: 10000, Eps: 1e-5, Tied: true}
-	path := filepath.Join(t.TempDir(), "bigvocab.gguf")
-	if err := modeltools.SynthFile(t.Context(), path, modeltools.SynthOptions{Shape: shape, Vocab: vocab, Type: ft, Seed: 5, Threads: 2}); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // TestLongEchoLogprobs scores, with echo and max_tokens 0, a prompt longer
 // than one reply of logits rows could carry at a vocabulary of 128,256
 // (the 400 before the last node scored prompts itself): one process's
 // bits; only the context bounds such a prompt now.
 func TestLongEchoLogprobs(t *testing.T) {
-	path := bigVocabModel(t)
+	path := swarmtest.BigVocabModel(t)
 	sw := startSwarm(t, path, [][2]int{{0, 1}, {1, 2}})
 	sw.WaitServed(t, "bigvocab")
 	ts := startServer(t, Config{Backend: sw.Router, DefaultModel: "bigvocab"})

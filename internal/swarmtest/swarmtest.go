@@ -3,12 +3,16 @@ package swarmtest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"svc/internal/testenv"
 	"svc/p2p"
 	"svc/router"
+	"svc/shards/gguf"
 	"svc/shards/model"
+	"svc/shards/modeltools"
 )
 
 // Test timers: records live 3 s and are renewed twice a second, the router
@@ -310,4 +314,27 @@ func LocalLogprobs(t testing.TB, path string, prompt []int32, maxTokens, k int) 
 		lp.PromptTops = append(lp.PromptTops, out.Top[i-1])
 	}
 	return lp
+}
+
+// BigVocabModel writes a small random-weight model with Llama 3's
+// vocabulary (128,256 tokens) and a context of 1,024 positions, named
+// "bigvocab": long prompts at a large vocabulary, for the prompt-scoring
+// tests of router and server.
+func BigVocabModel(t testing.TB) string {
+	t.Helper()
+	vocab, err := gguf.Open(testenv.Path(t, "tokenizer", "ggml-vocab-llama-bpe.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vocab.Close()
+	ft, err := modeltools.ParseFileType("q8_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := modeltools.Shape{Name: "bigvocab", Dim: 64, Blocks: 2, Heads: 4, KVHeads: 2, FFN: 128, Context: 1024, RopeBase: 10000, Eps: 1e-5, Tied: true}
+	path := filepath.Join(t.TempDir(), "bigvocab.gguf")
+	if err := modeltools.SynthFile(t.Context(), path, modeltools.SynthOptions{Shape: shape, Vocab: vocab, Type: ft, Seed: 5, Threads: 2}); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

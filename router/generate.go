@@ -285,6 +285,8 @@ func (c *chain) isExcluded(p peer.ID, a *wire.Announcement) bool {
 func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.Output, error) {
 	var out *model.Output
 	cached := math.MaxInt
+	score := in.Score // the last hop's alone: it has the logits
+	in.Score = nil
 	for i, h := range c.hops {
 		var err error
 		t0 := time.Now()
@@ -292,11 +294,10 @@ func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.O
 		if out != nil {
 			batch = out.Batch
 		}
-		step := in
-		if i < len(c.hops)-1 {
-			step.Score = nil // the last hop's alone: it has the logits
+		if i == len(c.hops)-1 {
+			in.Score = score
 		}
-		out, err = h.ForwardRound(ctx, step, hopRound(rounds, i, batch))
+		out, err = h.ForwardRound(ctx, in, hopRound(rounds, i, batch))
 		c.r.met.hopStep.Observe(time.Since(t0).Seconds())
 		if err != nil {
 			c.r.blame(ctx, h.Peer(), err, c.opened)
@@ -305,7 +306,7 @@ func (c *chain) run(ctx context.Context, in model.Input, rounds []int) (*model.O
 		}
 		cached = min(cached, out.Cached)
 		if i < len(c.hops)-1 {
-			in = model.Input{Hidden: out.Hidden, Logits: in.Logits, TopK: in.TopK, OmitLogits: in.OmitLogits, Score: in.Score}
+			in = model.Input{Hidden: out.Hidden, Logits: in.Logits, TopK: in.TopK, OmitLogits: in.OmitLogits}
 		}
 	}
 	if out != nil {

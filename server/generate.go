@@ -370,14 +370,17 @@ func (s *Server) backendRequest(j *job) router.GenerateRequest {
 	return r
 }
 
-// finishOf decides finish_reason when the backend did not say.
-func finishOf(res router.GenerateResult, stopped bool, n, max int) router.FinishReason {
+// finishOf decides finish_reason when the backend did not say; an answer
+// of no tokens (max_tokens 0 with echo) is cut by its length.
+func finishOf(res router.GenerateResult, stopped bool, n int, j *job) router.FinishReason {
 	switch {
+	case j.noTokens:
+		return router.FinishLength
 	case stopped:
 		return router.FinishStop
 	case res.Finish != "":
 		return res.Finish
-	case n >= max:
+	case n >= j.maxTokens:
 		return router.FinishLength
 	default:
 		return router.FinishStop
@@ -409,10 +412,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		out, matched := asm.push(tk.ID)
 		text.WriteString(out)
 		if j.logprobs {
-			track.push(tk)
-			if out != "" || matched {
-				released = append(released, track.out(out, matched, matched)...)
-			}
+			released = append(released, track.token(tk, out, matched)...)
 		}
 		if matched {
 			stopped = true
@@ -441,10 +441,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 			released = append(released, track.out(tail, true, matched)...)
 		}
 	}
-	finish := string(finishOf(res, stopped, n, j.maxTokens))
-	if j.noTokens {
-		finish = string(router.FinishLength)
-	}
+	finish := string(finishOf(res, stopped, n, j))
 	s.logDone(j, n, finish, false)
 	u := s.usageOf(j, n, res)
 	if j.chat {
@@ -603,10 +600,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first router.Token, hav
 		out, matched := asm.push(tk.ID)
 		var ps []placed
 		if j.logprobs {
-			track.push(tk)
-			if out != "" || matched {
-				ps = track.out(out, matched, matched)
-			}
+			ps = track.token(tk, out, matched)
 		}
 		if out != "" || len(ps) > 0 {
 			sse.piece(out, ps)
@@ -653,10 +647,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first router.Token, hav
 		}
 		stopped = matched
 	}
-	finish := string(finishOf(o.res, stopped, n, j.maxTokens))
-	if j.noTokens {
-		finish = string(router.FinishLength)
-	}
+	finish := string(finishOf(o.res, stopped, n, j))
 	s.logDone(j, n, finish, true)
 	u := s.usageOf(j, n, o.res)
 	if j.chat {

@@ -56,6 +56,17 @@ func (t *tokenTrack) push(tk router.Token) {
 	t.raw += len(r)
 }
 
+// token pushes a generated token and records the text the assembler gave
+// out for it (out, and whether a stop string matched), returning the
+// tokens that released.
+func (t *tokenTrack) token(tk router.Token, out string, matched bool) []placed {
+	t.push(tk)
+	if out == "" && !matched {
+		return nil
+	}
+	return t.out(out, matched, matched)
+}
+
 // out records a piece of text that went out and returns the tokens it
 // releases: those whose text begins in the text out so far (a token that
 // renders as nothing: once the text before it is out). At the end (final)

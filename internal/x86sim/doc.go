@@ -25,7 +25,8 @@
 //     (Program.Call, the stack, memory checks), gp.go (general-purpose
 //     instructions and jumps), vecexec.go (vector instructions through
 //     VecOp), special.go (stack, opmask, gather, legacy SSE moves) and
-//     assemble.go (go tool asm -S, Load);
+//     assemble.go (go tool asm -S, Load), lazy.go (a package's Program loaded
+//     at first use, for the generated bodies of a test build);
 //   - gensim generates the avx512sim build's bodies of a package's
 //     assembly declarations (shards/tensor, shards/model).
 package x86sim

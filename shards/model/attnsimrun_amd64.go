@@ -3,10 +3,7 @@
 package model
 
 import (
-	"context"
 	"embed"
-	"fmt"
-	"sync"
 	"unsafe"
 
 	"svc/internal/x86sim"
@@ -23,45 +20,20 @@ import (
 var attnSim512Sources embed.FS
 
 // attnSim512 is the interpreter's program of attn_amd64.s: package-level
-// like the kernels it stands for, built once, immutable after, and only in
-// this test build.
-var attnSim512 struct {
-	once sync.Once
-	prog *x86sim.Program
-	err  error
-}
+// like the kernels it stands for, loaded once, immutable after, and only in
+// this test build. Complete: attention keeps its AVX2 set unless every
+// instruction is known.
+var attnSim512 = &x86sim.Lazy{FS: attnSim512Sources, Pkg: "svc/shards/model", Files: []string{"attn_amd64.s"}, Complete: true}
 
-func attnSim512Program() (*x86sim.Program, error) {
-	attnSim512.once.Do(func() {
-		p, err := x86sim.Load(context.Background(), attnSim512Sources, "svc/shards/model", "attn_amd64.s")
-		if err == nil {
-			for _, fn := range p.Functions() {
-				if u := p.Unknown(fn); len(u) > 0 {
-					err = fmt.Errorf("the interpreter lacks instructions of %s: %v", fn, u)
-					break
-				}
-			}
-		}
-		attnSim512.prog, attnSim512.err = p, err
-	})
-	return attnSim512.prog, attnSim512.err
-}
+func attnSim512Program() (*x86sim.Program, error) { return attnSim512.Program() }
 
 // attnAVX512Runs: in this build, when the interpreter runs attn_amd64.s.
 func attnAVX512Runs() bool {
-	_, err := attnSim512Program()
+	_, err := attnSim512.Program()
 	return err == nil
 }
 
-// sim512Call runs kernel fn on its ABI0 frame (x86sim.Program.Call); the
-// frame, and the arguments it points to, escape to the heap, so none lives
-// on a goroutine stack that could move under the interpreter.
+// sim512Call runs kernel fn on its ABI0 frame in the interpreter.
 func sim512Call(fn string, frame unsafe.Pointer, size, resultOff uintptr) {
-	p, err := attnSim512Program()
-	if err == nil {
-		err = p.Call(fn, frame, size, resultOff)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("model: avx512sim: %v", err))
-	}
+	attnSim512.MustCall(fn, frame, size, resultOff)
 }

@@ -175,18 +175,22 @@ type TokenLogprob struct {
 // Logprob is the log-softmax of a logits row at id, computed as Top's
 // values are (the same bits for the same row).
 func Logprob(logits []float32, id int32) float32 {
-	return float32(float64(logits[id]) - logSumExp(logits))
+	return logprobWith(logits, id, logSumExp(logits))
+}
+
+// logprobWith is Logprob with the row's logSumExp already taken.
+func logprobWith(logits []float32, id int32, lse float64) float32 {
+	return float32(float64(logits[id]) - lse)
 }
 
 // topK returns the k most likely tokens of a logits row with their
 // log-softmax values over the whole row, most likely first (lower id first
-// on ties).
-func topK(logits []float32, k int) []TokenLogprob {
+// on ties); lse is the row's logSumExp.
+func topK(logits []float32, k int, lse float64) []TokenLogprob {
 	k = min(k, len(logits))
 	if k <= 0 {
 		return nil
 	}
-	lse := logSumExp(logits)
 	top := make([]int32, 0, k)
 	// Insertion into a sorted list of k: vocabularies are large and k small.
 	for i, v := range logits {
@@ -207,7 +211,7 @@ func topK(logits []float32, k int) []TokenLogprob {
 	}
 	out := make([]TokenLogprob, len(top))
 	for i, id := range top {
-		out[i] = TokenLogprob{ID: id, Logprob: float32(float64(logits[id]) - lse)}
+		out[i] = TokenLogprob{ID: id, Logprob: logprobWith(logits, id, lse)}
 	}
 	return out
 }

@@ -652,12 +652,18 @@ func (s *Shard) applyHead(sc *scratch, parts []headPart) {
 			row := part[i*vocab : (i+1)*vocab]
 			// The row's index in the step: its rows come in order, one
 			// argmax each, over the step's chunks.
-			if g := len(p.out.Argmax); g < len(p.in.Score) {
-				p.out.Scores = append(p.out.Scores, Logprob(row, p.in.Score[g]))
+			g := len(p.out.Argmax)
+			scored := g < len(p.in.Score)
+			var lse float64 // one pass over the row for its score and top rows
+			if scored || p.in.TopK > 0 {
+				lse = logSumExp(row)
+			}
+			if scored {
+				p.out.Scores = append(p.out.Scores, logprobWith(row, p.in.Score[g], lse))
 			}
 			p.out.Argmax = append(p.out.Argmax, argmax(row))
 			if p.in.TopK > 0 {
-				p.out.Top = append(p.out.Top, topK(row, p.in.TopK))
+				p.out.Top = append(p.out.Top, topK(row, p.in.TopK, lse))
 			}
 		}
 		if p.k > 0 && !p.in.OmitLogits {

@@ -284,12 +284,12 @@ func TestBF16Exact(t *testing.T) {
 	} {
 		put(c.w...)
 		w.bf16Known = false
-		if got := bf16Exact(w, actExponents(c.x)); got != c.want {
+		if got := bf16Exact(w.bf16Exponents(), actExponents(c.x)); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 		// Pack's range gives the same answer.
-		w.bf16e, w.bf16Known = bf16Exponents(w.Data), true
-		if got := bf16Exact(w, actExponents(c.x)); got != c.want {
+		w.bf16e, w.bf16Known = w.bf16Exponents(), true
+		if got := bf16Exact(w.bf16Exponents(), actExponents(c.x)); got != c.want {
 			t.Errorf("%s with a known range: %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -162,49 +162,69 @@ func bf16BatchGo(w []byte, rs int, a *acts, i, p0, p1, r0, r1, os int, out []flo
 // kernels flush them); lo > hi when all are zero.
 type expRange struct{ lo, hi int }
 
+func newExpRange() expRange { return expRange{lo: 256, hi: 0} }
+
+// add widens r to the exponent field e of one value (0: a zero, skipped).
+func (r *expRange) add(e int) {
+	if e != 0 {
+		r.lo, r.hi = min(r.lo, e), max(r.hi, e)
+	}
+}
+
 func (r expRange) empty() bool { return r.lo > r.hi }
 
-// bf16Exponents is the exponent range of the bf16 values in data.
-func bf16Exponents(data []byte) expRange {
-	r := expRange{lo: 256, hi: 0}
+// bf16Exponents is the exponent range of m's weights: the one Pack
+// recorded, or a pass over them.
+func (m Matrix) bf16Exponents() expRange {
+	if m.bf16Known {
+		return m.bf16e
+	}
+	rb, _ := RowBytes(m.Type, m.Cols)
+	data := m.Data[:m.Rows*rb]
+	r := newExpRange()
 	for i := 0; i+2 <= len(data); i += 2 {
-		if e := int(data[i+1]&0x7f)<<1 | int(data[i]>>7); e != 0 {
-			r.lo, r.hi = min(r.lo, e), max(r.hi, e)
-		}
+		r.add(int(data[i+1]&0x7f)<<1 | int(data[i]>>7))
 	}
 	return r
 }
 
-// bf16Exact reports whether every product of w's weights with x rounded
-// to bf16 is exact in float32: no Inf or NaN, and each product of two
-// nonzero normal values at least 2^-126 and below 2^128, which exponent
-// fields summing to 128..380 guarantee (the mantissas' product, at most
-// 16 bits, fits float32's 24). There rounding the product before adding
-// it, as the Go order does, and fusing it into the sum, as VDPBF16PS may,
-// give the same bits; elsewhere (products that underflow or overflow,
-// never seen in real weights and activations) a set with bf16Guard hands
-// the product to a set that gives the Go order's bits on any data. w's
-// range comes from Pack, or from a pass over its weights when unknown;
-// xe is x's (actExponents).
-func bf16Exact(w Matrix, xe expRange) bool {
-	we := w.bf16e
-	if !w.bf16Known {
-		rb, _ := RowBytes(w.Type, w.Cols)
-		we = bf16Exponents(w.Data[:w.Rows*rb])
+// actExponents is the exponent range of activations x rounded to bf16.
+func actExponents(x []float32) expRange {
+	r := newExpRange()
+	for _, v := range x {
+		r.add(int(FP32ToBF16(v)>>7) & 0xff)
 	}
+	return r
+}
+
+// bf16Exact reports whether every product of weights of exponent range
+// we with activations of range xe is exact in float32: no Inf or NaN, and
+// each product of two nonzero normal values at least 2^-126 and below
+// 2^128, which exponent fields summing to 128..380 guarantee (the
+// mantissas' product, at most 16 bits, fits float32's 24). There rounding
+// the product before adding it, as the Go order does, and fusing it into
+// the sum, as VDPBF16PS may, give the same bits; elsewhere (products that
+// underflow or overflow, never seen in real weights and activations) a set
+// with bf16Guard hands the product to a set that gives the Go order's bits
+// on any data (bf16Kernels).
+func bf16Exact(we, xe expRange) bool {
 	if we.empty() || xe.empty() {
 		return true // every product is a zero
 	}
 	return we.hi < 255 && xe.hi < 255 && we.lo+xe.lo >= 128 && we.hi+xe.hi <= 380
 }
 
-// actExponents is the exponent range of activations x rounded to bf16.
-func actExponents(x []float32) expRange {
-	r := expRange{lo: 256, hi: 0}
-	for _, v := range x {
-		if e := int(FP32ToBF16(v)>>7) & 0xff; e != 0 {
-			r.lo, r.hi = min(r.lo, e), max(r.hi, e)
+// bf16Kernels is the set that computes BF16 weights ws with activations
+// x: ks, or its bf16Guard where some product might not be exact.
+func (ks *kernelSet) bf16Kernels(x []float32, ws ...Matrix) *kernelSet {
+	if ks.bf16Guard == nil || len(ws) == 0 || ws[0].Type != BF16 {
+		return ks
+	}
+	xe := actExponents(x)
+	for _, w := range ws {
+		if !bf16Exact(w.bf16Exponents(), xe) {
+			return ks.bf16Guard
 		}
 	}
-	return r
+	return ks
 }

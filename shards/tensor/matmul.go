@@ -299,9 +299,7 @@ func matMul(ks *kernelSet, p *Pool, ws *Workspace, w Matrix, x []float32, n int,
 		clear(out[:n*w.Rows])
 		return
 	}
-	if w.Type == BF16 && ks.bf16Guard != nil && !bf16Exact(w, actExponents(x[:n*w.Cols])) {
-		ks = ks.bf16Guard
-	}
+	ks = ks.bf16Kernels(x[:n*w.Cols], w)
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, p, w.Type, x, n, w.Cols, ws.convFn)
@@ -382,15 +380,7 @@ func matMulMany(ks *kernelSet, p *Pool, ws *Workspace, w []Matrix, x []float32, 
 		}
 		return
 	}
-	if w[0].Type == BF16 && ks.bf16Guard != nil {
-		xe := actExponents(x[:n*w[0].Cols])
-		for k := range w {
-			if !bf16Exact(w[k], xe) {
-				ks = ks.bf16Guard
-				break
-			}
-		}
-	}
+	ks = ks.bf16Kernels(x[:n*w[0].Cols], w...)
 	ws.bind()
 	a := &ws.act
 	a.prepare(ks, p, w[0].Type, x, n, w[0].Cols, ws.convFn)

@@ -28,9 +28,8 @@ func Pack(m Matrix) (Matrix, error) {
 	if err := m.Validate(); err != nil {
 		return Matrix{}, fmt.Errorf("tensor: pack: %w", err)
 	}
-	if m.Type == BF16 && bestKernels.bf16Guard != nil && !m.bf16Known {
-		rb, _ := RowBytes(m.Type, m.Cols)
-		m.bf16e, m.bf16Known = bf16Exponents(m.Data[:m.Rows*rb]), true
+	if m.Type == BF16 && bestKernels.bf16Guard != nil {
+		m.bf16e, m.bf16Known = m.bf16Exponents(), true
 	}
 	if m.group > 0 || !xPackable(bestKernels, m) {
 		return m, nil

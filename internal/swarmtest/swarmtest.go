@@ -223,16 +223,8 @@ func WaitSessions(t testing.TB, want int, nodes ...*p2p.Node) {
 // returned completion.
 func Local(t testing.TB, path string, prompt []int32, maxTokens int) ([]int32, string) {
 	t.Helper()
-	m, err := model.Open(path, model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sh.Close()
+	m, sh, done := wholeShard(t, path)
+	defer done()
 	if err := sh.OpenSession("local", len(prompt)+maxTokens); err != nil {
 		t.Fatal(err)
 	}
@@ -276,16 +268,8 @@ type Logprobs struct {
 // LocalLogprobs computes Logprobs in one process.
 func LocalLogprobs(t testing.TB, path string, prompt []int32, maxTokens, k int) Logprobs {
 	t.Helper()
-	m, err := model.Open(path, model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	sh, err := m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sh.Close()
+	m, sh, done := wholeShard(t, path)
+	defer done()
 	for _, id := range []string{"gen", "prompt"} {
 		if err := sh.OpenSession(id, len(prompt)+maxTokens); err != nil {
 			t.Fatal(err)
@@ -337,4 +321,23 @@ func BigVocabModel(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// wholeShard opens the model at path and one shard of every block on one
+// thread, the one process a chain must reproduce; done closes both.
+func wholeShard(t testing.TB, path string) (m *model.Model, sh *model.Shard, done func()) {
+	t.Helper()
+	m, err := model.Open(path, model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err = m.NewShard(0, m.Config().Blocks, model.ShardOptions{Threads: 1})
+	if err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	return m, sh, func() {
+		sh.Close()
+		m.Close()
+	}
 }

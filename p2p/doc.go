@@ -56,6 +56,9 @@
 // bytes per position on the wire instead of a vocabulary-wide logits row.
 // Ids outside the vocabulary, more ids than positions, ids without
 // LOGITS_ALL or sent to a node without the last block are a BAD_REQUEST.
+// So is a LOGITS_ALL step whose reply could not be framed or read — more
+// positions than wire.MaxReplyPositions(top-k), or logits rows beyond
+// wire.DefaultMaxPayload — refused before any work, with the bound.
 //
 // Prompt cache. A session's first step that the node computed before (same
 // tokens or hidden-state bits, logits options, adapter, and the

@@ -67,6 +67,9 @@ func inputFromWire(st *wire.Step, payload []byte, first bool, dim, vocab int) (m
 	if err := checkScore(st, vocab); err != nil {
 		return model.Input{}, err
 	}
+	if err := checkReply(st, vocab); err != nil {
+		return model.Input{}, err
+	}
 	in := model.Input{Logits: model.LogitsMode(st.Logits), TopK: int(st.TopK), OmitLogits: st.OmitLogits, Score: st.Score}
 	if first {
 		if len(st.Tokens) != np || st.Payload != wire.Payload_PAYLOAD_NONE || len(payload) != 0 {
@@ -106,6 +109,23 @@ func checkScore(st *wire.Step, vocab int) error {
 		if t < 0 || int(t) >= vocab {
 			return refuse(wire.Code_BAD_REQUEST, "token to score %d at index %d is outside the vocabulary [0,%d)", t, i, vocab)
 		}
+	}
+	return nil
+}
+
+// checkReply refuses a step for every position's logits whose reply could
+// not be framed (top rows beyond wire.MaxControl) or read by the client
+// (logits rows beyond wire.DefaultMaxPayload): the caller gets a reason
+// and a bound before any work, not a reset stream after it.
+func checkReply(st *wire.Step, vocab int) error {
+	if st.Logits != wire.LogitsMode_LOGITS_ALL || vocab == 0 {
+		return nil
+	}
+	if limit := wire.MaxReplyPositions(int(st.TopK)); uint64(st.N) > uint64(limit) {
+		return refuse(wire.Code_BAD_REQUEST, "a step of %d positions asking for every position's logits with top-k %d: its reply would exceed the wire's %d-byte control limit; send at most %d positions per step", st.N, st.TopK, wire.MaxControl, limit)
+	}
+	if limit := wire.DefaultMaxPayload / (4 * vocab); !st.OmitLogits && uint64(st.N) > uint64(limit) {
+		return refuse(wire.Code_BAD_REQUEST, "a step of %d positions asking for every position's logits: %d rows of %d float32 exceed the %d-byte payload limit; omit the logits or send at most %d positions per step", st.N, st.N, vocab, wire.DefaultMaxPayload, limit)
 	}
 	return nil
 }

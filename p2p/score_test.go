@@ -2,7 +2,9 @@ package p2p
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +14,9 @@ import (
 
 	"svc/internal/testenv"
 	"svc/p2p/wire"
+	"svc/shards/gguf"
 	"svc/shards/model"
+	"svc/shards/modeltools"
 )
 
 // TestNodeScoresPrompt checks wire.Step.score on a real node: the last hop
@@ -97,8 +101,8 @@ func TestNodeScoresPrompt(t *testing.T) {
 	if len(payload) != 0 || len(resp.Scores) != n-1 || len(resp.Top) != n {
 		t.Fatalf("scored reply: %d payload bytes, %d scores, %d top rows", len(payload), len(resp.Scores), len(resp.Top))
 	}
-	// The router's bound per position (router.promptPositionBytes).
-	perPos := 5 + 4 + 3 + 13*k
+	// The bound per position the router and the node count on.
+	perPos := wire.ReplyPositionBytes(k)
 	if size := proto.Size(resp); size > n*perPos+64 {
 		t.Fatalf("scored reply of %d bytes for %d positions, top %d: more than %d per position", size, n, k, perPos)
 	} else {
@@ -199,4 +203,103 @@ func TestSessionBoundsReplies(t *testing.T) {
 	if out, err := open("rows").Forward(ctx, in); err != nil || len(out.Logits) != 3*vocab {
 		t.Fatalf("logits rows asked for: %v (%d logits)", err, len(out.Logits))
 	}
+}
+
+// TestNodeRefusesUnframeableReply checks that a step whose reply could not
+// be sent or read — every position's top rows beyond the control limit,
+// every position's logits rows beyond the payload limit — is refused with
+// BAD_REQUEST and the bound, before any work, where the node used to
+// compute it and then reset the stream; and that a step at the bound is
+// answered.
+func TestNodeRefusesUnframeableReply(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	vf, err := gguf.Open(testenv.Path(t, "tokenizer", "ggml-vocab-llama-bpe.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vf.Close()
+	ft, err := modeltools.ParseFileType("q8_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Llama 3's vocabulary and a context past both bounds, on a model
+	// small enough to run 1,300 positions in a moment.
+	path := filepath.Join(t.TempDir(), "long.gguf")
+	shape := modeltools.Shape{Name: "long", Dim: 32, Blocks: 1, Heads: 2, KVHeads: 1, FFN: 64, Context: 2048, RopeBase: 10000, Eps: 1e-5, Tied: true}
+	if err := modeltools.SynthFile(ctx, path, modeltools.SynthOptions{Shape: shape, Vocab: vf, Type: ft, Seed: 3, Threads: 2}); err != nil {
+		t.Fatal(err)
+	}
+	n := startNode(t, ctx, path, 0, 1, nil)
+	c := client(t, ctx, n.Addrs())
+	vocab := 128256
+	const k = 256
+	limit := wire.MaxReplyPositions(k)
+	rows := wire.DefaultMaxPayload / (4 * vocab)
+	if limit >= shape.Context || rows >= shape.Context {
+		t.Fatalf("bounds %d and %d do not fall inside the context %d", limit, rows, shape.Context)
+	}
+	tokens := func(np int) []int32 {
+		ts := make([]int32, np)
+		for i := range ts {
+			ts[i] = int32((i*7919 + 11) % vocab)
+		}
+		return ts
+	}
+	step := func(np int, topk uint32, omit bool) *wire.Request {
+		return &wire.Request{Kind: &wire.Request_Step{Step: &wire.Step{N: uint32(np), Tokens: tokens(np), Logits: wire.LogitsMode_LOGITS_ALL, TopK: topk, OmitLogits: omit}}}
+	}
+	open := &wire.Request{Kind: &wire.Request_Open{Open: &wire.Open{SessionId: "long", ModelDigest: n.Digest(), First: 0, Last: 1, MaxLength: uint32(shape.Context)}}}
+	for _, tc := range []struct {
+		what string
+		req  *wire.Request
+		msg  string
+	}{
+		{"top rows past the control limit", step(limit+1, k, true), fmt.Sprintf("send at most %d positions per step", limit)},
+		{"logits rows past the payload limit", step(rows+1, 0, false), fmt.Sprintf("send at most %d positions per step", rows)},
+	} {
+		s := rawStream(t, ctx, c, n)
+		_ = s.SetDeadline(time.Now().Add(60 * time.Second))
+		var b sliceWriter
+		for _, r := range []*wire.Request{open, tc.req} {
+			if err := wire.WriteFrame(&b, r, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		st := &streamT{t: t, s: s}
+		st.ok()
+		var resp wire.Response
+		if _, err := wire.ReadFrame(s, &resp, 1<<20); err != nil {
+			t.Fatalf("%s: no reply: %v", tc.what, err)
+		}
+		if resp.Code != wire.Code_BAD_REQUEST || !strings.Contains(resp.Message, tc.msg) {
+			t.Fatalf("%s: %v %q, want BAD_REQUEST saying %q", tc.what, resp.Code, resp.Message, tc.msg)
+		}
+		waitSessions(t, n, 0)
+	}
+
+	// At the bound the reply is framed and read.
+	s := rawStream(t, ctx, c, n)
+	_ = s.SetDeadline(time.Now().Add(60 * time.Second))
+	var b sliceWriter
+	for _, r := range []*wire.Request{open, step(limit, k, true)} {
+		if err := wire.WriteFrame(&b, r, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	st := &streamT{t: t, s: s}
+	st.ok()
+	resp, _ := st.ok()
+	if len(resp.Top) != limit || len(resp.Top[0].Items) != k {
+		t.Fatalf("reply at the bound: %d top rows of %d, want %d of %d", len(resp.Top), len(resp.Top[0].Items), limit, k)
+	}
+	t.Logf("reply at the bound: %d control bytes for %d positions, top %d (limit %d)", proto.Size(resp), limit, k, wire.MaxControl)
+	_ = s.Close()
+	waitSessions(t, n, 0)
 }

@@ -94,22 +94,10 @@ const MaxTopLogprobs = 20
 
 // MaxPromptLogprobs is the longest prompt whose log-probabilities can be
 // asked for with top most likely tokens per position: the last hop's
-// reply to the prompt step carries, per position, its argmax, its
-// score and its top rows (at least one) in one control message
-// (wire.MaxControl), of at most promptPositionBytes each.
-func MaxPromptLogprobs(top int) int {
-	return (wire.MaxControl - promptReplySlack) / promptPositionBytes(max(top, 1))
-}
-
-// promptPositionBytes bounds the protobuf bytes of one prompt position in
-// the last hop's reply with k top rows: an argmax (a varint of at most 5
-// bytes), a score (a packed float) and a TopRow (tag, a length of at most
-// 2 bytes, k items of tag, length, id field ≤ 6 and logprob field 5).
-func promptPositionBytes(k int) int { return 5 + 4 + 3 + 13*k }
-
-// promptReplySlack is room for the reply's other fields and the packed
-// fields' lengths.
-const promptReplySlack = 64 << 10
+// reply to the prompt step carries, per position, its argmax, its score
+// and its top rows (at least one) in one control message, so the wire's
+// bound per step (wire.MaxReplyPositions) is the prompt's.
+func MaxPromptLogprobs(top int) int { return wire.MaxReplyPositions(top) }
 
 // Token is one generated token (or, for PromptLogprobs, one prompt
 // token) with, when the request asked for them, its log-probability

@@ -17,6 +17,22 @@ const MaxControl = 4 << 20
 // otherwise: 256 MiB holds a 4096-position prefill of an 16384-wide model.
 const DefaultMaxPayload = 256 << 20
 
+// ReplyPositionBytes bounds the control bytes one position adds to a step's
+// reply when the step asks for every position's logits with k top rows: an
+// argmax (a varint of at most 5 bytes), a score (a packed float) and a
+// TopRow (tag, a length of at most 2 bytes, k items of tag, length, id field
+// ≤ 6 and logprob field 5).
+func ReplyPositionBytes(k int) int { return 5 + 4 + 3 + 13*max(k, 1) }
+
+// replySlack is room in a reply's control message for its other fields and
+// the packed fields' lengths.
+const replySlack = 64 << 10
+
+// MaxReplyPositions is the most positions a step asking for every
+// position's logits with k top rows may hold: more could make the reply's
+// control message exceed MaxControl, which no peer would read.
+func MaxReplyPositions(k int) int { return (MaxControl - replySlack) / ReplyPositionBytes(k) }
+
 // firstChunk is how much memory a frame's part gets before any of its bytes
 // arrive; it doubles as bytes come in, so a peer that declares 4 MiB and
 // sends nothing costs 16 KiB, and one that sends it all costs two copies.

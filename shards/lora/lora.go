@@ -39,16 +39,28 @@ const MaxRank = 4096
 var Types = []tensor.Type{tensor.F32, tensor.F16, tensor.BF16, tensor.Q8_0}
 
 // Pair is the low-rank update of one base tensor: A is Rank×In (GGML
-// [In, Rank]), B is Out×Rank (GGML [Rank, Out]). The matrices are views of
-// the adapter file's data.
+// [In, Rank]), B is Out×Rank (GGML [Rank, Out]). A token embedding's pair
+// (Embedding) is stored flipped, as llama.cpp reads it: A is In×Rank (GGML
+// [Rank, In]) with In the vocabulary, one row per token, and B is Out×Rank
+// with Out the embedding width, so that token t's row gains
+// scale·B·A[t]. The matrices are views of the adapter file's data.
 type Pair struct {
 	Target       string // the base tensor, e.g. "blk.0.attn_q.weight"
 	In, Out      int
 	Rank         int
 	A, B         tensor.Matrix
 	ATyp, BTyp   tensor.Type
+	Embedding    bool // Target is a token embedding (EmbeddingTarget)
 	aInfo, bInfo *gguf.TensorInfo
 }
+
+// EmbeddingTarget reports whether an adapted base tensor is a token
+// embedding, whose pair llama.cpp keeps flipped: its llm_build_inp_embd
+// looks the tokens' rows up in lora_a (GGML [r, n_vocab]) and multiplies
+// them by lora_b ([r, n_embd]), and convert_lora_to_gguf.py transposes
+// PEFT's lora_embedding_A to that layout. The name test is llama.cpp's
+// (the name ends in "token_embd.weight").
+func EmbeddingTarget(target string) bool { return strings.HasSuffix(target, "token_embd.weight") }
 
 // Scale is the factor of B·(A·x) for a user scale: user × alpha / rank,
 // rounded to float32 at each step as llama.cpp's get_scale does, or user
@@ -264,7 +276,7 @@ func checkType(ti *gguf.TensorInfo) (tensor.Type, error) {
 }
 
 func newPair(f *gguf.File, target string, ai, bi *gguf.TensorInfo) (*Pair, error) {
-	in, ra, err := dims2(ai)
+	a0, a1, err := dims2(ai)
 	if err != nil {
 		return nil, err
 	}
@@ -272,13 +284,20 @@ func newPair(f *gguf.File, target string, ai, bi *gguf.TensorInfo) (*Pair, error
 	if err != nil {
 		return nil, err
 	}
-	if ra != rb {
+	emb := EmbeddingTarget(target)
+	in, ra := a0, a1
+	if emb {
+		in, ra = a1, a0
+		if ra != rb {
+			return nil, bad("tensor %s has rank %d (ne0) but %s has rank %d (ne0); a token embedding's lora_a must be [r, n_vocab] and its lora_b [r, n_embd], as llama.cpp reads them", ai.Name, ra, bi.Name, rb)
+		}
+	} else if ra != rb {
 		return nil, bad("tensor %s has rank %d (ne1) but %s has rank %d (ne0); lora_a must be [n_in, r] and lora_b [r, n_out]", ai.Name, ra, bi.Name, rb)
 	}
 	if ra > MaxRank {
 		return nil, bad("tensor %s has rank %d, above the limit %d", ai.Name, ra, MaxRank)
 	}
-	p := &Pair{Target: target, In: in, Out: out, Rank: ra, aInfo: ai, bInfo: bi}
+	p := &Pair{Target: target, In: in, Out: out, Rank: ra, Embedding: emb, aInfo: ai, bInfo: bi}
 	if p.ATyp, err = checkType(ai); err != nil {
 		return nil, err
 	}
@@ -286,6 +305,9 @@ func newPair(f *gguf.File, target string, ai, bi *gguf.TensorInfo) (*Pair, error
 		return nil, err
 	}
 	p.A = tensor.Matrix{Type: p.ATyp, Rows: ra, Cols: in, Data: f.Data(ai)}
+	if emb {
+		p.A = tensor.Matrix{Type: p.ATyp, Rows: in, Cols: ra, Data: f.Data(ai)}
+	}
 	p.B = tensor.Matrix{Type: p.BTyp, Rows: out, Cols: ra, Data: f.Data(bi)}
 	if f.HeaderOnly() {
 		return p, nil
@@ -308,7 +330,8 @@ type Shaper interface {
 // CheckBase checks the adapter against a base model of architecture arch
 // whose tensors base describes, as llama.cpp does when it loads the
 // adapter: the architectures match, every adapted tensor exists in the
-// base, and the pair's outer sides match its shape.
+// base, and the pair's outer sides match its shape ([In, Out], or [Out,
+// In] for a token embedding: [n_embd, n_vocab]).
 func (a *Adapter) CheckBase(arch string, base Shaper) error {
 	if a.Arch != arch {
 		return bad("the adapter is for architecture %q (key %s), the model is %q", a.Arch, KeyArch, arch)
@@ -318,6 +341,12 @@ func (a *Adapter) CheckBase(arch string, base Shaper) error {
 		ti, ok := base.Tensor(t)
 		if !ok {
 			return bad("tensor %s adapts %s, which the base model does not have (wrong base model?)", p.aInfo.Name, t)
+		}
+		if p.Embedding {
+			if len(ti.Dims) < 2 || ti.Dims[0] != uint64(p.Out) || ti.Dims[1] != uint64(p.In) {
+				return bad("tensors %s/%s adapt a [%d %d] token embedding (%d tokens of width %d), but base tensor %s has shape %v (wrong base model?)", p.aInfo.Name, p.bInfo.Name, p.Out, p.In, p.In, p.Out, t, ti.Dims)
+			}
+			continue
 		}
 		if len(ti.Dims) < 2 || ti.Dims[0] != uint64(p.In) || ti.Dims[1] != uint64(p.Out) {
 			return bad("tensors %s/%s adapt a [%d %d] matrix, but base tensor %s has shape %v (wrong base model?)", p.aInfo.Name, p.bInfo.Name, p.In, p.Out, t, ti.Dims)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,7 +125,7 @@ func TestReferenceAdapter(t *testing.T) {
 // TestHostileFiles: every damaged or hostile file is refused with an error
 // naming the key or tensor at fault.
 func TestHostileFiles(t *testing.T) {
-	q := "blk.0.attn_q.weight"
+	q, e := "blk.0.attn_q.weight", "token_embd.weight"
 	good := pairSpecs(q, 64, 4, 64, gguf.TypeF32)
 	without := func(key string) []gguf.KV {
 		var kvs []gguf.KV
@@ -168,6 +169,10 @@ func TestHostileFiles(t *testing.T) {
 		{"a of type Q4_0", goodKVs(), []gguf.TensorSpec{{Name: q + SuffixA, Dims: []uint64{64, 4}, Type: gguf.TypeQ4_0}, good[1]}, q + SuffixA},
 		{"b of type Q4_K", goodKVs(), []gguf.TensorSpec{good[0], {Name: q + SuffixB, Dims: []uint64{256, 64}, Type: gguf.TypeQ4_K}}, q + SuffixB},
 		{"rank too large", goodKVs(), pairSpecs(q, 1, MaxRank+1, 1, gguf.TypeF32), q + SuffixA},
+		// A token embedding's pair in the other pairs' layout (lora_a
+		// [n_embd, r]): llama.cpp's flipped one is [r, n_vocab].
+		{"embedding a not flipped", goodKVs(), pairSpecs(e, 64, 4, 64, gguf.TypeF32), e + SuffixA},
+		{"embedding rank too large", goodKVs(), []gguf.TensorSpec{{Name: e + SuffixA, Dims: []uint64{MaxRank + 1, 10}, Type: gguf.TypeF32}, {Name: e + SuffixB, Dims: []uint64{MaxRank + 1, 8}, Type: gguf.TypeF32}}, e + SuffixA},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -225,6 +230,81 @@ func TestCheckBase(t *testing.T) {
 	}
 }
 
+// TestEmbeddingPair: a token embedding's pair is written, read and checked
+// in llama.cpp's flipped layout (lora_a [r, n_vocab], lora_b [r, n_embd]),
+// the output head's like any matrix's.
+func TestEmbeddingPair(t *testing.T) {
+	const vocab, dim = 100, 64
+	targets := []Target{{"token_embd.weight", vocab, dim}, {"output.weight", dim, vocab}}
+	for _, typ := range Types {
+		rank := 4
+		if typ == tensor.Q8_0 {
+			rank = 32
+		}
+		pairs, err := Synth(SynthOptions{Targets: targets, Rank: rank, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, WriteOptions{Arch: "llama", Alpha: 8, Type: typ, Pairs: pairs}); err != nil {
+			t.Fatal(err)
+		}
+		gf, err := gguf.Parse(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string][]uint64{
+			"token_embd.weight.lora_a": {uint64(rank), vocab}, "token_embd.weight.lora_b": {uint64(rank), dim},
+			"output.weight.lora_a": {dim, uint64(rank)}, "output.weight.lora_b": {uint64(rank), vocab},
+		} {
+			if ti, ok := gf.Tensor(name); !ok || !slices.Equal(ti.Dims, want) {
+				t.Fatalf("%v: tensor %s: %v, want shape %v", typ, name, ti, want)
+			}
+		}
+		a, err := Parse(buf.Bytes())
+		if err != nil {
+			t.Fatalf("%v: %v", typ, err)
+		}
+		p, _ := a.Pair("token_embd.weight")
+		if !p.Embedding || p.In != vocab || p.Out != dim || p.Rank != rank || p.A.Rows != vocab || p.A.Cols != rank || p.B.Rows != dim || p.B.Cols != rank {
+			t.Fatalf("%v: embedding pair %+v", typ, p)
+		}
+		// Token 7's row of A is what was written for it.
+		row := make([]float32, rank)
+		if err := tensor.Row(p.A, 7, row); err != nil {
+			t.Fatal(err)
+		}
+		tol := map[tensor.Type]float64{tensor.F32: 0, tensor.F16: 1e-4, tensor.BF16: 1e-3, tensor.Q8_0: 1e-3}[typ]
+		for i, v := range row {
+			if d := math.Abs(float64(v - pairs[0].A[7*rank+i])); d > tol {
+				t.Fatalf("%v: A[7][%d] = %v, wrote %v", typ, i, v, pairs[0].A[7*rank+i])
+			}
+		}
+		if s := p.Scale(a.Alpha, 1); s != 8/float32(rank) {
+			t.Fatalf("scale %v", s)
+		}
+		if h, _ := a.Pair("output.weight"); h.Embedding || h.In != dim || h.Out != vocab || h.A.Rows != rank || h.A.Cols != dim {
+			t.Fatalf("%v: head pair %+v", typ, h)
+		}
+		if err := a.CheckBase("llama", shapes{"token_embd.weight": {dim, vocab}, "output.weight": {dim, vocab}}); err != nil {
+			t.Fatalf("%v: %v", typ, err)
+		}
+		for _, base := range []shapes{
+			{"token_embd.weight": {vocab, dim}, "output.weight": {dim, vocab}},
+			{"token_embd.weight": {dim, vocab + 1}, "output.weight": {dim, vocab}},
+			{"output.weight": {dim, vocab}},
+		} {
+			err := a.CheckBase("llama", base)
+			if err == nil || !strings.Contains(err.Error(), "token_embd.weight") {
+				t.Errorf("%v: embedding pair on base %v: %v, want an error naming token_embd.weight", typ, base, err)
+			}
+		}
+		if err := a.CheckBase("llama", shapes{"token_embd.weight": {dim, vocab}}); err == nil || !strings.Contains(err.Error(), "output.weight") {
+			t.Errorf("%v: head pair on a base without output.weight: %v", typ, err)
+		}
+	}
+}
+
 type shapes map[string][]uint64
 
 func (s shapes) Tensor(name string) (*gguf.TensorInfo, bool) {
@@ -252,7 +332,7 @@ func TestWriteRefuses(t *testing.T) {
 // FuzzParse: no input makes Parse panic, and whatever it accepts can be
 // multiplied with.
 func FuzzParse(f *testing.F) {
-	pairs, _ := Synth(SynthOptions{Targets: []Target{{"blk.0.attn_q.weight", 32, 32}}, Rank: 32, Seed: 1})
+	pairs, _ := Synth(SynthOptions{Targets: []Target{{"blk.0.attn_q.weight", 32, 32}, {"token_embd.weight", 3, 32}}, Rank: 32, Seed: 1})
 	for _, typ := range Types {
 		var buf bytes.Buffer
 		if err := Write(&buf, WriteOptions{Arch: "llama", Alpha: 8, Type: typ, Pairs: pairs}); err != nil {
@@ -275,7 +355,14 @@ func FuzzParse(f *testing.F) {
 			x := make([]float32, p.In)
 			mid := make([]float32, p.Rank)
 			out := make([]float32, p.Out)
-			tensor.MatMul(nil, tensor.NewWorkspace(), p.A, x, 1, mid)
+			if p.Embedding {
+				// A's rows are looked up (the last token's), not multiplied.
+				if err := tensor.Row(p.A, p.In-1, mid); err != nil {
+					t.Fatalf("row of an accepted embedding pair: %v", err)
+				}
+			} else {
+				tensor.MatMul(nil, tensor.NewWorkspace(), p.A, x, 1, mid)
+			}
 			tensor.MatMul(nil, tensor.NewWorkspace(), p.B, mid, 1, out)
 			_ = p.Scale(a.Alpha, 1)
 		}

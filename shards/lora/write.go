@@ -13,7 +13,9 @@ import (
 )
 
 // PairData is one pair to write: A is Rank×In and B is Out×Rank, row-major
-// float32, converted to Type when written.
+// float32, converted to Type when written. For a token embedding
+// (EmbeddingTarget) A is In×Rank, one row per token of the In-token
+// vocabulary, and Out is the embedding width (Pair's layout).
 type PairData struct {
 	Target        string
 	In, Out, Rank int
@@ -52,8 +54,12 @@ func Write(w io.Writer, o WriteOptions) error {
 		if p.Rank <= 0 || p.In <= 0 || p.Out <= 0 || len(p.A) != p.Rank*p.In || len(p.B) != p.Out*p.Rank {
 			return fmt.Errorf("lora: write %s: inconsistent pair (rank %d, in %d, out %d, %d and %d values)", p.Target, p.Rank, p.In, p.Out, len(p.A), len(p.B))
 		}
+		aDims := []uint64{uint64(p.In), uint64(p.Rank)}
+		if EmbeddingTarget(p.Target) {
+			aDims = []uint64{uint64(p.Rank), uint64(p.In)}
+		}
 		specs = append(specs,
-			gguf.TensorSpec{Name: p.Target + SuffixA, Dims: []uint64{uint64(p.In), uint64(p.Rank)}, Type: gguf.TensorType(o.Type)},
+			gguf.TensorSpec{Name: p.Target + SuffixA, Dims: aDims, Type: gguf.TensorType(o.Type)},
 			gguf.TensorSpec{Name: p.Target + SuffixB, Dims: []uint64{uint64(p.Rank), uint64(p.Out)}, Type: gguf.TensorType(o.Type)})
 		data = append(data, p.A, p.B)
 	}
@@ -86,7 +92,8 @@ func checkWriteType(t tensor.Type) (tensor.Type, error) {
 	return 0, fmt.Errorf("lora: type %v: adapters may hold F32, F16, BF16 or Q8_0", t)
 }
 
-// Target is a base matrix to adapt: its name and sides.
+// Target is a base matrix to adapt: its name and sides (for a token
+// embedding, In is the vocabulary and Out the embedding width).
 type Target struct {
 	Name    string
 	In, Out int

@@ -354,14 +354,14 @@ func (s *Shard) batchLogits(sc *scratch, segs []segment) {
 	d := s.cfg.Dim
 	if !s.headInvariant {
 		for _, g := range segs {
-			s.logits(sc, sc.x[g.row0*d:], g.it.done, g.rows, g.it.n, g.it.step.In, g.it.out)
+			s.logits(sc, sc.x[g.row0*d:], g.it.done, g.rows, g.it.n, g.it.step.In, g.it.out, g.it.ss.headAdapter())
 		}
 		return
 	}
 	sc.heads = sc.heads[:0]
 	for _, g := range segs {
 		lo, k := selected(g.it.step.In, g.it.done, g.rows, g.it.n)
-		sc.heads = append(sc.heads, headPart{x: sc.x[(g.row0+lo)*d : (g.row0+lo+k)*d], k: k, in: g.it.step.In, out: g.it.out})
+		sc.heads = append(sc.heads, headPart{x: sc.x[(g.row0+lo)*d : (g.row0+lo+k)*d], k: k, in: g.it.step.In, out: g.it.out, lora: g.it.ss.headAdapter()})
 	}
 	s.applyHead(sc, sc.heads)
 }

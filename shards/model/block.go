@@ -27,6 +27,7 @@ type scratch struct {
 	spans               []span     // the spans of the block being computed
 	heads               []headPart // the steps whose rows go through the head
 	loraX, loraT, loraD []float32  // an adapter's gathered x, A·x and B·(A·x)
+	loraIn              []loraSpan // addLoRA's spans with their pairs
 	loraSpans           []int      // the spans sharing one adapter product
 	loraDone            []bool     // per span: its adapter product is added
 	// Argument lists of the fused products (q/k/v, gate/up).

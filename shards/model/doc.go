@@ -39,13 +39,19 @@
 // order.
 //
 // A shard may hold LoRA adapters (AddAdapter: only its own blocks' pairs,
-// copied from the file) and each session names one or none
+// and the token embedding's on the first shard and the output head's on
+// the last, copied from the file) and each session names one or none
 // (OpenSessionAdapter). An adapted product is W·x + scale·B·(A·x) before
 // the bias, as llama.cpp's --lora computes it, without merging: the base
 // weights stay shared, and in a ForwardBatch the base product runs once for
 // every row while each session's low-rank product runs over its own rows
-// (lora.go). The block's tensors are declared once, in weights.go's
-// blockTensors, which the checker, the loader and adapter matching read.
+// (lora.go). The output head is adapted the same way; the token
+// embedding's pair adds scale·B·A[t] to token t's row, as llama.cpp's
+// llm_build_inp_embd does. A tied head (a model without output.weight) is
+// not adapted by the embedding's pair: that is PEFT's forward pass, while
+// llama.cpp at the references' commit aborts on such an adapter (lora.go).
+// The block's tensors are declared once, in weights.go's blockTensors,
+// which the checker, the loader and adapter matching read.
 //
 // A shard's prompt cache (promptcache.go; ShardOptions.PromptCacheBytes,
 // 64 MiB by default, least recently used first out) answers a session's

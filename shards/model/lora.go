@@ -14,13 +14,26 @@ import (
 )
 
 // Adapters: a shard holds the LoRA pairs of its own blocks for each adapter
-// it was given, and a session names one adapter (or none). An adapted
-// product is W·x + float32(scale·B·(A·x)), added before the bias, as
-// llama.cpp's llm_build_lora_mm does; the base weights are never changed,
-// so every session shares them. In a batch the base product runs once for
-// all rows and each session's low-rank product runs over its own rows with
-// the row count its Forward would use, so a session's bits do not depend on
-// what it is batched with.
+// it was given (and the token embedding's on the first shard, the output
+// head's on the last), and a session names one adapter (or none). An
+// adapted product is W·x + float32(scale·B·(A·x)), added before the bias,
+// as llama.cpp's llm_build_lora_mm does, the output head included; the
+// base weights are never changed, so every session shares them. In a batch
+// the base product runs once for all rows and each session's low-rank
+// product runs over its own rows with the row count its Forward would use,
+// so a session's bits do not depend on what it is batched with.
+//
+// The token embedding's pair is applied as llama.cpp's llm_build_inp_embd
+// does: each token's row of A (the flipped layout of lora.Pair.Embedding)
+// is looked up, multiplied by B, scaled and added to the token's embedding
+// row, all in float32. A model with a tied head (no output.weight, the head
+// is token_embd.weight) computes its head without the embedding's pair:
+// PEFT's forward pass, which trained the adapter, adapts only the lookup.
+// llama.cpp at the references' commit has no answer to match there: its
+// tied head carries token_embd.weight's name, so llm_build_lora_mm finds
+// the embedding's pair for it and multiplies by the flipped A as by an
+// ordinary one, which fails ggml_mul_mat's shape assertion and aborts the
+// process (unless the rank happens to equal the model width).
 
 // ErrNoAdapter is returned for a session naming an adapter the shard does
 // not hold.
@@ -102,7 +115,15 @@ type blockLoRA [loraSlots]*loraPair
 type shardAdapter struct {
 	name   string
 	blocks []*blockLoRA // one per shard block; nil: the block is not adapted
+	embd   *loraPair    // first shard: token_embd.weight's pair (A is vocab×rank), or nil
+	head   *loraPair    // last shard: output.weight's pair, or nil
 }
+
+// Targets outside the blocks.
+const (
+	embdTarget = "token_embd.weight"
+	headTarget = "output.weight"
+)
 
 // adapterTarget maps an adapted tensor's name to its block and slot.
 func adapterTarget(name string) (block int, slot loraSlot, ok bool) {
@@ -144,7 +165,10 @@ func (m *Model) AdapterTargets() []lora.Target {
 }
 
 // CheckAdapter checks that an adapter fits this model: same architecture,
-// every adapted tensor a block matrix of the model with the pair's shape.
+// every adapted tensor a block matrix of the model, its token embedding or
+// its output head (output.weight; a tied head has none) with the pair's
+// shape (lora.Adapter.CheckBase, whose errors name the tensor and both
+// shapes).
 func (m *Model) CheckAdapter(a *lora.Adapter) error {
 	arch, err := m.file.Architecture()
 	if err != nil {
@@ -154,8 +178,11 @@ func (m *Model) CheckAdapter(a *lora.Adapter) error {
 		return err
 	}
 	for _, t := range a.Targets() {
+		if t == embdTarget || t == headTarget {
+			continue // CheckBase found it in the model, with the pair's shape
+		}
 		if b, _, ok := adapterTarget(t); !ok || b >= m.cfg.Blocks {
-			return fmt.Errorf("lora: %w: tensor %s%s adapts %s; svc applies adapters to the attention and feed-forward matrices of the blocks only", lora.ErrBadAdapter, t, lora.SuffixA, t)
+			return fmt.Errorf("lora: %w: tensor %s%s adapts %s; svc applies adapters to the token embedding, the output head and the attention and feed-forward matrices of the blocks", lora.ErrBadAdapter, t, lora.SuffixA, t)
 		}
 	}
 	return nil
@@ -163,8 +190,10 @@ func (m *Model) CheckAdapter(a *lora.Adapter) error {
 
 // AddAdapter makes an adapter available to this shard's sessions under
 // name, with the user scale (1 for llama.cpp's --lora). Only the pairs of
-// the shard's blocks are copied; a shard holding none of the adapted blocks
-// still accepts sessions naming it (they compute as the base there).
+// the shard's blocks are copied (and the token embedding's on the first
+// shard, the output head's on the last); a shard holding none of the
+// adapted tensors still accepts sessions naming it (they compute as the
+// base there).
 func (s *Shard) AddAdapter(name string, a *lora.Adapter, userScale float32) error {
 	if name == "" {
 		return errors.New("model: an adapter needs a name")
@@ -174,9 +203,29 @@ func (s *Shard) AddAdapter(name string, a *lora.Adapter, userScale float32) erro
 	}
 	sa := &shardAdapter{name: name, blocks: make([]*blockLoRA, len(s.blocks))}
 	for _, t := range a.Targets() {
-		bi, slot, _ := adapterTarget(t)
-		if bi < s.first || bi >= s.last {
-			continue
+		var dst **loraPair
+		switch t {
+		case embdTarget:
+			if !s.IsFirst() {
+				continue
+			}
+			dst = &sa.embd
+		case headTarget:
+			if !s.IsLast() {
+				continue
+			}
+			dst = &sa.head
+		default:
+			bi, slot, _ := adapterTarget(t)
+			if bi < s.first || bi >= s.last {
+				continue
+			}
+			bl := sa.blocks[bi-s.first]
+			if bl == nil {
+				bl = &blockLoRA{}
+				sa.blocks[bi-s.first] = bl
+			}
+			dst = &bl[slot]
 		}
 		p, _ := a.Pair(t)
 		if err := finiteMatrix(p.A, t+lora.SuffixA); err != nil {
@@ -185,12 +234,7 @@ func (s *Shard) AddAdapter(name string, a *lora.Adapter, userScale float32) erro
 		if err := finiteMatrix(p.B, t+lora.SuffixB); err != nil {
 			return err
 		}
-		bl := sa.blocks[bi-s.first]
-		if bl == nil {
-			bl = &blockLoRA{}
-			sa.blocks[bi-s.first] = bl
-		}
-		bl[slot] = newLoRAPair(p, p.Scale(a.Alpha, userScale))
+		*dst = newLoRAPair(p, p.Scale(a.Alpha, userScale))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -251,28 +295,70 @@ func (ss *session) blockAdapter(l int) *blockLoRA {
 	return ss.adapter.blocks[l]
 }
 
+// embdAdapter is the session's token embedding pair, or nil.
+func (ss *session) embdAdapter() *loraPair {
+	if ss.adapter == nil {
+		return nil
+	}
+	return ss.adapter.embd
+}
+
+// headAdapter is the session's output head pair, or nil.
+func (ss *session) headAdapter() *loraPair {
+	if ss.adapter == nil {
+		return nil
+	}
+	return ss.adapter.head
+}
+
+// loraSpan is one session's rows [row0, row0+rows) of an adapted product
+// and the session's pair for it (nil: not adapted).
+type loraSpan struct {
+	row0, rows int
+	p          *loraPair
+}
+
 // addLoRA adds scale·B·(A·x) to out (rows of width outW) for every span
 // whose adapter adapts slot, x being the product's input (rows of width
-// inW). The spans sharing a pair share its two products when the pair's
-// types are batch-invariant (a row's bits do not depend on the others);
-// otherwise (BF16) each span's product covers its own rows, with the row
-// count its Forward would use.
+// inW) (see addLoRASpans).
 func (s *Shard) addLoRA(sc *scratch, spans []span, slot loraSlot, x []float32, inW int, out []float32, outW int) {
+	sc.loraIn = sc.loraIn[:0]
+	adapted := false
+	for _, g := range spans {
+		var p *loraPair
+		if g.lora != nil {
+			p = g.lora[slot]
+		}
+		adapted = adapted || p != nil
+		sc.loraIn = append(sc.loraIn, loraSpan{row0: g.row0, rows: g.rows, p: p})
+	}
+	if adapted {
+		s.addLoRASpans(sc, sc.loraIn, x, inW, out, outW)
+	}
+}
+
+// addLoRASpans adds scale·B·(A·x) to out (rows of width outW) for every
+// span with a pair, x being the product's input (rows of width inW). The
+// spans sharing a pair share its two products when the pair's types are
+// batch-invariant (a row's bits do not depend on the others); otherwise
+// (BF16) each span's product covers its own rows, with the row count its
+// Forward would use.
+func (s *Shard) addLoRASpans(sc *scratch, spans []loraSpan, x []float32, inW int, out []float32, outW int) {
 	sc.loraDone = append(sc.loraDone[:0], make([]bool, len(spans))...)
 	for i, g := range spans {
-		if g.lora == nil || g.lora[slot] == nil || sc.loraDone[i] {
+		if g.p == nil || g.rows == 0 || sc.loraDone[i] {
 			continue
 		}
-		p := g.lora[slot]
+		p := g.p
 		// The spans computed together: this one, and the later ones with
 		// the same pair when the pair allows it.
 		sc.loraSpans = append(sc.loraSpans[:0], i)
 		rows := g.rows
 		if p.invariant {
 			for j := i + 1; j < len(spans); j++ {
-				if h := spans[j]; h.lora != nil && h.lora[slot] == p {
+				if spans[j].p == p {
 					sc.loraSpans = append(sc.loraSpans, j)
-					rows += h.rows
+					rows += spans[j].rows
 				}
 			}
 		}
@@ -288,27 +374,58 @@ func (s *Shard) addLoRA(sc *scratch, spans []span, slot loraSlot, x []float32, i
 			in = sc.loraX
 		}
 		sc.loraT = growTo(sc.loraT, rows*p.a.Rows)
-		sc.loraD = growTo(sc.loraD, rows*outW)
 		s.matmul(s.pool, sc.ws, p.a, in, rows, sc.loraT)
-		if p.bt != nil {
-			p.narrowB(sc.loraT, rows, sc.loraD)
-		} else {
-			s.matmul(s.pool, sc.ws, p.b, sc.loraT, rows, sc.loraD)
-		}
+		s.loraB(sc, p, rows)
 		r := 0
 		for _, j := range sc.loraSpans {
 			sc.loraDone[j] = true
 			h := spans[j]
-			o := out[h.row0*outW : (h.row0+h.rows)*outW]
-			for k, v := range sc.loraD[r*outW : (r+h.rows)*outW] {
-				// ggml_scale then ggml_add: each result rounded to
-				// float32 (the conversion keeps the compiler from fusing
-				// them).
-				o[k] += float32(v * p.scale)
-			}
+			p.addScaled(out[h.row0*outW:(h.row0+h.rows)*outW], sc.loraD[r*outW:])
 			r += h.rows
 		}
 	}
+}
+
+// loraB computes sc.loraD = B·t for the rows of sc.loraT (rank wide).
+func (s *Shard) loraB(sc *scratch, p *loraPair, rows int) {
+	sc.loraD = growTo(sc.loraD, rows*p.b.Rows)
+	if p.bt != nil {
+		p.narrowB(sc.loraT, rows, sc.loraD)
+	} else {
+		s.matmul(s.pool, sc.ws, p.b, sc.loraT, rows, sc.loraD)
+	}
+}
+
+// addScaled adds float32(d[k]·scale) to o[k] for every k of o: ggml_scale
+// then ggml_add, each result rounded to float32 (the conversion keeps the
+// compiler from fusing them).
+func (p *loraPair) addScaled(o, d []float32) {
+	d = d[:len(o)]
+	for k, v := range d {
+		o[k] += float32(v * p.scale)
+	}
+}
+
+// addEmbdLoRA adds the token embedding pair's scale·B·A[t] to the
+// embedding row of each token t (rows of x), as llama.cpp's
+// llm_build_inp_embd: A's rows are looked up, not multiplied. The product
+// with B runs over the chunks Forward computes the step's blocks in (the
+// row count chooses the order of a BF16 product), with the session's
+// scratch (its semaphore is held).
+func (s *Shard) addEmbdLoRA(sc *scratch, p *loraPair, tokens []int32, x []float32) error {
+	d, r := s.cfg.Dim, p.a.Cols
+	for r0 := 0; r0 < len(tokens); r0 += maxBatch {
+		rows := min(maxBatch, len(tokens)-r0)
+		sc.loraT = growTo(sc.loraT, rows*r)
+		for i, t := range tokens[r0 : r0+rows] {
+			if err := tensor.Row(p.a, int(t), sc.loraT[i*r:(i+1)*r]); err != nil {
+				return fmt.Errorf("adapter row of token %d: %w", t, err)
+			}
+		}
+		s.loraB(sc, p, rows)
+		p.addScaled(x[r0*d:(r0+rows)*d], sc.loraD)
+	}
+	return nil
 }
 
 // AdapterKinds are the block matrices (GGUF names after "blk.N.", without
@@ -323,10 +440,19 @@ func AdapterKinds() []string {
 	return ks
 }
 
+// Kinds of SynthAdapter outside the blocks, adapted only when named: the
+// token embedding and the output head (not of a tied-head model).
+const (
+	KindTokenEmbd = "token_embd"
+	KindOutput    = "output"
+)
+
 // SynthAdapterOptions configure SynthAdapter.
 type SynthAdapterOptions struct {
-	Name  string
-	Kinds []string // nil: every kind of AdapterKinds
+	Name string
+	// Kinds are block matrices of AdapterKinds, KindTokenEmbd and
+	// KindOutput (nil: every kind of AdapterKinds).
+	Kinds []string
 	Rank  int
 	Alpha float32
 	Type  tensor.Type
@@ -335,26 +461,38 @@ type SynthAdapterOptions struct {
 }
 
 // SynthAdapter writes to path a random adapter (seeded normal A and B) for
-// the chosen matrices of every block of the model. The same options and
-// model give the same file.
+// the chosen matrices of every block of the model (and its token embedding
+// or output head when named). The same options and model give the same
+// file.
 func (m *Model) SynthAdapter(path string, o SynthAdapterOptions) error {
 	kinds := o.Kinds
 	if len(kinds) == 0 {
 		kinds = AdapterKinds()
 	}
+	allowed := append(AdapterKinds(), KindTokenEmbd)
+	if !m.cfg.TiedHead {
+		allowed = append(allowed, KindOutput)
+	}
 	want := map[string]bool{}
 	for _, k := range kinds {
-		if !slices.Contains(AdapterKinds(), k) {
-			return fmt.Errorf("model: adapter target %q is not one of %s", k, strings.Join(AdapterKinds(), ", "))
+		if !slices.Contains(allowed, k) {
+			return fmt.Errorf("model: adapter target %q is not one of %s", k, strings.Join(allowed, ", "))
 		}
 		want[k] = true
 	}
 	var targets []lora.Target
+	c := &m.cfg
+	if want[KindTokenEmbd] {
+		targets = append(targets, lora.Target{Name: embdTarget, In: c.Vocab, Out: c.Dim})
+	}
 	for _, t := range m.AdapterTargets() {
 		_, suffix, _ := strings.Cut(strings.TrimPrefix(t.Name, "blk."), ".")
 		if want[strings.TrimSuffix(suffix, ".weight")] {
 			targets = append(targets, t)
 		}
+	}
+	if want[KindOutput] {
+		targets = append(targets, lora.Target{Name: headTarget, In: c.Dim, Out: c.Vocab})
 	}
 	arch, err := m.file.Architecture()
 	if err != nil {

@@ -185,8 +185,12 @@ func TestLoRAZeroIsBase(t *testing.T) {
 	sameBits(t, "zero adapter", base, adapted)
 }
 
-// TestLoRARefused: adapters that do not fit the model, and sessions naming
-// an adapter the shard does not hold, are refused with errors naming them.
+// TestLoRARefused: adapters that do not fit the model (a block matrix, the
+// token embedding or the output head of another shape, a tensor the model
+// does not have or svc does not adapt, a NaN), and sessions naming an
+// adapter the shard does not hold, are refused with errors naming them;
+// the token embedding's and the output head's pairs of the right shapes are
+// accepted.
 func TestLoRARefused(t *testing.T) {
 	m, err := Open(testenv.Path(t, "models", "mini-llama-q8_0.gguf"), Options{})
 	if err != nil {
@@ -207,10 +211,12 @@ func TestLoRARefused(t *testing.T) {
 	if err := sh.AddAdapter("q", qa, 1); err == nil || !strings.Contains(err.Error(), "architecture") {
 		t.Fatalf("qwen2 adapter on a llama model: %v", err)
 	}
-	write := func(target string, in, out int) *lora.Adapter {
+	// in and out as lora.PairData takes them: a token embedding's in is
+	// the vocabulary, out its width.
+	writeArch := func(arch, target string, in, out int) *lora.Adapter {
 		pairs := []lora.PairData{{Target: target, In: in, Out: out, Rank: 2, A: make([]float32, 2*in), B: make([]float32, out*2)}}
 		path := filepath.Join(t.TempDir(), "a.gguf")
-		if err := lora.WriteFile(path, lora.WriteOptions{Arch: "llama", Type: tensor.F32, Pairs: pairs}); err != nil {
+		if err := lora.WriteFile(path, lora.WriteOptions{Arch: arch, Type: tensor.F32, Pairs: pairs}); err != nil {
 			t.Fatal(err)
 		}
 		a, err := lora.Open(path)
@@ -220,6 +226,7 @@ func TestLoRARefused(t *testing.T) {
 		t.Cleanup(func() { a.Close() })
 		return a
 	}
+	write := func(target string, in, out int) *lora.Adapter { return writeArch("llama", target, in, out) }
 	c := m.Config()
 	for _, tc := range []struct {
 		a    *lora.Adapter
@@ -227,12 +234,28 @@ func TestLoRARefused(t *testing.T) {
 	}{
 		{write("blk.0.attn_q.weight", c.Dim, c.QDim()+1), "blk.0.attn_q.weight"},
 		{write("blk.9.attn_q.weight", c.Dim, c.QDim()), "blk.9.attn_q.weight"},
-		{write("output.weight", c.Dim, c.Vocab), "output.weight"},
+		{write("output.weight", c.Dim, c.Vocab+1), fmt.Sprintf("output.weight has shape [%d %d]", c.Dim, c.Vocab)},
+		{write("output.weight", c.Dim+1, c.Vocab), "output.weight"},
+		{write("token_embd.weight", c.Vocab+1, c.Dim), fmt.Sprintf("token_embd.weight has shape [%d %d]", c.Dim, c.Vocab)},
+		{write("token_embd.weight", c.Vocab, c.Dim-1), "token_embd.weight"},
+		{write("output_norm.bias", c.Dim, 1), "output_norm.bias"},
 		{write("blk.0.attn_norm.weight", c.Dim, 1), "blk.0.attn_norm.weight"},
 	} {
 		if err := sh.AddAdapter("bad", tc.a, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("adapter on %s: error %v, want one naming it", tc.want, err)
 		}
+	}
+	// The ends of the model, of the right shapes, are adapted.
+	if err := sh.AddAdapter("head", write("output.weight", c.Dim, c.Vocab), 1); err != nil {
+		t.Errorf("head adapter: %v", err)
+	}
+	if err := sh.AddAdapter("embd", write("token_embd.weight", c.Vocab, c.Dim), 1); err != nil {
+		t.Errorf("token embedding adapter: %v", err)
+	}
+	// A tied head has no output.weight to adapt.
+	qc := q.Config()
+	if err := q.CheckAdapter(writeArch("qwen2", "output.weight", qc.Dim, qc.Vocab)); err == nil || !strings.Contains(err.Error(), "output.weight") {
+		t.Errorf("head adapter on a tied head: %v", err)
 	}
 	// A NaN in B (an adapter that diverged in training).
 	pairs := []lora.PairData{{Target: "blk.1.ffn_down.weight", In: c.FFN, Out: c.Dim, Rank: 2, A: make([]float32, 2*c.FFN), B: make([]float32, c.Dim*2)}}
@@ -248,6 +271,19 @@ func TestLoRARefused(t *testing.T) {
 	defer na.Close()
 	if err := sh.AddAdapter("nan", na, 1); err == nil || !strings.Contains(err.Error(), "blk.1.ffn_down.weight.lora_b") {
 		t.Fatalf("NaN adapter: %v", err)
+	}
+	pairs = []lora.PairData{{Target: "token_embd.weight", In: c.Vocab, Out: c.Dim, Rank: 2, A: make([]float32, 2*c.Vocab), B: make([]float32, c.Dim*2)}}
+	pairs[0].A[2*c.Vocab-1] = float32(math.Inf(1))
+	if err := lora.WriteFile(nanPath, lora.WriteOptions{Arch: "llama", Type: tensor.F32, Pairs: pairs}); err != nil {
+		t.Fatal(err)
+	}
+	ia, err := lora.Open(nanPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ia.Close()
+	if err := sh.AddAdapter("inf", ia, 1); err == nil || !strings.Contains(err.Error(), "token_embd.weight.lora_a") {
+		t.Fatalf("infinite embedding adapter: %v", err)
 	}
 	if err := sh.OpenSessionAdapter("s", 8, "nope"); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("unknown adapter: %v", err)

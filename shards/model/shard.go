@@ -479,7 +479,7 @@ func (s *Shard) ForwardInto(ctx context.Context, id string, in Input, out *Outpu
 			s.blockForward(b, xb, rows, sc.spans, sc)
 		}
 		if s.IsLast() {
-			s.logits(&ss.sc, xb, r0, rows, n, in, out)
+			s.logits(&ss.sc, xb, r0, rows, n, in, out, ss.headAdapter())
 		}
 	}
 	ss.n += n
@@ -564,7 +564,8 @@ func (s *Shard) residual(ss *session, n int, reuse []float32) []float32 {
 }
 
 // embed fills x with a checked step's input: the token embeddings on the
-// first shard, the previous shard's hidden states elsewhere.
+// first shard (with the session's adapter's, if it adapts them), the
+// previous shard's hidden states elsewhere.
 func (s *Shard) embed(ss *session, in Input, x []float32) error {
 	if !s.IsFirst() {
 		copy(x, in.Hidden)
@@ -576,15 +577,21 @@ func (s *Shard) embed(ss *session, in Input, x []float32) error {
 			return fmt.Errorf("model: session %q: embedding token %d: %w", ss.id, t, err)
 		}
 	}
+	if p := ss.embdAdapter(); p != nil {
+		if err := s.addEmbdLoRA(&ss.sc, p, in.Tokens, x); err != nil {
+			return fmt.Errorf("model: session %q: %w", ss.id, err)
+		}
+	}
 	return nil
 }
 
 // logits sends the rows of a step's chunk (rows [r0, r0+rows) of its n
-// positions, in x) that its Logits mode selects through the output head.
-func (s *Shard) logits(sc *scratch, x []float32, r0, rows, n int, in Input, out *Output) {
+// positions, in x) that its Logits mode selects through the output head,
+// adapted by the session's head pair lp (nil: the base head).
+func (s *Shard) logits(sc *scratch, x []float32, r0, rows, n int, in Input, out *Output, lp *loraPair) {
 	lo, k := selected(in, r0, rows, n)
 	d := s.cfg.Dim
-	sc.heads = append(sc.heads[:0], headPart{x: x[lo*d : (lo+k)*d], k: k, in: in, out: out})
+	sc.heads = append(sc.heads[:0], headPart{x: x[lo*d : (lo+k)*d], k: k, in: in, out: out, lora: lp})
 	s.applyHead(sc, sc.heads)
 }
 
@@ -604,18 +611,22 @@ func selected(in Input, r0, rows, n int) (lo, k int) {
 }
 
 // headPart is one step's rows for the output head: k rows (k×Dim of x),
-// the step's input options and its result.
+// the step's input options, its result and its session's head pair (nil:
+// the base head).
 type headPart struct {
-	x   []float32
-	k   int
-	in  Input
-	out *Output
+	x    []float32
+	k    int
+	in   Input
+	out  *Output
+	lora *loraPair
 }
 
 // applyHead computes the logits of every part's rows in one product (output
-// norm, then head) and appends each part's argmax, top-k and, unless the
-// step omits them, logits to its Output. Logits a caller keeps are fresh
-// memory, each part its own slice of it; otherwise the scratch is reused.
+// norm, then head), adds each adapted part's low-rank product as a block's
+// matrices do (addLoRASpans), and appends each part's argmax, top-k and,
+// unless the step omits them, logits to its Output. Logits a caller keeps
+// are fresh memory, each part its own slice of it; otherwise the scratch is
+// reused.
 func (s *Shard) applyHead(sc *scratch, parts []headPart) {
 	c := &s.cfg
 	d, vocab := c.Dim, c.Vocab
@@ -642,6 +653,17 @@ func (s *Shard) applyHead(sc *scratch, parts []headPart) {
 		lg = sc.logits
 	}
 	s.matmul(s.pool, sc.ws, s.head.out, sc.logitsXn, total, lg)
+	sc.loraIn = sc.loraIn[:0]
+	adapted := false
+	r = 0
+	for _, p := range parts {
+		sc.loraIn = append(sc.loraIn, loraSpan{row0: r, rows: p.k, p: p.lora})
+		adapted = adapted || (p.lora != nil && p.k > 0)
+		r += p.k
+	}
+	if adapted {
+		s.addLoRASpans(sc, sc.loraIn, sc.logitsXn, d, lg, vocab)
+	}
 	r = 0
 	for _, p := range parts {
 		// The full slice expression makes a later append copy instead of

@@ -41,9 +41,9 @@ func checkAdapterHeader(gf *gguf.File) error {
 
 // NeedBlocks lists, in file order, the adapter tensors a shard of blocks
 // [first,last) of a model of blocks blocks uses: the pairs of its blocks,
-// those of the token embedding at either end (the first range embeds, the
-// last may use it as a tied head), those of the output head at the last,
-// and any other tensor in every range.
+// those of the token embedding at the first range (which embeds; a tied
+// head is not adapted by them, see package model), those of the output
+// head at the last, and any other tensor in every range.
 func (m *Manifest) NeedBlocks(first, last, blocks int) ([]Tensor, error) {
 	if m.Kind != KindAdapter {
 		return nil, fmt.Errorf("slice: NeedBlocks is for adapters; models use Need")
@@ -60,7 +60,7 @@ func (m *Manifest) NeedBlocks(first, last, blocks int) ([]Tensor, error) {
 				out = append(out, t)
 			}
 		case strings.HasPrefix(t.Name, "token_embd."):
-			if first == 0 || last == blocks {
+			if first == 0 {
 				out = append(out, t)
 			}
 		case strings.HasPrefix(t.Name, "output."):

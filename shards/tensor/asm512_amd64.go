@@ -18,9 +18,6 @@ func kernelCaps() x86Caps { return hostCaps() }
 func dotF16AVX512(w *byte, x *uint16, n int) float32
 
 //go:noescape
-func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
-
-//go:noescape
 func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
 
 // bf16_amd64.s

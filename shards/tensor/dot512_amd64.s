@@ -2,8 +2,9 @@
 
 #include "textflag.h"
 
-// AVX-512 kernels for the float weight types (F16 for one position, F16
-// and F32 for four positions; BF16 has its own orders, bf16order.go). They keep the canonical
+// AVX-512 kernels for the float weight types (F16 for one position, F32
+// for four positions; F16 batches use the AVX2 tile, tiles_f16_avx2_amd64.s;
+// BF16 has its own orders, bf16order.go). They keep the canonical
 // 32-lane order of dot_generic.go (lanes 0..15 and 16..31 in two
 // registers, separate multiply and add), so they give the bits of the Go
 // and AVX2 kernels. The quantized types use the AVX2 kernels, which follow
@@ -73,15 +74,6 @@ done:                          \
 	FSTORE(Z14, Z15, 12);      \
 	VZEROUPPER;                \
 	RET
-
-// func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32)
-TEXT ·dotF16x4AVX512(SB), NOSPLIT, $0-40
-	MOVQ w+0(FP), SI
-	MOVQ x+8(FP), DI
-	MOVQ xstride+16(FP), R9
-	MOVQ n+24(FP), CX
-	MOVQ out+32(FP), AX
-	FLOATX4(LOAD_F16, 32, 64)
 
 // func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32)
 TEXT ·dotF32x4AVX512(SB), NOSPLIT, $0-40

@@ -120,10 +120,13 @@ func kernelSets() []*kernelSet {
 	return sets
 }
 
-// avx512Kernels is the AVX2 set with 512-bit kernels for the float weight
-// types. The quantized types keep the AVX2 kernels: they follow llama.cpp's
-// order (one 8-lane accumulator with fused multiply-adds), which 512-bit
-// registers do not speed up without changing it.
+// avx512Kernels is the AVX2 set with the AVX-512 tile and x-layout kernels
+// where the CPU has their extensions, and 512-bit kernels for one F16 row
+// and F32 batches. F16 batches keep the AVX2 16-row tile (f16Tile): llvm-mca
+// predicts it 1.5-3.5x the throughput of the former 512-bit four-position
+// kernel, which widened each position's activations per row and kept a
+// separate multiply and add (bench/kernel-mca.sh, bench/RESULTS.md
+// 2026-11-28).
 func avx512Kernels() *kernelSet {
 	ks := avx2Kernels()
 	ks.name = "avx512"
@@ -135,19 +138,6 @@ func avx512Kernels() *kernelSet {
 	ks.dot[F16] = func(w []byte, a *acts, i int) float32 {
 		return f16Row(dotF16AVX512, w, a.hrow(i))
 	}
-	ks.batch[F16] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
-		n := a.cols / 32 * 32
-		if n > 0 {
-			_ = w[2*n-1]
-			_ = a.h[(i+4)*a.cols-1]
-			dotF16x4AVX512(&w[0], &a.h[i*a.cols], 2*a.cols, n, out)
-		} else {
-			*out = [4]float32{}
-		}
-		for p := range out {
-			out[p] = tailF16(out[p], w, a.hrow(i+p), n)
-		}
-	})
 	ks.batch[F32] = quad(func(w []byte, a *acts, i int, out *[4]float32) {
 		n := a.cols / 32 * 32
 		if n > 0 {

@@ -18,17 +18,6 @@ func dotF16AVX512(w *byte, x *uint16, n int) float32 {
 	return fr.r0
 }
 
-func dotF16x4AVX512(w *byte, x *uint16, xstride int, n int, out *[4]float32) {
-	fr := &struct {
-		w       *byte
-		x       *uint16
-		xstride int
-		n       int
-		out     *[4]float32
-	}{w: w, x: x, xstride: xstride, n: n, out: out}
-	sim512Call("dotF16x4AVX512", unsafe.Pointer(fr), unsafe.Sizeof(*fr), unsafe.Sizeof(*fr))
-}
-
 func dotF32x4AVX512(w *byte, x *float32, xstride int, n int, out *[4]float32) {
 	fr := &struct {
 		w       *byte

@@ -30,12 +30,14 @@ func newModelSynthAdapterCmd() *cobra.Command {
 		Use:   "synth-adapter --base FILE --out FILE --rank R [--alpha A] [--type T] [--seed N]",
 		Short: "Write a random LoRA adapter for a model (llama.cpp's GGUF LoRA format)",
 		Long: fmt.Sprintf(`Write a LoRA adapter for the model --base whose A and B matrices are seeded
-normal draws (std --std), for the chosen block matrices of every block. The
-file is the same for the same model, options and seed; llama.cpp loads it
-with --lora. Scale at use: user scale × alpha / rank (alpha 0: user scale).
+normal draws (std --std), for the chosen block matrices of every block and,
+when named, the token embedding and the output head. The file is the same
+for the same model, options and seed; llama.cpp loads it with --lora. Scale
+at use: user scale × alpha / rank (alpha 0: user scale).
 
-Targets: %s
-Types:   f32, f16, bf16, q8_0 (q8_0 needs the rank to be a multiple of 32)`, strings.Join(model.AdapterKinds(), ", ")),
+Targets: %s (default: all of these);
+         %s, %s (the output head of a model that has output.weight)
+Types:   f32, f16, bf16, q8_0 (q8_0 needs the rank to be a multiple of 32)`, strings.Join(model.AdapterKinds(), ", "), model.KindTokenEmbd, model.KindOutput),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if base == "" || out == "" || rank == 0 {
@@ -73,7 +75,7 @@ Types:   f32, f16, bf16, q8_0 (q8_0 needs the rank to be a multiple of 32)`, str
 	f.StringVar(&typ, "type", "f16", "tensor type (f32, f16, bf16, q8_0)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	f.Float64Var(&std, "std", 0.02, "standard deviation of A's and B's values")
-	f.StringVar(&targets, "targets", "", "comma-separated block matrices (default: all)")
+	f.StringVar(&targets, "targets", "", "comma-separated block matrices, token_embd, output (default: every block matrix)")
 	f.StringVar(&name, "name", "", "general.name to record")
 	return cmd
 }

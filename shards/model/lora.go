@@ -32,8 +32,9 @@ import (
 // llama.cpp at the references' commit has no answer to match there: its
 // tied head carries token_embd.weight's name, so llm_build_lora_mm finds
 // the embedding's pair for it and multiplies by the flipped A as by an
-// ordinary one, which fails ggml_mul_mat's shape assertion and aborts the
-// process (unless the rank happens to equal the model width).
+// ordinary one, which fails ggml_mul_mat's shape assertion
+// (GGML_ASSERT(ggml_can_mul_mat(a, b)), seen with llama-cli on
+// mini-qwen2-q8_0 and a token_embd adapter) and aborts the process.
 
 // ErrNoAdapter is returned for a session naming an adapter the shard does
 // not hold.
@@ -475,6 +476,9 @@ func (m *Model) SynthAdapter(path string, o SynthAdapterOptions) error {
 	}
 	want := map[string]bool{}
 	for _, k := range kinds {
+		if k == KindOutput && m.cfg.TiedHead {
+			return fmt.Errorf("model: adapter target %q: the model has no output.weight (its head is token_embd.weight)", k)
+		}
 		if !slices.Contains(allowed, k) {
 			return fmt.Errorf("model: adapter target %q is not one of %s", k, strings.Join(allowed, ", "))
 		}

@@ -46,6 +46,14 @@ FIXTURES = [
      dict(rank=4, alpha=8, type="f32", seed=23, std=0.03), 1.0, 32),
     ("mini-qwen2-q8_0-r32-q8_0", "mini-qwen2-q8_0.gguf",
      dict(rank=32, alpha=32, type="q8_0", seed=31, std=0.02), 1.0, 32),
+    # The model's ends: the token embedding's pair (lora_a [r, n_vocab]) and
+    # the output head's, alone and with block matrices.
+    ("stories260K-r4-f16-ends", "stories260K.gguf",
+     dict(rank=4, alpha=8, type="f16", seed=14, std=0.1, targets="token_embd,output"), 1.0, 32),
+    ("mini-llama-f32-r8-f32-ends", "mini-llama-f32.gguf",
+     dict(rank=8, alpha=16, type="f32", seed=24, std=0.05, targets="token_embd,output,attn_q,ffn_down"), 1.0, 32),
+    ("mini-llama-q8_0-r32-q8_0-ends", "mini-llama-q8_0.gguf",
+     dict(rank=32, alpha=16, type="q8_0", seed=25, std=0.03, targets="token_embd,output"), 1.0, 32),
 ]
 
 

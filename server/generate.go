@@ -32,6 +32,7 @@ type job struct {
 	ref          string      // the request's reference (errors, log, journal)
 	key          *apikey.Key // the caller's key (managed variant)
 	id           string      // the response's id; a chat completion's is ref
+	index        int         // the choice's index: its prompt's in a batch
 	created      int64
 	model        string // the name answered in "model"
 	kit          *modelKit
@@ -120,14 +121,16 @@ func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) 
 		s.fail(ctx, serverError(fmt.Errorf("waiting to parse the request: %w", err)))
 		return false
 	}
-	j, stream, aerr := s.prepare(r.ctx, ctx, chat)
+	jobs, stream, aerr := s.prepare(r.ctx, ctx, chat)
 	freeSlot()
 	if aerr != nil {
 		s.fail(ctx, aerr)
 		return false
 	}
-	ctx.SetUserValue(servedKey{}, j.model)
-	if release, aerr = s.acquire(); aerr != nil {
+	ctx.SetUserValue(servedKey{}, jobs[0].model)
+	// Each prompt of a batch is a generation of its own: it holds one of
+	// the API's generation slots.
+	if release, aerr = s.acquire(len(jobs)); aerr != nil {
 		release = func() {}
 		s.fail(ctx, aerr)
 		return false
@@ -135,13 +138,15 @@ func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) 
 	if s.mg != nil && s.mg.cfg.GenerationLimit > 0 {
 		limit = time.AfterFunc(s.mg.cfg.GenerationLimit, func() { r.halt(errGenerationLimit) })
 	}
-	s.m.promptTokens.WithLabelValues(j.model).Add(float64(len(j.prompt)))
-	j.start = start
+	for _, j := range jobs {
+		s.m.promptTokens.WithLabelValues(j.model).Add(float64(len(j.prompt)))
+		j.start = start
+	}
 	if !stream {
-		s.answerWhole(ctx, r, j)
+		s.answerWhole(ctx, r, jobs)
 		return false
 	}
-	return s.answerStream(ctx, r, j, cleanup)
+	return s.answerStream(ctx, r, jobs, cleanup)
 }
 
 // run is one generation's control. A generation is ended between two
@@ -223,8 +228,9 @@ func (r *run) gone() bool {
 	return errors.Is(r.halted(), errClientGone) || errors.Is(context.Cause(r.ctx), errClientGone)
 }
 
-// prepare validates a request and turns it into a job.
-func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool) (*job, bool, *apiError) {
+// prepare validates a request and turns it into its jobs: one per prompt
+// (a chat request, and a completions request of one prompt, have one).
+func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool) ([]*job, bool, *apiError) {
 	body, ref, key := rc.PostBody(), requestRef(rc), callerOf(rc)
 	var common commonRequest
 	var chatReq *chatRequest
@@ -268,9 +274,10 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 		return nil, false, serverError(fmt.Errorf("model %s: %w", info.Name, err))
 	}
 	now := s.cfg.Now()
-	j := &job{chat: chat, ref: ref, key: key, created: now.Unix(), model: info.Name, kit: kit,
+	base := job{chat: chat, ref: ref, key: key, created: now.Unix(), model: info.Name, kit: kit,
 		stop: common.Stop, includeUsage: common.IncludeUsage, logprobs: common.Logprobs, top: common.TopLogprobs}
 	if chat {
+		j := &base
 		j.id = ref
 		text, err := kit.renderChat(chatReq.Messages, s.cfg.Now)
 		var te errTemplate
@@ -283,51 +290,89 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 		if j.prompt, err = kit.encode(text); err != nil {
 			return nil, false, invalidf("messages: cannot tokenize the rendered conversation: %v", err)
 		}
+		if len(j.prompt) == 0 {
+			return nil, false, invalidf("the prompt is empty: it gives no tokens to continue from")
+		}
+		if j.maxTokens, aerr = fitMaxTokens(common.MaxTokens, len(j.prompt), kit.ctxLen); aerr != nil {
+			return nil, false, aerr
+		}
+		return []*job{j}, common.Stream, nil
+	}
+	base.id = "cmpl-" + strings.TrimPrefix(ref, "chatcmpl-")
+	jobs := make([]*job, len(compReq.Prompts))
+	for i, p := range compReq.Prompts {
+		j := base
+		j.index = i
+		if aerr := j.completionPrompt(p, compReq.Echo, common); aerr != nil {
+			return nil, false, aerr
+		}
+		jobs[i] = &j
+	}
+	return jobs, common.Stream, nil
+}
+
+// completionPrompt sets a completions job's prompt (tokenized, checked
+// against the vocabulary and the context) and its echo; errors name the
+// prompt ("prompt", or "prompt[i]" in a batch).
+func (j *job) completionPrompt(p promptItem, echo bool, common commonRequest) *apiError {
+	kit := j.kit
+	batch := p.name != "prompt"
+	named := func(aerr *apiError) *apiError {
+		if batch {
+			aerr.Message = p.name + ": " + aerr.Message
+		}
+		return aerr
+	}
+	if p.IDs != nil {
+		for i, id := range p.IDs {
+			if kit.vocab > 0 && int(id) >= kit.vocab {
+				return invalidf("%s[%d]: token id %d is outside the vocabulary of %d tokens", p.name, i, id, kit.vocab)
+			}
+		}
+		j.prompt = p.IDs
+		if echo {
+			asm := newTextAssembler(kit.tok, nil)
+			var b strings.Builder
+			for _, id := range j.prompt {
+				out, _ := asm.push(id)
+				b.WriteString(out)
+			}
+			out, _ := asm.flush()
+			j.echo = b.String() + out
+		}
 	} else {
-		j.id = "cmpl-" + strings.TrimPrefix(ref, "chatcmpl-")
-		if compReq.PromptIDs != nil {
-			for i, id := range compReq.PromptIDs {
-				if kit.vocab > 0 && int(id) >= kit.vocab {
-					return nil, false, invalidf("prompt[%d]: token id %d is outside the vocabulary of %d tokens", i, id, kit.vocab)
-				}
-			}
-			j.prompt = compReq.PromptIDs
-			if compReq.Echo {
-				asm := newTextAssembler(kit.tok, nil)
-				var b strings.Builder
-				for _, id := range j.prompt {
-					out, _ := asm.push(id)
-					b.WriteString(out)
-				}
-				out, _ := asm.flush()
-				j.echo = b.String() + out
-			}
-		} else if j.prompt, err = kit.encode(compReq.Prompt); err != nil {
-			return nil, false, invalidf("prompt: cannot tokenize: %v", err)
-		} else if compReq.Echo {
-			j.echo = compReq.Prompt
+		var err error
+		if j.prompt, err = kit.encode(p.Text); err != nil {
+			return invalidf("%s: cannot tokenize: %v", p.name, err)
+		}
+		if echo {
+			j.echo = p.Text
 		}
 	}
 	if len(j.prompt) == 0 {
-		return nil, false, invalidf("the prompt is empty: it gives no tokens to continue from")
+		if batch {
+			return invalidf("%s is empty: it gives no tokens to continue from", p.name)
+		}
+		return invalidf("the prompt is empty: it gives no tokens to continue from")
 	}
-	if !chat && compReq.Echo {
+	if echo {
 		j.echoOn = true
 		j.promptLogprobs = j.logprobs
 		// Every prompt position's score and top rows come back from the
 		// last node in one reply: far more positions than most contexts.
 		if limit := router.MaxPromptLogprobs(j.top); j.promptLogprobs && len(j.prompt) > limit {
-			return nil, false, invalidf("echo with logprobs: the prompt has %d tokens; with logprobs %d the log-probabilities of at most %d can be returned", len(j.prompt), j.top, limit)
+			return named(invalidf("echo with logprobs: the prompt has %d tokens; with logprobs %d the log-probabilities of at most %d can be returned", len(j.prompt), j.top, limit))
 		}
 	}
 	asked := common.MaxTokens
 	if common.NoTokens {
 		j.noTokens, asked = true, 1
 	}
+	var aerr *apiError
 	if j.maxTokens, aerr = fitMaxTokens(asked, len(j.prompt), kit.ctxLen); aerr != nil {
-		return nil, false, aerr
+		return named(aerr)
 	}
-	return j, common.Stream, nil
+	return nil
 }
 
 // fitMaxTokens checks the completion budget against the model's context:
@@ -387,20 +432,33 @@ func finishOf(res router.GenerateResult, stopped bool, n int, j *job) router.Fin
 	}
 }
 
-// answerWhole runs the generation and answers with one JSON body.
-func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
+// errBatchFailed ends the other generations of a batch one of whose
+// prompts failed: the request fails as a whole.
+var errBatchFailed = errors.New("another prompt of the request failed")
+
+// wholeChoice is one finished generation of a whole answer.
+type wholeChoice struct {
+	text     string
+	finish   string
+	n        int
+	res      router.GenerateResult
+	released []placed
+	promptLP []router.Token
+	err      error
+}
+
+// generateWhole runs job j's generation to its end.
+func (s *Server) generateWhole(r *run, j *job) wholeChoice {
 	asm := newTextAssembler(j.kit.tok, j.stop)
+	var c wholeChoice
 	var text strings.Builder
 	text.WriteString(j.echo)
-	n := 0
 	stopped := false
 	req := s.backendRequest(j)
-	var promptLP []router.Token
 	if j.promptLogprobs {
-		req.PromptLogprobs = func(p []router.Token) error { promptLP = p; return nil }
+		req.PromptLogprobs = func(p []router.Token) error { c.promptLP = p; return nil }
 	}
 	track := newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))
-	var released []placed
 	res, err := s.cfg.Backend.Generate(r.ctx, req, func(tk router.Token) error {
 		if err := r.halted(); err != nil {
 			return err
@@ -408,11 +466,11 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		if j.noTokens {
 			return nil
 		}
-		n++
+		c.n++
 		out, matched := asm.push(tk.ID)
 		text.WriteString(out)
 		if j.logprobs {
-			released = append(released, track.token(tk, out, matched)...)
+			c.released = append(c.released, track.token(tk, out, matched)...)
 		}
 		if matched {
 			stopped = true
@@ -420,53 +478,105 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, j *job) {
 		}
 		return nil
 	})
-	s.countTokens(j, n)
-	if stopped {
-		err = nil
-	}
-	if err != nil {
-		if r.gone() {
-			// Nobody is listening; 499 (client closed request) is for the metrics.
-			ctx.SetStatusCode(499)
-			return
-		}
-		s.fail(ctx, s.backendErr(j.model, r.why(err), n > 0))
-		return
+	s.countTokens(j, c.n)
+	if err != nil && !stopped {
+		c.err = err
+		return c
 	}
 	if !stopped {
 		tail, matched := asm.flush()
 		text.WriteString(tail)
 		stopped = matched
 		if j.logprobs {
-			released = append(released, track.out(tail, true, matched)...)
+			c.released = append(c.released, track.out(tail, true, matched)...)
 		}
 	}
-	finish := string(finishOf(res, stopped, n, j))
-	s.logDone(j, n, finish, false)
-	u := s.usageOf(j, n, res)
-	if j.chat {
-		c := chatChoice{Index: 0, Message: chatMessage{Role: "assistant", Content: text.String()}, FinishReason: finish}
-		if j.logprobs {
-			c.Logprobs = &chatLogprobs{Content: j.kit.chatContent([]chatTokenLogprob{}, released)}
+	c.text, c.res = text.String(), res
+	c.finish = string(finishOf(res, stopped, c.n, j))
+	s.logDone(j, c.n, c.finish, false)
+	return c
+}
+
+// answerWhole runs the generations, all at once, and answers with one JSON
+// body of a choice per job. If one fails, the others are halted and the
+// request fails with its error.
+func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, jobs []*job) {
+	cs := make([]wholeChoice, len(jobs))
+	failed := -1
+	if len(jobs) == 1 {
+		if cs[0] = s.generateWhole(r, jobs[0]); cs[0].err != nil {
+			failed = 0
+		}
+	} else {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for i, j := range jobs {
+			wg.Go(func() {
+				c := s.generateWhole(r, j)
+				cs[i] = c
+				if c.err != nil {
+					mu.Lock()
+					if failed < 0 {
+						failed = i
+						r.halt(errBatchFailed)
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+	}
+	j0 := jobs[0]
+	if failed >= 0 {
+		if r.gone() {
+			// Nobody is listening; 499 (client closed request) is for the metrics.
+			ctx.SetStatusCode(499)
+			return
+		}
+		s.fail(ctx, s.backendErr(j0.model, r.why(cs[failed].err), cs[failed].n > 0))
+		return
+	}
+	var u usage
+	for i, j := range jobs {
+		u.add(s.usageOf(j, cs[i].n, cs[i].res))
+	}
+	if j0.chat {
+		c := cs[0]
+		ch := chatChoice{Index: 0, Message: chatMessage{Role: "assistant", Content: c.text}, FinishReason: c.finish}
+		if j0.logprobs {
+			ch.Logprobs = &chatLogprobs{Content: j0.kit.chatContent([]chatTokenLogprob{}, c.released)}
 		}
 		s.writeJSON(ctx, 200, chatCompletion{
-			ID: j.id, Object: "chat.completion", Created: j.created, Model: j.model,
-			Choices: []chatChoice{c}, Usage: u,
+			ID: j0.id, Object: "chat.completion", Created: j0.created, Model: j0.model,
+			Choices: []chatChoice{ch}, Usage: u,
 		})
 		return
 	}
-	c := textChoice{Index: 0, Text: text.String(), FinishReason: &finish}
-	if j.logprobs {
-		c.Logprobs = newTextLogprobs()
-		if j.promptLogprobs {
-			j.kit.textAppend(c.Logprobs, promptPlaced(j.kit, j.prompt, promptLP, j.echo), j.top)
+	choices := make([]textChoice, len(jobs))
+	for i, j := range jobs {
+		c := cs[i]
+		choices[i] = textChoice{Index: j.index, Text: c.text, FinishReason: &c.finish}
+		if j.logprobs {
+			lp := newTextLogprobs()
+			if j.promptLogprobs {
+				j.kit.textAppend(lp, promptPlaced(j.kit, j.prompt, c.promptLP, j.echo), j.top)
+			}
+			j.kit.textAppend(lp, c.released, j.top)
+			choices[i].Logprobs = lp
 		}
-		j.kit.textAppend(c.Logprobs, released, j.top)
 	}
 	s.writeJSON(ctx, 200, textCompletion{
-		ID: j.id, Object: "text_completion", Created: j.created, Model: j.model,
-		Choices: []textChoice{c}, Usage: &u,
+		ID: j0.id, Object: "text_completion", Created: j0.created, Model: j0.model,
+		Choices: choices, Usage: &u,
 	})
+}
+
+// add sums usages (a batch's choices).
+func (u *usage) add(v usage) {
+	u.PromptTokens += v.PromptTokens
+	u.CompletionTokens += v.CompletionTokens
+	u.TotalTokens += v.TotalTokens
+	u.PromptTokensDetails.CachedTokens += v.PromptTokensDetails.CachedTokens
 }
 
 // outcome is how a generation ended.
@@ -475,57 +585,125 @@ type outcome struct {
 	err error
 }
 
-// answerStream starts the generation and waits for its first token (or
-// its end) before answering, so that a request the swarm cannot serve at
-// all still gets an HTTP error status. Then the stream writer takes over.
-func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup func()) bool {
-	tokens := make(chan router.Token, 64)
-	done := make(chan outcome, 1)
-	req := s.backendRequest(j)
-	// Set before the first token is sent on tokens (or tokens closed),
-	// read after it is received.
-	var promptLP []router.Token
-	if j.promptLogprobs {
-		req.PromptLogprobs = func(p []router.Token) error { promptLP = p; return nil }
-	}
-	go func() {
-		res, err := s.cfg.Backend.Generate(r.ctx, req, func(tk router.Token) error {
-			if err := r.halted(); err != nil {
-				return err
-			}
-			select {
-			case tokens <- tk:
-				return nil
-			case <-r.done:
-				return r.cause
-			case <-r.ctx.Done():
-				return context.Cause(r.ctx)
-			}
-		})
-		close(tokens)
-		done <- outcome{res, err}
-	}()
-	// wait drains the generation: it must have returned (and closed its
-	// sessions) before the request is over.
-	wait := func() outcome {
-		for range tokens {
+// streamEvent is a token of one of a stream's choices or, done, how its
+// generation ended (its last event).
+type streamEvent struct {
+	choice int
+	tok    router.Token
+	done   bool
+	out    outcome
+}
+
+// streamChoice is one generation of a stream: its job, its own control (a
+// stop string ends it alone; the request's run ends them all), and what
+// the writer made of it so far.
+type streamChoice struct {
+	j   *job
+	ctl *run
+	// promptLP is set before the choice's first event is sent.
+	promptLP []router.Token
+	asm      *textAssembler
+	track    *tokenTrack
+	n        int
+	tokens   bool // a token of it was received
+	begun    bool // its first event was written (after its echo)
+	stopped  bool
+}
+
+// streamBatch is a stream's generations and the one channel their events
+// come on, interleaved as they progress.
+type streamBatch struct {
+	cs      []*streamChoice
+	events  chan streamEvent
+	running int // generations whose last event has not been received
+}
+
+// start runs the generations, each in a goroutine of its own that sends
+// its tokens and then its end on b.events.
+func (s *Server) startBatch(r *run, jobs []*job) *streamBatch {
+	b := &streamBatch{events: make(chan streamEvent, 64), running: len(jobs)}
+	for i, j := range jobs {
+		c := &streamChoice{j: j, ctl: newRun(r.ctx), asm: newTextAssembler(j.kit.tok, j.stop),
+			track: newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))}
+		b.cs = append(b.cs, c)
+		req := s.backendRequest(j)
+		if j.promptLogprobs {
+			req.PromptLogprobs = func(p []router.Token) error { c.promptLP = p; return nil }
 		}
-		return <-done
+		go func() {
+			res, err := s.cfg.Backend.Generate(c.ctl.ctx, req, func(tk router.Token) error {
+				if err := r.halted(); err != nil {
+					return err
+				}
+				if err := c.ctl.halted(); err != nil {
+					return err
+				}
+				select {
+				case b.events <- streamEvent{choice: i, tok: tk}:
+					return nil
+				case <-r.done:
+					return r.cause
+				case <-c.ctl.done:
+					return c.ctl.cause
+				case <-r.ctx.Done():
+					return context.Cause(r.ctx)
+				}
+			})
+			// Never blocks for long: whoever holds the batch receives
+			// until every generation has ended.
+			b.events <- streamEvent{choice: i, done: true, out: outcome{res, err}}
+		}()
 	}
-	first, ok := <-tokens
-	if !ok {
-		o := <-done
-		if o.err != nil {
+	return b
+}
+
+// recv receives the next event; at a generation's end its control is
+// released.
+func (b *streamBatch) recv() streamEvent {
+	ev := <-b.events
+	if ev.done {
+		b.cs[ev.choice].ctl.end()
+		b.running--
+	} else {
+		b.cs[ev.choice].tokens = true
+	}
+	return ev
+}
+
+// drain receives (and drops) events until every generation has returned
+// and closed its sessions; the request is not over before.
+func (b *streamBatch) drain() {
+	for b.running > 0 {
+		b.recv()
+	}
+}
+
+// answerStream starts the generations and waits until each has given its
+// first token (or ended) before answering, so that a request the swarm
+// cannot serve at all still gets an HTTP error status; if one fails by
+// then, the others are halted and the request fails. Then the stream
+// writer takes over.
+func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, jobs []*job, cleanup func()) bool {
+	b := s.startBatch(r, jobs)
+	var pending []streamEvent
+	heard := make([]bool, len(jobs))
+	for left := len(jobs); left > 0; {
+		ev := b.recv()
+		pending = append(pending, ev)
+		if !heard[ev.choice] {
+			heard[ev.choice] = true
+			left--
+		}
+		if ev.done && ev.out.err != nil {
+			r.halt(errBatchFailed)
+			b.drain()
 			if r.gone() {
 				ctx.SetStatusCode(499)
 				return false
 			}
-			s.fail(ctx, s.backendErr(j.model, r.why(o.err), false))
+			s.fail(ctx, s.backendErr(jobs[0].model, r.why(ev.out.err), b.cs[ev.choice].tokens))
 			return false
 		}
-		// A generation of no tokens (the first was a stop token): the
-		// stream's wait takes the outcome again.
-		done <- o
 	}
 	ctx.SetStatusCode(200)
 	ctx.SetContentType("text/event-stream")
@@ -542,14 +720,14 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, j *job, cleanup 
 			defer cleanup()
 			w := bufio.NewWriter(c)
 			_, _ = w.Write(head) // an error stays in w and ends the stream
-			s.stream(w, r, j, first, ok, tokens, wait, promptLP)
+			s.stream(w, r, b, pending)
 		})
 		return true
 	}
 	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer s.m.inFlight.Dec()
 		defer cleanup()
-		s.stream(w, r, j, first, ok, tokens, wait, promptLP)
+		s.stream(w, r, b, pending)
 	})
 	return true
 }
@@ -573,94 +751,112 @@ func unchunkedHead(h *fasthttp.ResponseHeader) []byte {
 	return b.Bytes()
 }
 
-// stream writes the SSE events of one generation: a role chunk (chat),
-// one chunk per text piece, a final chunk with finish_reason, an optional
-// usage chunk, then [DONE]. A failure after the stream began is sent as an
-// event in SPEC's error shape, and the stream ends there.
-func (s *Server) stream(w *bufio.Writer, r *run, j *job, first router.Token, haveFirst bool, tokens <-chan router.Token, wait func() outcome, promptLP []router.Token) {
-	sse := &sseWriter{w: w, j: j}
-	if j.chat {
-		sse.chunk(delta{Role: "assistant"}, "", nil)
-	} else if j.echo != "" || j.promptLogprobs {
-		var ps []placed
-		if j.promptLogprobs {
-			ps = promptPlaced(j.kit, j.prompt, promptLP, j.echo)
-		}
-		sse.piece(j.echo, ps)
+// stream writes the SSE events of a stream's generations: a role chunk
+// (chat); then, interleaved as the generations progress, each choice's
+// echo (completions), a chunk per text piece and a final chunk with its
+// finish_reason, each carrying the choice's index; an optional usage
+// chunk with the sums; then [DONE]. A failure after the stream began is
+// sent as an event in SPEC's error shape, the other generations are
+// halted, and the stream ends there.
+func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []streamEvent) {
+	j0 := b.cs[0].j
+	sse := &sseWriter{w: w}
+	if j0.chat {
+		sse.chunk(j0, delta{Role: "assistant"}, "", nil)
 	}
-	asm := newTextAssembler(j.kit.tok, j.stop)
-	track := newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))
-	n := 0
-	stopped := false
-	handle := func(tk router.Token) {
-		if j.noTokens {
+	failed := false
+	var total usage
+	handle := func(ev streamEvent) {
+		c := b.cs[ev.choice]
+		j := c.j
+		if ev.done {
+			s.countTokens(j, c.n)
+		}
+		if failed || sse.err != nil || r.gone() {
 			return
 		}
-		n++
-		out, matched := asm.push(tk.ID)
-		var ps []placed
-		if j.logprobs {
-			ps = track.token(tk, out, matched)
+		if !c.begun {
+			c.begun = true
+			if !j.chat && (j.echo != "" || j.promptLogprobs) {
+				var ps []placed
+				if j.promptLogprobs {
+					ps = promptPlaced(j.kit, j.prompt, c.promptLP, j.echo)
+				}
+				sse.piece(j, j.echo, ps)
+			}
 		}
-		if out != "" || len(ps) > 0 {
-			sse.piece(out, ps)
+		if !ev.done {
+			if j.noTokens || c.stopped {
+				return
+			}
+			c.n++
+			out, matched := c.asm.push(ev.tok.ID)
+			var ps []placed
+			if j.logprobs {
+				ps = c.track.token(ev.tok, out, matched)
+			}
+			if out != "" || len(ps) > 0 {
+				sse.piece(j, out, ps)
+			}
+			if matched {
+				c.stopped = true
+				c.ctl.halt(errStopSequence)
+			}
+			if sse.err != nil {
+				r.halt(errClientGone)
+			}
+			return
 		}
-		if matched {
-			stopped = true
-			r.halt(errStopSequence)
+		o := ev.out
+		if o.err != nil && !c.stopped {
+			aerr := s.backendErr(j.model, r.why(o.err), c.tokens)
+			s.logRefusal(j.ref, "POST", j.path(), aerr)
+			if s.mg != nil {
+				s.journal(reqInfo{ref: j.ref, method: "POST", path: j.path(), model: j.model, key: j.key}, aerr)
+			}
+			sse.event(aerr.body(j.ref, s.managed()))
+			failed = true
+			r.halt(errBatchFailed)
+			return
+		}
+		if !c.stopped {
+			tail, matched := c.asm.flush()
+			var ps []placed
+			if j.logprobs {
+				ps = c.track.out(tail, true, matched)
+			}
+			if tail != "" || len(ps) > 0 {
+				sse.piece(j, tail, ps)
+			}
+			c.stopped = matched
+		}
+		finish := string(finishOf(o.res, c.stopped, c.n, j))
+		s.logDone(j, c.n, finish, true)
+		total.add(s.usageOf(j, c.n, o.res))
+		if j.chat {
+			// SPEC §4: a chat stream's final chunk says "stop", also when
+			// max_tokens ended it (the log above keeps the real reason);
+			// non-streamed answers and legacy completions, on which SPEC is
+			// silent, say "length" as OpenAI does.
+			sse.chunk(j, delta{}, string(router.FinishStop), nil)
+		} else {
+			sse.textChunk(j, "", &finish)
 		}
 		if sse.err != nil {
 			r.halt(errClientGone)
 		}
 	}
-	if haveFirst {
-		handle(first)
-		for tk := range tokens {
-			if stopped || sse.err != nil {
-				break
-			}
-			handle(tk)
-		}
+	for _, ev := range pending {
+		handle(ev)
 	}
-	o := wait()
-	s.countTokens(j, n)
-	if sse.err != nil || r.gone() {
+	for b.running > 0 {
+		handle(b.recv())
+	}
+	if failed || sse.err != nil || r.gone() {
 		return
 	}
-	if o.err != nil && !stopped {
-		aerr := s.backendErr(j.model, r.why(o.err), true)
-		s.logRefusal(j.ref, "POST", j.path(), aerr)
-		if s.mg != nil {
-			s.journal(reqInfo{ref: j.ref, method: "POST", path: j.path(), model: j.model, key: j.key}, aerr)
-		}
-		sse.event(aerr.body(j.ref, s.managed()))
-		return
-	}
-	if !stopped {
-		tail, matched := asm.flush()
-		var ps []placed
-		if j.logprobs {
-			ps = track.out(tail, true, matched)
-		}
-		if tail != "" || len(ps) > 0 {
-			sse.piece(tail, ps)
-		}
-		stopped = matched
-	}
-	finish := string(finishOf(o.res, stopped, n, j))
-	s.logDone(j, n, finish, true)
-	u := s.usageOf(j, n, o.res)
-	if j.chat {
-		// SPEC §4: a chat stream's final chunk says "stop", also when
-		// max_tokens ended it (the log above keeps the real reason);
-		// non-streamed answers and legacy completions, on which SPEC is
-		// silent, say "length" as OpenAI does.
-		sse.chunk(delta{}, string(router.FinishStop), nil)
-	} else {
-		sse.textChunk("", &finish)
-	}
-	if j.includeUsage {
-		sse.usageChunk(u)
+	if j0.includeUsage {
+		sse.usageChunk(j0, total)
 	}
 	sse.raw("[DONE]")
 }
@@ -668,16 +864,15 @@ func (s *Server) stream(w *bufio.Writer, r *run, j *job, first router.Token, hav
 // logDone writes the access line of a finished generation.
 func (s *Server) logDone(j *job, n int, finish string, stream bool) {
 	d := time.Since(j.start)
-	s.log.Info("generation done", "id", j.id, "model", j.model, "stream", stream,
+	s.log.Info("generation done", "id", j.id, "choice", j.index, "model", j.model, "stream", stream,
 		"prompt_tokens", len(j.prompt), "completion_tokens", n, "finish", finish,
 		"seconds", fmt.Sprintf("%.3f", d.Seconds()))
 }
 
 // sseWriter frames events; after the first write error it writes nothing
-// more and keeps the error.
+// more and keeps the error. Each chunk is a choice's: its job's index.
 type sseWriter struct {
 	w   *bufio.Writer
-	j   *job
 	err error
 }
 
@@ -707,19 +902,19 @@ func (s *sseWriter) event(v any) {
 	s.raw(string(b))
 }
 
-// piece sends a piece of text with the log-probabilities of the tokens it
-// releases (ps; the echoed prompt's for the echo), when they were asked for.
-func (s *sseWriter) piece(text string, ps []placed) {
-	j := s.j
+// piece sends a piece of job j's text with the log-probabilities of the
+// tokens it releases (ps; the echoed prompt's for the echo), when they
+// were asked for.
+func (s *sseWriter) piece(j *job, text string, ps []placed) {
 	if j.chat {
-		c := s.chatChunk(delta{Content: &text}, "", nil)
+		c := chatChunkOf(j, delta{Content: &text}, "", nil)
 		if j.logprobs {
 			c.Choices[0].Logprobs = &chatLogprobs{Content: j.kit.chatContent([]chatTokenLogprob{}, ps)}
 		}
 		s.event(c)
 		return
 	}
-	c := s.textChunkOf(text, nil)
+	c := textChunkOf(j, text, nil)
 	if j.logprobs {
 		c.Choices[0].Logprobs = newTextLogprobs()
 		j.kit.textAppend(c.Choices[0].Logprobs, ps, j.top)
@@ -727,37 +922,37 @@ func (s *sseWriter) piece(text string, ps []placed) {
 	s.event(c)
 }
 
-func (s *sseWriter) chunk(d delta, finish string, u *usage) {
-	s.event(s.chatChunk(d, finish, u))
+func (s *sseWriter) chunk(j *job, d delta, finish string, u *usage) {
+	s.event(chatChunkOf(j, d, finish, u))
 }
 
-func (s *sseWriter) chatChunk(d delta, finish string, u *usage) chatChunk {
-	c := chatChunk{ID: s.j.id, Object: "chat.completion.chunk", Created: s.j.created, Model: s.j.model,
-		Choices: []chunkChoice{{Index: 0, Delta: d}}, Usage: u}
+func chatChunkOf(j *job, d delta, finish string, u *usage) chatChunk {
+	c := chatChunk{ID: j.id, Object: "chat.completion.chunk", Created: j.created, Model: j.model,
+		Choices: []chunkChoice{{Index: j.index, Delta: d}}, Usage: u}
 	if finish != "" {
 		c.Choices[0].FinishReason = &finish
 	}
 	return c
 }
 
-func (s *sseWriter) textChunk(text string, finish *string) {
-	s.event(s.textChunkOf(text, finish))
+func (s *sseWriter) textChunk(j *job, text string, finish *string) {
+	s.event(textChunkOf(j, text, finish))
 }
 
-func (s *sseWriter) textChunkOf(text string, finish *string) textCompletion {
-	return textCompletion{ID: s.j.id, Object: "text_completion", Created: s.j.created, Model: s.j.model,
-		Choices: []textChoice{{Index: 0, Text: text, FinishReason: finish}}}
+func textChunkOf(j *job, text string, finish *string) textCompletion {
+	return textCompletion{ID: j.id, Object: "text_completion", Created: j.created, Model: j.model,
+		Choices: []textChoice{{Index: j.index, Text: text, FinishReason: finish}}}
 }
 
 // usageChunk is OpenAI's stream_options.include_usage event: no choices,
-// only the usage.
-func (s *sseWriter) usageChunk(u usage) {
-	if s.j.chat {
-		s.event(chatChunk{ID: s.j.id, Object: "chat.completion.chunk", Created: s.j.created, Model: s.j.model,
+// only the usage (of every choice).
+func (s *sseWriter) usageChunk(j *job, u usage) {
+	if j.chat {
+		s.event(chatChunk{ID: j.id, Object: "chat.completion.chunk", Created: j.created, Model: j.model,
 			Choices: []chunkChoice{}, Usage: &u})
 		return
 	}
-	s.event(textCompletion{ID: s.j.id, Object: "text_completion", Created: s.j.created, Model: s.j.model,
+	s.event(textCompletion{ID: j.id, Object: "text_completion", Created: j.created, Model: j.model,
 		Choices: []textChoice{}, Usage: &u})
 }
 

@@ -116,6 +116,7 @@ type managedState struct {
 	cfg   Managed
 	limit *limiter
 	slots chan struct{} // nil: no bound
+	smu   sync.Mutex    // takes a batch's slots at once
 
 	jmu sync.Mutex
 }
@@ -235,20 +236,40 @@ func (e placementError) Error() string {
 // errGenerationLimit ends a generation that ran past the deployment's limit.
 var errGenerationLimit = errors.New("generation ran past the deployment's time limit")
 
-// acquire takes a generation slot, or refuses with capacity.
-func (s *Server) acquire() (release func(), aerr *apiError) {
+// acquire takes n generation slots (a request's prompts), all or none,
+// without waiting: a batch holds as many of the API's generations as it
+// runs. One of more prompts than the bound could never be served: 400
+// naming prompt (retrying does not help); one that finds fewer slots free
+// than it needs gets 429 capacity, as a single generation does.
+func (s *Server) acquire(n int) (release func(), aerr *apiError) {
 	if s.mg == nil || s.mg.slots == nil {
 		return func() {}, nil
 	}
-	select {
-	case s.mg.slots <- struct{}{}:
-		var once sync.Once
-		return func() { once.Do(func() { <-s.mg.slots }) }, nil
-	default:
+	if n > cap(s.mg.slots) {
+		return nil, invalidf("prompt holds %d prompts; this API runs at most %d generations at once, so at most %d prompts fit in one request",
+			n, cap(s.mg.slots), cap(s.mg.slots))
+	}
+	s.mg.smu.Lock()
+	free := cap(s.mg.slots) - len(s.mg.slots)
+	if free >= n {
+		for range n {
+			s.mg.slots <- struct{}{}
+		}
+	}
+	s.mg.smu.Unlock()
+	if free < n {
 		return nil, (&apiError{Status: 429, Code: codeCapacity,
 			Message: "Every machine of the deployment is busy; retry in a few seconds"}).because(
-			fmt.Errorf("%d generations in flight, the API's limit", cap(s.mg.slots)))
+			fmt.Errorf("%d generations in flight, the API's limit of %d leaves %d, the request needs %d", cap(s.mg.slots)-free, cap(s.mg.slots), free, n))
 	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			for range n {
+				<-s.mg.slots
+			}
+		})
+	}, nil
 }
 
 // managedBackendError maps the router's error for a managed request.

@@ -621,14 +621,30 @@ func textParts(raw json.RawMessage, name string) (string, *apiError) {
 	return b.String(), nil
 }
 
-// completionRequest is a validated POST /v1/completions body: the prompt is
-// either text or token ids.
+// MaxPrompts bounds the prompts of one completions request (prompt as an
+// array of strings or of token arrays). Each prompt is a generation of its
+// own, all run at once, so the bound is one on a request's share of the
+// swarm: lm-evaluation-harness's usual batch sizes fit, and it equals the
+// managed API's default bound on concurrent generations. The managed
+// variant bounds it further by Managed.MaxGenerations.
+const MaxPrompts = 64
+
+// promptItem is one prompt of a completions request: text, or token ids.
+type promptItem struct {
+	Text string
+	IDs  []int32 // set when the prompt was given as token ids
+	// name is how errors name it: "prompt", or "prompt[i]" in a batch.
+	name string
+}
+
+// completionRequest is a validated POST /v1/completions body: one or more
+// prompts (OpenAI's string, array of strings, token ids, or array of token
+// arrays), each answered as a choice of its own, in order.
 type completionRequest struct {
 	commonRequest
 	// Echo puts the prompt in front of the completion's text.
-	Echo      bool
-	Prompt    string
-	PromptIDs []int32 // set when the prompt was given as token ids
+	Echo    bool
+	Prompts []promptItem
 }
 
 func parseCompletion(body []byte) (*completionRequest, *apiError) {
@@ -644,40 +660,71 @@ func parseCompletion(body []byte) (*completionRequest, *apiError) {
 		return nil, aerr
 	}
 	if !f.present("prompt") {
-		return nil, invalidf("prompt is required: a string")
+		return nil, invalidf("prompt is required: a string, an array of strings, token ids, or an array of token id arrays")
 	}
-	raw := f["prompt"]
+	req.Prompts, aerr = parsePrompts(f["prompt"])
+	return req, aerr
+}
+
+// parsePrompts reads prompt in OpenAI's four forms. A batch holds strings
+// only or token arrays only (OpenAI refuses a mix), none of them empty, and
+// at most MaxPrompts of them; what is wrong is named down to the item.
+func parsePrompts(raw json.RawMessage) ([]promptItem, *apiError) {
 	switch kind(raw) {
 	case "string":
-		req.Prompt, _, aerr = decodeString(raw, "prompt")
-		return req, aerr
+		s, _, aerr := decodeString(raw, "prompt")
+		return []promptItem{{Text: s, name: "prompt"}}, aerr
 	case "array":
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, invalidf("prompt: %s", jsonErrText(err))
-		}
-		if len(items) == 0 {
-			return nil, invalidf("prompt must not be an empty array")
-		}
-		switch kind(items[0]) {
-		case "string", "array":
-			// A batch of prompts: one is fine, more would need n choices.
-			if len(items) > 1 {
-				return nil, unsupportedf("prompt", "prompt: only one prompt per request is supported, got %d", len(items))
-			}
-			if kind(items[0]) == "string" {
-				req.Prompt, _, aerr = decodeString(items[0], "prompt[0]")
-				return req, aerr
-			}
-			req.PromptIDs, aerr = tokenIDs(items[0], "prompt[0]")
-			return req, aerr
-		default:
-			req.PromptIDs, aerr = tokenIDs(raw, "prompt")
-			return req, aerr
-		}
 	default:
-		return nil, invalidf("prompt must be a string or an array of token ids, got %s", kind(raw))
+		return nil, invalidf("prompt must be a string, an array of strings, token ids, or an array of token id arrays, got %s", kind(raw))
 	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, invalidf("prompt: %s", jsonErrText(err))
+	}
+	if len(items) == 0 {
+		return nil, invalidf("prompt must not be an empty array")
+	}
+	first := kind(items[0])
+	switch first {
+	case "number":
+		ids, aerr := tokenIDs(raw, "prompt")
+		return []promptItem{{IDs: ids, name: "prompt"}}, aerr
+	case "string", "array":
+	default:
+		return nil, invalidf("prompt[0] must be a string, a token id or an array of token ids, got %s", first)
+	}
+	if len(items) > MaxPrompts {
+		return nil, invalidf("prompt holds %d prompts; at most %d are answered in one request", len(items), MaxPrompts)
+	}
+	out := make([]promptItem, len(items))
+	for i, it := range items {
+		name := fmt.Sprintf("prompt[%d]", i)
+		if k := kind(it); k != first {
+			if first == "string" {
+				return nil, invalidf("%s must be a string, as prompt[0] is (a batch holds strings or token id arrays, not both), got %s", name, k)
+			}
+			return nil, invalidf("%s must be an array of token ids, as prompt[0] is (a batch holds strings or token id arrays, not both), got %s", name, k)
+		}
+		out[i].name = name
+		if first == "array" {
+			ids, aerr := tokenIDs(it, name)
+			if aerr != nil {
+				return nil, aerr
+			}
+			out[i].IDs = ids
+			continue
+		}
+		s, _, aerr := decodeString(it, name)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if s == "" {
+			return nil, invalidf("%s must not be empty", name)
+		}
+		out[i].Text = s
+	}
+	return out, nil
 }
 
 func tokenIDs(raw json.RawMessage, name string) ([]int32, *apiError) {

@@ -48,21 +48,41 @@
 // Request fields:
 //   - used: model, messages (role system, developer (= system), user,
 //     assistant, tool, function; content a string or text parts; name,
-//     tool_call_id), prompt (a string, one string in an array, or token ids),
-//     max_tokens / max_completion_tokens (default 512, or what fits the
-//     context), stream, stream_options.include_usage, stop (up to 4 strings),
+//     tool_call_id), prompt (below), max_tokens / max_completion_tokens
+//     (default 512, or what fits the context), stream,
+//     stream_options.include_usage, stop (up to 4 strings),
 //     log-probabilities (below).
 //   - accepted and ignored, whatever their value: temperature, top_p, n,
 //     presence_penalty, frequency_penalty, seed, user, logit_bias, metadata,
 //     store, service_tier, parallel_tool_calls, best_of, any unknown field.
-//     Decoding is greedy and there is one choice.
+//     Decoding is greedy: there is one choice per prompt, whatever n says.
 //   - refused with 400 invalid_request, because a client relies on their
 //     effect: non-empty tools or functions, tool_choice other than
 //     none/auto, response_format other than text, audio, prediction, and
 //     for completions suffix. (In the managed variant these are 400
-//     unsupported_parameter, naming the field.) Several prompts in one
-//     completions request are refused the same way: they would need
-//     several choices.
+//     unsupported_parameter, naming the field.)
+//   - completions' prompt, in OpenAI's four forms: a string, token ids, or
+//     a batch — an array of strings or an array of token id arrays, of
+//     1..MaxPrompts (64) items, strings only or token arrays only (a mix,
+//     an empty item, an item of another type, or more items are 400
+//     invalid_request naming the field, down to prompt[i] or
+//     prompt[i][j]). A batch is answered with one choice per prompt,
+//     choices[i].index = i, each exactly what the prompt gives alone (text,
+//     finish_reason, logprobs, echo, stop, max_tokens 0 all apply per
+//     choice), usage summed over the choices. The prompts' generations run
+//     at once through the router (the nodes batch their steps); if one
+//     fails the others are halted and the request fails with its error. A
+//     stream carries each choice's chunks with its index, interleaved as
+//     the generations progress, each choice ending with its own
+//     finish_reason chunk; the usage chunk (the sums) and [DONE] come once,
+//     after every choice ended. The stream begins once every prompt gave
+//     its first token, so a prompt failing before that is an HTTP error;
+//     later, an error event ends the stream. In the managed variant a batch
+//     counts once against the key's rate and holds one of the API's
+//     generation slots (Managed.MaxGenerations) per prompt, taken all at
+//     once or none: a batch of more prompts than the bound is 400
+//     invalid_request naming prompt (retrying cannot help), one that finds
+//     too few slots free is 429 capacity.
 //   - completions' echo (a boolean) puts the prompt's text in front of the
 //     completion, in the body or as the stream's first piece; with echo,
 //     max_tokens may be 0: the answer is the prompt alone (finish_reason
@@ -75,7 +95,7 @@
 //     logprobs true) give choices[0].logprobs = {content: [{token,
 //     logprob, bytes, top_logprobs: [{token, logprob, bytes}]}], refusal:
 //     null}; in a stream, each chunk that carries text carries its tokens'.
-//   - completions: logprobs (0..5; null: none) gives choices[0].logprobs =
+//   - completions: logprobs (0..5; null: none) gives each choice's logprobs =
 //     {tokens, token_logprobs, top_logprobs: [{token: logprob} most likely
 //     first, plus the chosen token], text_offset (characters of the whole
 //     text)}; with echo the prompt's tokens come first, the first with null

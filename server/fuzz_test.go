@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -20,6 +21,9 @@ func FuzzParseRequest(f *testing.F) {
 		`{"prompt":"hello","max_tokens":3}`, `{"prompt":[1,2,3]}`, `{"prompt":["a"]}`,
 		`{"prompt":"x","max_tokens":5120e-1,"top_logprobs":0.0}`, `{"prompt":[1.0,2e0],"max_completion_tokens":-0}`,
 		"{\"prompt\":\"\xff\xfe\"}", `{"messages":[{"role":"user","content":"x"}],"temperature":"hot"}`,
+		`{"prompt":["a","b"],"n":2}`, `{"prompt":[[1,2],[3]]}`, `{"prompt":["a",[1]]}`, `{"prompt":[[1],"a"]}`,
+		`{"prompt":[[[1]]]}`, `{"prompt":[[]]}`, `{"prompt":[""]}`, `{"prompt":["a",null]}`, `{"prompt":[{"a":1}]}`,
+		`{"prompt":[[1],[2,true]]}`, `{"prompt":["` + strings.Repeat(`a","`, MaxPrompts) + `a"]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -40,7 +44,18 @@ func FuzzParseRequest(f *testing.F) {
 		if aerr == nil && len(req.Messages) == 0 {
 			t.Fatalf("chat: body %q accepted with no messages", body)
 		}
-		_, aerr = parseCompletion(body)
+		comp, aerr := parseCompletion(body)
 		check("completion", aerr)
+		if aerr == nil {
+			// One to MaxPrompts prompts; in a batch, none empty.
+			if len(comp.Prompts) == 0 || len(comp.Prompts) > MaxPrompts {
+				t.Fatalf("completion: body %q accepted with %d prompts", body, len(comp.Prompts))
+			}
+			for _, p := range comp.Prompts {
+				if p.name != "prompt" && p.Text == "" && len(p.IDs) == 0 {
+					t.Fatalf("completion: body %q accepted with %s empty", body, p.name)
+				}
+			}
+		}
 	})
 }

@@ -386,7 +386,7 @@ func TestManaged(t *testing.T) {
 			t.Errorf("unsupported_parameter does not name the field: %q", d.Message)
 		}
 		k.checkRecord(t, "tools", d, codeUnsupportedParameter)
-		k.refused(t, "prompt batch", k.call(t, "POST", "/v1/completions", all, `{"model":"stories260K","prompt":["a","b"]}`), 400, codeUnsupportedParameter)
+		k.refused(t, "prompt batch of strings and token ids", k.call(t, "POST", "/v1/completions", all, `{"model":"stories260K","prompt":["a",[1]]}`), 400, codeInvalidRequest)
 		k.refused(t, "malformed", k.call(t, "POST", "/v1/chat/completions", all, `{"messages":`), 400, codeInvalidRequest)
 		k.refused(t, "empty messages", k.call(t, "POST", "/v1/chat/completions", all, `{"model":"stories260K","messages":[]}`), 400, codeEmptyMessages)
 	})

@@ -14,7 +14,8 @@ import (
 )
 
 // LoRA adapters on a node: the node loads the pairs of its own blocks
-// (model.Shard.AddAdapter), announces each adapter's name and file digest
+// (and the token embedding's on the first range, the output head's on the
+// last: model.Shard.AddAdapter), announces each adapter's name and file digest
 // with its blocks, and opens a session with an adapter only when the
 // requester names the same file. Routers build an adapter's chains from the
 // hops that announce it.

@@ -134,7 +134,8 @@
 // every peer and every validly signed record is admitted.
 //
 // LoRA adapters (adapter.go): a node given NodeConfig.Adapters loads the
-// pairs of its own blocks, announces each adapter's name and file digest
+// pairs of its own blocks (and of the token embedding or output head at
+// either end), announces each adapter's name and file digest
 // with its blocks (wire.Served.adapters), and opens a session with an
 // adapter only for a requester naming the same file (wire.Open.adapter).
 package p2p

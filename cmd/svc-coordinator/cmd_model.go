@@ -37,8 +37,9 @@ model again places it anew (and clears unavailable).
 
 Each --adapter NAME=FILE (a GGUF LoRA adapter, repeatable) is checked
 against the model, imported beside it and placed with its slices: each
-machine fetches only the adapter pairs of its own blocks, and requests
-name the model with the adapter as MODEL-NAME.`,
+machine fetches only the adapter pairs of its own blocks (and those of
+the token embedding on the first range, of the output head on the last),
+and requests name the model with the adapter as MODEL-NAME.`,
 		Example: `  svc-coordinator model serve /srv/models/llama-3.2-1b-q4_k_m.gguf
   svc-coordinator model serve llama-3.2-1b-q4_k_m --replicas 2
   svc-coordinator model serve stories260K.gguf --adapter tales=/srv/adapters/tales.gguf

@@ -18,7 +18,8 @@ import (
 
 // TestManagedAdapter: stories260K served with a LoRA adapter on two
 // machines; each machine holds only its blocks' adapter pairs (a sparse
-// file) and serves the model with them, so that the managed API answers
+// file; the token embedding's on the first machine, the output head's on
+// the last) and serves the model with them, so that the managed API answers
 // stories260K-tales exactly as svc generate --adapter does, and the base as
 // svc generate does.
 func TestManagedAdapter(t *testing.T) {
@@ -39,7 +40,10 @@ func TestManagedAdapter(t *testing.T) {
 
 	stories := testenv.Path(t, "models", "stories260K.gguf")
 	adapter := d.path("tales.gguf")
-	d.svc("model", "synth-adapter", "--base", stories, "--out", adapter, "--rank", "8", "--alpha", "16", "--std", "0.03", "--seed", "9")
+	// Every block matrix and both ends: the first machine must hold the
+	// token embedding's pair, the last the output head's.
+	d.svc("model", "synth-adapter", "--base", stories, "--out", adapter, "--rank", "8", "--alpha", "16", "--std", "0.03", "--seed", "9",
+		"--targets", "attn_q,attn_k,attn_v,attn_output,ffn_gate,ffn_up,ffn_down,token_embd,output")
 	refused(t, "an adapter of another model", d.co("model", "serve", stories, "--adapter",
 		"x="+testenv.Path(t, "models", "mini-qwen2-q8_0.gguf")), "adapter x")
 	refused(t, "an adapter name with a dash", d.co("model", "serve", stories, "--adapter", "a-b="+adapter), "adapter name")
@@ -92,6 +96,14 @@ func TestManagedAdapter(t *testing.T) {
 		}
 		if first == 0 && last == 5 {
 			t.Fatalf("%s holds every block: the model was not split", m)
+		}
+		for _, end := range []struct {
+			name string
+			want bool
+		}{{"token_embd.weight.lora_a", first == 0}, {"output.weight.lora_b", last == 5}} {
+			if got := slices.ContainsFunc(need, func(tn slice.Tensor) bool { return tn.Name == end.name }); got != end.want {
+				t.Fatalf("%s (blocks %d:%d) holds %s: %v, want %v", m, first, last, end.name, got, end.want)
+			}
 		}
 		t.Logf("%s: blocks %d:%d, %d of the adapter's %d tensors", m, first, last, held, len(man.Tensors))
 	}

@@ -84,6 +84,37 @@ func TestEndToEnd(t *testing.T) {
 		if want := pieces(tok, g.CompletionTokens); cr.Choices[0].Text != want || int(cr.Usage.CompletionTokens) != len(g.CompletionTokens) {
 			t.Errorf("completion %q (%d tokens), svc generate %q (%d)", cr.Choices[0].Text, cr.Usage.CompletionTokens, want, len(g.CompletionTokens))
 		}
+		// A batch of prompts: one choice per prompt, each what svc
+		// generate gives for it.
+		batch := []string{"Once upon a time", "The dog", "A little girl"}
+		br, err := client.Completions.New(ctx, openai.CompletionNewParams{
+			Model:     "stories260K",
+			Prompt:    openai.CompletionNewParamsPromptUnion{OfArrayOfStrings: batch},
+			MaxTokens: openai.Int(30),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(br.Choices) != len(batch) {
+			t.Fatalf("batch of %d prompts: %d choices", len(batch), len(br.Choices))
+		}
+		total := 0
+		for i, p := range batch {
+			out := proctest.MustRun(t, proctest.Cmd{Path: bin, Args: []string{"generate", "--model", stories, "--prompt", p, "-n", "30", "--json"}})
+			var g struct {
+				CompletionTokens []int32 `json:"completion_tokens"`
+			}
+			if err := json.Unmarshal([]byte(out.Stdout), &g); err != nil {
+				t.Fatal(err)
+			}
+			if c := br.Choices[i]; int(c.Index) != i || c.Text != pieces(tok, g.CompletionTokens) {
+				t.Errorf("batch choice %d (index %d): %q, svc generate %q", i, c.Index, c.Text, pieces(tok, g.CompletionTokens))
+			}
+			total += len(g.CompletionTokens)
+		}
+		if int(br.Usage.CompletionTokens) != total {
+			t.Errorf("batch usage %+v, svc generate made %d tokens", br.Usage, total)
+		}
 		resp, err := client.Chat.Completions.New(ctx, chatParams("", 4))
 		if err != nil || resp.Model != "stories260K" {
 			t.Errorf("request without a model: %v", err)

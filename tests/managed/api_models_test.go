@@ -115,6 +115,25 @@ func TestManagedAPIModels(t *testing.T) {
 				t.Fatalf("position %d: the API gives %v %v, svc generate %v", i, lp.TokenLogprobs[i], lp.TopLogprobs[i], top)
 			}
 		}
+		// The same prompt in a batch, as lm-evaluation-harness sends
+		// them: one choice per prompt, each with the prompt's own answer
+		// and numbers.
+		batch, err := c.Completions.New(d.ctx(), openai.CompletionNewParams{
+			Model:     "stories260K",
+			Prompt:    openai.CompletionNewParamsPromptUnion{OfArrayOfTokenArrays: [][]int64{{1, 403}, {1, 403, 407, 261, 378}, {1, 403, 407}}},
+			MaxTokens: openai.Int(24),
+			Logprobs:  openai.Int(5),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(batch.Choices) != 3 || batch.Choices[1].Index != 1 || batch.Choices[1].Text != want.Text ||
+			!slices.Equal(batch.Choices[1].Logprobs.TokenLogprobs, lp.TokenLogprobs) || batch.Usage.PromptTokens != 10 {
+			t.Fatalf("batch of three prompts: %+v", batch)
+		}
+		// More prompts than the tight API runs at once: refused, traced.
+		tight.refused(t, "a batch beyond SVC_API_MAX_GENERATIONS", tight.call(t, "POST", "/v1/completions", tkey,
+			`{"model":"stories260K","prompt":["a","b"],"max_tokens":2}`), 400, "invalid_request")
 		// Streamed chat through the SDK ends normally.
 		st := c.Chat.Completions.NewStreaming(d.ctx(), openai.ChatCompletionNewParams{Model: "stories260K",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Once upon a time")}, MaxTokens: openai.Int(16)})

@@ -10,8 +10,9 @@ import (
 // (query row, head) pair (and of SiLU, which uses the same exponential). Every implementation performs the same float32 and
 // float64 operations in the same order (the orders of llama.cpp described
 // in ggmlmath.go); they differ only in the instructions, so all of them give
-// the same bits. genericAttn is the reference; attn_amd64.go adds SIMD sets
-// chosen from the CPU's features (none under -tags purego).
+// the same bits. genericAttn is the reference; attn_amd64.go and
+// attn_arm64.go add SIMD sets chosen from the CPU's features (none under
+// -tags purego).
 type attnKernels struct {
 	name string
 

@@ -212,9 +212,11 @@ func TestAttnKQV(t *testing.T) {
 	spans := []int{1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 90, 96, 97, 128, 150, 600}
 	for _, ks := range simdSets(t) {
 		for _, tiny := range []bool{true, false} {
-			hds := []int{1, 3, 17, 20, 64, 65, 128, 129}
+			// 8 and 40: the NEON kernels' narrow 8-value chunks, alone and
+			// after a wide 32-value one.
+			hds := []int{1, 3, 8, 17, 20, 40, 64, 65, 128, 129}
 			if tiny {
-				hds = []int{4, 8, 12, 20, 64, 68, 100, 128, 132, 256}
+				hds = []int{4, 8, 12, 20, 40, 64, 68, 100, 128, 132, 256}
 			}
 			for _, hd := range hds {
 				for _, span := range spans {

@@ -1,0 +1,220 @@
+//go:build arm64 && !purego
+
+package model
+
+import "svc/shards/tensor"
+
+// bestAttn is chosen once from the CPU's features and never changes.
+var bestAttn = detectAttn()
+
+func detectAttn() *attnKernels {
+	if hasAttnNEON() {
+		return neonAttn
+	}
+	return genericAttn
+}
+
+// hasAttnNEON reports whether SVC_KERNELS allows the NEON kernels (every
+// arm64 CPU has Advanced SIMD): attention switches sets together with the
+// matrix kernels, so a forced set is tested and measured as a whole.
+func hasAttnNEON() bool { return tensor.CanRunKernels("neon") }
+
+// attnKernelSets lists every set this CPU can run, for tests.
+func attnKernelSets() []*attnKernels {
+	sets := []*attnKernels{genericAttn}
+	if hasAttnNEON() {
+		sets = append(sets, neonAttn)
+	}
+	return sets
+}
+
+// neonAttn is the NEON kernel set (attn_arm64.s). Shapes its assembly
+// does not take run the Go kernels, which give the same bits.
+var neonAttn = &attnKernels{
+	name:       "neon",
+	prepQ:      prepQNEON,
+	scoresTiny: scoresTinyNEON,
+	scoresVec:  scoresVecNEON,
+	softmax:    softmaxNEON,
+	kqvTiny:    kqvTinyNEON,
+	kqvVec:     kqvVecNEON,
+	group:      groupNEON,
+	silu:       siluNEON,
+	toF16:      toF16NEON,
+}
+
+//go:noescape
+func attnToF16NEON(dst *uint16, x *float32, n int)
+
+//go:noescape
+func attnPrepQNEON(q *float32, q16 *uint16, qf *float32, n int)
+
+//go:noescape
+func attnScoresVecNEON(qf *float32, k *uint16, stride int, hd int, span int, scale float32, s *float32)
+
+//go:noescape
+func attnScoresTinyNEON(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)
+
+//go:noescape
+func attnSoftmaxNEON(p *float32, span int)
+
+//go:noescape
+func attnKQVVecNEON(p *float32, v *uint16, stride int, span int, np int, hd int, scr *float32, o *float32)
+
+//go:noescape
+func attnKQVTinyNEON(p *float32, v *uint16, stride int, span int, np int, hd int, scr *float32, o *float32)
+
+//go:noescape
+func attnSiLUNEON(y, x *float32, n int)
+
+// attnExpNEON applies the NEON vector exponential to n (a multiple of 8)
+// values in place; only the tests call it.
+//
+//go:noescape
+func attnExpNEON(x *float32, n int)
+
+//go:noescape
+func attnGroupScoresNEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
+
+//go:noescape
+func attnGroupSoftmaxNEON(sc *float32, span int)
+
+//go:noescape
+func attnGroupKQVNEON(sc *float32, v *uint16, stride int, span int, np int, scr *float32, out *float32)
+
+// The wrappers below check, by slicing, that every element the assembly
+// reads or writes is inside its slice: a wrong length panics here like the
+// Go kernels would, instead of touching memory outside.
+
+func toF16NEON(dst []uint16, x []float32) {
+	whole := len(x) &^ 7
+	if whole > 0 {
+		_ = dst[whole-1]
+		attnToF16NEON(&dst[0], &x[0], whole)
+	}
+	toF16(dst[whole:len(x)], x[whole:])
+}
+
+func prepQNEON(q16 []uint16, qf []float32, q []float32) {
+	hd := len(q)
+	if hd == 0 {
+		return
+	}
+	_ = q16[hd-1]
+	_ = qf[roundUp(hd, lanes)-1]
+	whole := hd &^ 7
+	if whole > 0 {
+		attnPrepQNEON(&q[0], &q16[0], &qf[0], whole)
+	}
+	for i := whole; i < hd; i++ {
+		q16[i] = tensor.FP32ToFP16(q[i])
+		qf[i] = tensor.FP16ToFP32(q16[i])
+	}
+	clear(qf[hd:roundUp(hd, lanes)])
+}
+
+func scoresVecNEON(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+	hd, span := len(q16), len(s)
+	if span == 0 || hd == 0 {
+		return
+	}
+	_ = qf[hd-1]
+	_ = k[(span-1)*stride+hd-1]
+	attnScoresVecNEON(&qf[0], &k[0], 2*stride, hd, span, scale, &s[0])
+}
+
+func scoresTinyNEON(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
+	hd, span := len(q16), len(s)
+	if span == 0 || hd == 0 {
+		return
+	}
+	if hd%lanes != 0 {
+		panic("model: tinyBLAS scores need a head size that is a multiple of 16")
+	}
+	_ = qf[hd-1]
+	_ = k[(span-1)*stride+hd-1]
+	attnScoresTinyNEON(&qf[0], &k[0], 2*stride, hd/lanes, span, scale, &s[0])
+}
+
+// kqvVecNEON and kqvTinyNEON take head sizes that are a multiple of 8 (all
+// common ones); the Go kernels take the others.
+func kqvVecNEON(p []float32, v []uint16, stride int, acc []float32, sum []float64, o []float32) {
+	hd, span := len(o), len(p)
+	if hd == 0 || span == 0 || hd%8 != 0 {
+		kqvVecGo(p, v, stride, acc, sum, o)
+		return
+	}
+	_ = acc[4*lanes*hd-1]
+	_ = v[(span-1)*stride+hd-1]
+	attnKQVVecNEON(&p[0], &v[0], 2*stride, span, vecWholeNEON(span), hd, &acc[0], &o[0])
+}
+
+func kqvTinyNEON(p []float32, v []uint16, stride int, acc []float32, o []float32) {
+	hd, span := len(o), len(p)
+	if hd == 0 || span == 0 || hd%8 != 0 {
+		kqvTinyGo(p, v, stride, acc, o)
+		return
+	}
+	_ = acc[lanes*hd-1]
+	_ = v[(span-1)*stride+hd-1]
+	attnKQVTinyNEON(&p[0], &v[0], 2*stride, span, span, hd, &acc[0], &o[0])
+}
+
+// vecWholeNEON is the number of positions that ggml_vec_dot_f16 takes in
+// whole 64-position steps over a cache of span positions padded to 32.
+func vecWholeNEON(span int) int { return min(max(32, roundUp(span, 32))&^(4*lanes-1), span) }
+
+func softmaxNEON(p []float32, span int) {
+	if span <= 0 {
+		return
+	}
+	_ = p[roundUp(span, lanes)-1]
+	attnSoftmaxNEON(&p[0], span)
+}
+
+func siluNEON(y, x []float32) {
+	full := len(x) / lanes * lanes
+	if full > 0 {
+		_ = y[full-1]
+		attnSiLUNEON(&y[0], &x[0], full)
+	}
+	// The tail with the C library's expf, as siluRowGo.
+	for i := full; i < len(x); i++ {
+		v := x[i]
+		y[i] = v / (1 + expf(-v))
+	}
+}
+
+// groupKQVScratch is the lane scratch of attnGroupKQVNEON (64 lanes of
+// eight heads' eight sums), taken from the front of the group's
+// accumulators; its eight heads' outputs follow it.
+const groupKQVScratch = 4 * lanes * groupHeads * 8
+
+// groupNEON is attnKernels.group on the attnGroup*NEON kernels.
+func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+	const hd = groupHD
+	nh := len(q) / hd
+	if len(q)%hd != 0 || nh == 0 || nh > groupHeads || len(out) != len(q) || span <= 0 {
+		return false
+	}
+	q16, qg, sc, _, acc := b.group(hd, span)
+	for h := range groupHeads {
+		slot := qg[h*hd : (h+1)*hd]
+		if h < nh {
+			prepQNEON(q16, slot, q[h*hd:(h+1)*hd])
+		} else {
+			clear(slot) // a head that is not there: its results are ignored
+		}
+	}
+	_ = k[(span-1)*stride+hd-1]
+	_ = v[(span-1)*stride+hd-1]
+	_ = sc[roundUp(span, lanes)*groupHeads-1]
+	o := acc[groupKQVScratch : groupKQVScratch+groupHeads*hd]
+	// ggml_vec_dot_f16's whole 64-position steps over a cache padded to 32.
+	np := vecWholeNEON(span)
+	attnGroupScoresNEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
+	attnGroupSoftmaxNEON(&sc[0], span)
+	attnGroupKQVNEON(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
+	copy(out, o[:nh*hd])
+	return true
+}

@@ -186,9 +186,9 @@ func siluNEON(y, x []float32) {
 }
 
 // groupKQVScratch is the lane scratch of attnGroupKQVNEON (64 lanes of
-// eight heads' eight sums), taken from the front of the group's
+// eight heads' 32 sums), taken from the front of the group's
 // accumulators; its eight heads' outputs follow it.
-const groupKQVScratch = 4 * lanes * groupHeads * 8
+const groupKQVScratch = 4 * lanes * groupHeads * 32
 
 // groupNEON is attnKernels.group on the attnGroup*NEON kernels.
 func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {

@@ -980,12 +980,15 @@ gnorm:
 // kqvVecGo for the eight heads of attnGroupSoftmaxNEON's probabilities
 // (sc[8j+h], j < span > 0) and 64 values per position: out[64h+d] = o_h[d].
 // The first np positions go to the 64 accumulator lanes j%64 in position
-// order. For each eight values d (V16 converted once for the eight heads)
-// and each lane, the sixteen accumulators V0-V15 (head h: V2h, V2h+1) run
-// over the lane's positions and are stored to scr[256l+32h:] (64 lanes ·
-// 8 heads · 8 floats); fold4's and hsum's trees then reduce the lanes of
-// each head. The positions from np to span are added in float64 per head
-// (V0-V15: four heads' eight sums), as ggml_vec_dot_f16's tail.
+// order. For each 32 values (one 64-byte line of a cached row), each lane
+// and each eight values e4 of the 32 (V20, V21: converted once for the
+// eight heads), the sixteen accumulators V0-V15 (head h: V2h, V2h+1) run
+// over the lane's positions and are stored to scr[4096·e4+64l+8h:] (per
+// e4, 64 lanes · 8 heads · 8 floats); fold4's and hsum's trees then reduce
+// the lanes of each head. Taking the lanes before the eights reads a line
+// of the cache from memory once: its four eights follow each other. The
+// positions from np to span are added in float64 per head (V0-V15: four
+// heads' eight sums), as ggml_vec_dot_f16's tail.
 TEXT ·attnGroupKQVNEON(SB), NOSPLIT, $0-56
 	MOVD sc+0(FP), R0
 	MOVD v+8(FP), R1
@@ -996,11 +999,12 @@ TEXT ·attnGroupKQVNEON(SB), NOSPLIT, $0-56
 	MOVD out+48(FP), R6
 	LSL $6, R2, R7
 	CBZ R4, kzero
-	MOVD $0, R8
-keight:
-	MOVD R5, R9
+	MOVD $0, R15
+khalf:
 	MOVD $0, R10
 klane:
+	MOVD $0, R16
+keight:
 	WORD $0x4f00e400 // movi v0.16b, #0
 	WORD $0x4f00e401 // movi v1.16b, #0
 	WORD $0x4f00e402 // movi v2.16b, #0
@@ -1020,7 +1024,8 @@ klane:
 	MOVD R10, R11
 	MUL R2, R10, R12
 	ADD R1, R12, R12
-	ADD R8, R12, R12
+	ADD R15, R12, R12
+	ADD R16, R12, R12
 	LSL $5, R10, R13
 	ADD R0, R13, R13
 kpos:
@@ -1051,24 +1056,35 @@ kpos:
 	ADD $64, R11, R11
 	B kpos
 kstore:
+	LSL $10, R16, R9
+	ADD R5, R9, R9
+	ADD R10<<8, R9, R9
 	WORD $0x4c9f2920 // st1 {v0.4s, v1.4s, v2.4s, v3.4s}, [x9], #64
 	WORD $0x4c9f2924 // st1 {v4.4s, v5.4s, v6.4s, v7.4s}, [x9], #64
 	WORD $0x4c9f2928 // st1 {v8.4s, v9.4s, v10.4s, v11.4s}, [x9], #64
 	WORD $0x4c9f292c // st1 {v12.4s, v13.4s, v14.4s, v15.4s}, [x9], #64
+	ADD $16, R16, R16
+	CMP $64, R16
+	BNE keight
 	ADD $1, R10, R10
 	CMP $64, R10
 	BNE klane
-	// Fold the 64 lanes of each head's two vectors (i = 2h+half):
-	// v_l = (L_l+L_32+l)+(L_16+l+L_48+l), l < 16, then hsum's tree.
+	// Fold the 64 lanes of each eight values e4 and each head's two
+	// vectors (i = 2h+half): v_l = (L_l+L_32+l)+(L_16+l+L_48+l), l < 16,
+	// then hsum's tree.
+	MOVD $0, R16
+kfolde:
 	MOVD $0, R10
 kfold:
-	LSL $4, R10, R11
+	LSL $10, R16, R11
 	ADD R5, R11, R11
+	ADD R10<<4, R11, R11
 	LSR $1, R10, R12
 	LSL $8, R12, R12
 	AND $1, R10, R13
 	LSL $4, R13, R13
 	ADD R13, R12, R12
+	ADD R15, R16, R8
 	ADD R8<<1, R12, R12
 	ADD R6, R12, R12
 	WORD $0x3dc00170 // ldr q16, [x11, #0]
@@ -1202,9 +1218,12 @@ kfold:
 	ADD $1, R10, R10
 	CMP $16, R10
 	BNE kfold
-	ADD $16, R8, R8
-	CMP $128, R8
-	BNE keight
+	ADD $16, R16, R16
+	CMP $64, R16
+	BNE kfolde
+	ADD $64, R15, R15
+	CMP $128, R15
+	BNE khalf
 	B ktail
 kzero:
 	// No whole steps: the sums start at zero.

@@ -149,6 +149,19 @@ func TestCompletionBatch(t *testing.T) {
 		sameAsAlone(t, "echo and stop", decodeBatch(t, postJSON(t, url, withPrompt(t, stopBody, batchPrompts)), len(batchPrompts)), alone(t, url, stopBody, batchPrompts))
 	})
 
+	t.Run("the largest batch", func(t *testing.T) {
+		// MaxPrompts prompts of one to MaxPrompts tokens, scored and
+		// continued at once: each choice is its prompt's.
+		prompts := make([][]int32, MaxPrompts)
+		for i := range prompts {
+			prompts[i] = ids[i%len(ids)][:1+i%len(ids[i%len(ids)])]
+		}
+		const body = `{"max_tokens":3,"echo":true,"logprobs":0}`
+		b := decodeBatch(t, postJSON(t, url, withPrompt(t, body, prompts)), MaxPrompts)
+		sameAsAlone(t, "64 prompts", b, alone(t, url, body, prompts))
+		sw.WaitNoSessions(t)
+	})
+
 	t.Run("lm-eval loglikelihood batch", func(t *testing.T) {
 		// What lm-evaluation-harness sends to score continuations, a
 		// batch at a time: token arrays, echo, logprobs, max_tokens 0 (or

@@ -618,7 +618,7 @@ type streamBatch struct {
 	running int // generations whose last event has not been received
 }
 
-// start runs the generations, each in a goroutine of its own that sends
+// startBatch runs the generations, each in a goroutine of its own that sends
 // its tokens and then its end on b.events.
 func (s *Server) startBatch(r *run, jobs []*job) *streamBatch {
 	b := &streamBatch{events: make(chan streamEvent, 64), running: len(jobs)}

@@ -278,7 +278,6 @@ TEXT ·attnSoftmaxNEON(SB), NOSPLIT, $0-16
 	WORD $0x4cdf2938 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x9], #64
 	WORD $0x4c40293c // ld1 {v28.4s, v29.4s, v30.4s, v31.4s}, [x9]
 	WORD $0x6ea0fbf0 // fneg v16.4s, v31.4s
-	WORD $0x4eb01e11 // mov v17.16b, v16.16b
 	MOVD R0, R4
 	AND $~3, R1, R3
 	CBZ R3, smaxtail
@@ -288,7 +287,6 @@ smax:
 	SUBS $4, R3, R3
 	BNE smax
 smaxtail:
-	WORD $0x4e31f610 // fmax v16.4s, v16.4s, v17.4s
 	WORD $0x6e30fa10 // fmaxv s16, v16.4s
 	AND $3, R1, R3
 	CBZ R3, smaxdone
@@ -1530,9 +1528,11 @@ stchunk:
 
 // func attnKQVVecNEON(p *float32, v *uint16, stride int, span int, np int, hd int, scr *float32, o *float32)
 // kqvVecGo for hd > 0 a multiple of 8 and span > 0: the first np
-// positions into the 64 accumulator lanes j%64 (lane l of value d at
-// scr[64·(d/4)+l], 4 floats, so that fold4's and hsum's trees add whole
-// vectors of four values), the others added in float64.
+// positions into the 64 accumulator lanes j%64 (values d..d+3 of lane l,
+// d a multiple of 4, at scr[4·(64·(d/4)+l):], so that fold4's and hsum's
+// trees add whole vectors of four values), the others added in float64.
+// The values are taken 32 at a time (a 64-byte line of a cached row, one
+// pass over the lanes), then 8 at a time.
 TEXT ·attnKQVVecNEON(SB), NOSPLIT, $0-64
 	MOVD p+0(FP), R0
 	MOVD v+8(FP), R1
@@ -1840,8 +1840,8 @@ attnKQVVecNEONdone:
 
 // func attnKQVTinyNEON(p *float32, v *uint16, stride int, span int, np int, hd int, scr *float32, o *float32)
 // kqvTinyGo for hd > 0 a multiple of 8 and np = span > 0: positions into
-// the 16 accumulator lanes j%16 (lane l of value d at scr[16·(d/4)+l], 4
-// floats), then hsum's tree over the lanes.
+// the 16 accumulator lanes j%16 (values d..d+3 of lane l at
+// scr[4·(16·(d/4)+l):]), then hsum's tree over the lanes.
 TEXT ·attnKQVTinyNEON(SB), NOSPLIT, $0-64
 	MOVD p+0(FP), R0
 	MOVD v+8(FP), R1

@@ -50,7 +50,8 @@
 //     assistant, tool, function; content a string or text parts; name,
 //     tool_call_id), prompt (below), max_tokens / max_completion_tokens
 //     (default 512, or what fits the context), stream,
-//     stream_options.include_usage, stop (up to 4 strings),
+//     stream_options.include_usage, stop (up to MaxStops, 16, strings:
+//     OpenAI allows 4, lm-evaluation-harness sends more),
 //     log-probabilities (below).
 //   - accepted and ignored, whatever their value: temperature, top_p, n,
 //     presence_penalty, frequency_penalty, seed, user, logit_bias, metadata,

@@ -270,7 +270,15 @@ func (f fields) maxTokens(zeroOK bool) (n int, none bool, aerr *apiError) {
 	return 0, false, nil
 }
 
-// stopStrings reads stop: a string, an array of up to 4 strings, or null.
+// MaxStops bounds stop's strings. OpenAI allows 4, but
+// lm-evaluation-harness's local-completions sends a task's every stop
+// string and the end-of-text string (six for humaneval), as vLLM and
+// llama.cpp's server accept; 16 covers its tasks and keeps the check of
+// each piece of text cheap.
+const MaxStops = 16
+
+// stopStrings reads stop: a string, an array of up to MaxStops strings, or
+// null.
 func (f fields) stopStrings() ([]string, *apiError) {
 	if !f.present("stop") {
 		return nil, nil
@@ -291,8 +299,8 @@ func (f fields) stopStrings() ([]string, *apiError) {
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, invalidf("stop: %s", jsonErrText(err))
 		}
-		if len(items) > 4 {
-			return nil, invalidf("stop may hold at most 4 strings, got %d", len(items))
+		if len(items) > MaxStops {
+			return nil, invalidf("stop may hold at most %d strings, got %d", MaxStops, len(items))
 		}
 		var out []string
 		for i, it := range items {

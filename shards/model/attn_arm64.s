@@ -1379,8 +1379,8 @@ TEXT ·attnScoresVecNEON(SB), NOSPLIT, $0-56
 svpos:
 	MOVD R0, R10
 	MOVD R1, R11
-	WORD $0x2f00e41f // movi d31, #0
-	CBZ R6, svtail
+	AND $63, R3, R12
+	CBZ R6, svnovec
 	WORD $0x4f00e400 // movi v0.16b, #0
 	WORD $0x4f00e401 // movi v1.16b, #0
 	WORD $0x4f00e402 // movi v2.16b, #0
@@ -1397,7 +1397,7 @@ svpos:
 	WORD $0x4f00e40d // movi v13.16b, #0
 	WORD $0x4f00e40e // movi v14.16b, #0
 	WORD $0x4f00e40f // movi v15.16b, #0
-	MOVD R6, R12
+	MOVD R6, R13
 svstep:
 	WORD $0x4cdfa570 // ld1 {v16.8h, v17.8h}, [x11], #32
 	WORD $0x4cdf2956 // ld1 {v22.4s, v23.4s, v24.4s, v25.4s}, [x10], #64
@@ -1439,7 +1439,7 @@ svstep:
 	WORD $0x4e33ceed // fmla v13.4s, v23.4s, v19.4s
 	WORD $0x4e34cf0e // fmla v14.4s, v24.4s, v20.4s
 	WORD $0x4e35cf2f // fmla v15.4s, v25.4s, v21.4s
-	SUBS $1, R12, R12
+	SUBS $1, R13, R13
 	BNE svstep
 	WORD $0x4e28d400 // fadd v0.4s, v0.4s, v8.4s
 	WORD $0x4e2cd484 // fadd v4.4s, v4.4s, v12.4s
@@ -1459,10 +1459,12 @@ svstep:
 	WORD $0x6e004001 // ext v1.16b, v0.16b, v0.16b, #8
 	WORD $0x4e21d400 // fadd v0.4s, v0.4s, v1.4s
 	WORD $0x7e30d800 // faddp s0, v0.2s
+	// No other elements: float32(float64(x)) is x.
+	CBZ R12, svscale
 	WORD $0x1e22c01f // fcvt d31, s0
-svtail:
-	AND $63, R3, R12
-	CBZ R12, svdone
+	B svt
+svnovec:
+	WORD $0x2f00e41f // movi d31, #0
 svt:
 	WORD $0x7c402570 // ldr h16, [x11], #2
 	WORD $0xbc404551 // ldr s17, [x10], #4
@@ -1472,8 +1474,8 @@ svt:
 	WORD $0x1e702bff // fadd d31, d31, d16
 	SUBS $1, R12, R12
 	BNE svt
-svdone:
 	WORD $0x1e6243e0 // fcvt s0, d31
+svscale:
 	WORD $0x1e3e0800 // fmul s0, s0, s30
 	WORD $0xbc0044a0 // str s0, [x5], #4
 	ADD R2, R1, R1

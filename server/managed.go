@@ -399,7 +399,7 @@ func fixFor(r Record) string {
 	case codeRateLimitExceeded:
 		return "svc-coordinator apikey create --name " + key + " --models " + model + " --rate N/min  (a key with a higher rate)"
 	case codeCapacity:
-		return "add a machine (svc-coordinator token create, then svc-node-agent enroll) or raise SVC_API_MAX_GENERATIONS in /etc/svc/api.env"
+		return "add a machine (svc-coordinator token create, then svc-node-agent enroll) or raise SVC_API_MAX_GENERATIONS in /etc/svc/api.env (a completions batch takes one per prompt)"
 	case codeGenerationInterrupted, codeNodeUnavailable:
 		return "svc-coordinator node list; on machine " + machine + ": systemctl restart svc-node-agent"
 	case codeModelLoading:

@@ -92,7 +92,7 @@ var settings = map[string]setting{
 	"SVC_API_JOURNAL_MAX_MB":   {"size in MiB past which the journal is rotated to JOURNAL.1, JOURNAL.2, … (" + strconv.Itoa(DefaultJournalMaxMB) + ")", setJournalMax},
 	"SVC_API_JOURNAL_KEEP":     {"rotated journal files kept, 0 for none (" + strconv.Itoa(DefaultJournalKeep) + ")", setJournalKeep},
 	"SVC_API_GENERATION_LIMIT": {"longest generation (" + DefaultGenerationLimit.String() + ")", func(c *Config, v string) error { return duration(&c.GenerationLimit, v) }},
-	"SVC_API_MAX_GENERATIONS":  {"concurrent generations (" + strconv.Itoa(DefaultMaxGenerations) + ")", func(c *Config, v string) error { return positive(&c.MaxGenerations, v) }},
+	"SVC_API_MAX_GENERATIONS":  {"concurrent generations, a completions batch counting one per prompt (" + strconv.Itoa(DefaultMaxGenerations) + ")", func(c *Config, v string) error { return positive(&c.MaxGenerations, v) }},
 	"SVC_API_MAX_BODY":         {"largest request body in bytes (" + strconv.Itoa(DefaultMaxBodyBytes) + ")", func(c *Config, v string) error { return positive(&c.MaxBodyBytes, v) }},
 	"SVC_API_OFFLINE_GRACE":    {"how long known keys are served while the coordinator is away (" + DefaultOfflineGrace.String() + ")", func(c *Config, v string) error { return duration(&c.OfflineGrace, v) }},
 	"SVC_API_OWNED_BY":         {"owned_by of the model list (svc)", func(c *Config, v string) error { c.OwnedBy = v; return nil }},

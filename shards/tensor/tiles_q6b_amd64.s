@@ -336,10 +336,14 @@ opos:
 // W_c (c = 0..3) holds the 32 bytes of chunk c of one row's quants: low
 // nibbles (elements 64c..64c+31) in the low 256 bits, high nibbles
 // (64c+32..64c+63) in the high, so the activations at 64c are a plain
-// memory operand of VPDPBUSD. Pairs (W1 with W0, W3 with W2) are packed
-// into word pairs as in the Q6_K kernel (|sum of 4| <= 4*15*128); the low
-// word gets a bias of 8192 (never negative, no borrow), removed by the
-// lanes' start value -8192*(the low words' scales). No per-position term
+// memory operand of VPDPBUSD. Each VPDPBUSD result (|sum of 4| <= 4*15*128,
+// an int16) is multiplied by its sub-block scales with a VPMADDWD/VPDPWSSD
+// whose word pairs are (scale, 0): the low word of a dword is the sum
+// itself, the high word (its sign) meets the 0. Compared with packing two
+// sums into the words of one dword (as the Q6_K kernel does), that takes
+// no shift, no bias and no bias-correcting start value, one multiply more
+// per pair: fewer instructions per row and position (llvm-mca,
+// bench/kernel-mca.sh), and the same exact integers. No per-position term
 // is needed for the lanes; the mins use the 8 sums of 32 activations of
 // each position (words, both 128-bit lanes), formed once per block.
 //
@@ -350,24 +354,24 @@ opos:
 // Slots: 4672(SP) prefetch pointer, 4680(SP) aligned base, 4688(SP)
 // dstride*4, 4696(SP) bsums pointer of the block, 4704(SP) bstride*2.
 
-DATA q4bidx0<>+0(SB)/8, $0x0002000000020000
-DATA q4bidx0<>+8(SB)/8, $0x0002000000020000
-DATA q4bidx0<>+16(SB)/8, $0x0002000000020000
-DATA q4bidx0<>+24(SB)/8, $0x0002000000020000
-DATA q4bidx0<>+32(SB)/8, $0x0003000100030001
-DATA q4bidx0<>+40(SB)/8, $0x0003000100030001
-DATA q4bidx0<>+48(SB)/8, $0x0003000100030001
-DATA q4bidx0<>+56(SB)/8, $0x0003000100030001
-GLOBL q4bidx0<>(SB), RODATA|NOPTR, $64
-DATA q4bidx1<>+0(SB)/8, $0x0006000400060004
-DATA q4bidx1<>+8(SB)/8, $0x0006000400060004
-DATA q4bidx1<>+16(SB)/8, $0x0006000400060004
-DATA q4bidx1<>+24(SB)/8, $0x0006000400060004
-DATA q4bidx1<>+32(SB)/8, $0x0007000500070005
-DATA q4bidx1<>+40(SB)/8, $0x0007000500070005
-DATA q4bidx1<>+48(SB)/8, $0x0007000500070005
-DATA q4bidx1<>+56(SB)/8, $0x0007000500070005
-GLOBL q4bidx1<>(SB), RODATA|NOPTR, $64
+// q4bidxC (VPERMW indexes into the scale words of kScaleMin's order, whose
+// words 16..31 are zero): dword k of chunk C's VPDPBUSD result is a sum of
+// sub-block 2C+k/8, so its word pair is (scale 2C+k/8, word 16 = 0).
+#define Q4BIDX(name, lo, hi) \
+	DATA name+0(SB)/8, lo;  \
+	DATA name+8(SB)/8, lo;  \
+	DATA name+16(SB)/8, lo; \
+	DATA name+24(SB)/8, lo; \
+	DATA name+32(SB)/8, hi; \
+	DATA name+40(SB)/8, hi; \
+	DATA name+48(SB)/8, hi; \
+	DATA name+56(SB)/8, hi; \
+	GLOBL name(SB), RODATA|NOPTR, $64
+
+Q4BIDX(q4bidx0<>, $0x0010000000100000, $0x0010000100100001)
+Q4BIDX(q4bidx1<>, $0x0010000200100002, $0x0010000300100003)
+Q4BIDX(q4bidx2<>, $0x0010000400100004, $0x0010000500100005)
+Q4BIDX(q4bidx3<>, $0x0010000600100006, $0x0010000700100007)
 DATA q4bcnt<>+0(SB)/8, $0x0000000000000000
 DATA q4bcnt<>+8(SB)/8, $0x0000000000000000
 DATA q4bcnt<>+16(SB)/8, $0x0000000000000000
@@ -395,15 +399,6 @@ DATA q4bdmi<>+40(SB)/8, $0x0000000000000000
 DATA q4bdmi<>+48(SB)/8, $0x0000000000000000
 DATA q4bdmi<>+56(SB)/8, $0x0000000000000000
 GLOBL q4bdmi<>(SB), RODATA|NOPTR, $64
-DATA q4bneg<>+0(SB)/8, $0x0000e0000000e000
-DATA q4bneg<>+8(SB)/8, $0x0000e0000000e000
-DATA q4bneg<>+16(SB)/8, $0x0000e0000000e000
-DATA q4bneg<>+24(SB)/8, $0x0000e0000000e000
-DATA q4bneg<>+32(SB)/8, $0x0000e0000000e000
-DATA q4bneg<>+40(SB)/8, $0x0000e0000000e000
-DATA q4bneg<>+48(SB)/8, $0x0000e0000000e000
-DATA q4bneg<>+56(SB)/8, $0x0000e0000000e000
-GLOBL q4bneg<>(SB), RODATA|NOPTR, $64
 DATA q4bshA<>+0(SB)/8, $0x0f0e0d0c07060504
 DATA q4bshA<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA q4bshA<>+16(SB)/8, $0x0f0e0d0c07060504
@@ -445,30 +440,31 @@ GLOBL q4bmC<>(SB), RODATA|NOPTR, $32
 	VPSRLVW         Z30, W3, W3; \
 	VPANDD          Z31, W3, W3
 
-// Q4BSC: scale pairs S0, S1 and start value B from the 16 words in Ztab
-// ([sc0..7, m0..7], see kScaleMin; the header shuffles q4bsh*/q4bm* put
-// the 6-bit values in that order).
-#define Q4BSC(Ztab, S0, S1, B) \
-	VPERMW   Ztab, Z29, S0;           \
-	VPERMW   Ztab, Z28, S1;           \
-	VPMADDWD q4bneg<>(SB), S0, B;     \
-	VPDPWSSD q4bneg<>(SB), S1, B
+// Q4BSC(idx, A, B): the scale word pairs of chunk idx (q4bidx0..3) of
+// both rows of the pair, from the words in Z24 (row 2rp) and Z21 (row
+// 2rp+1) ([sc0..7, m0..7], see kScaleMin; the header shuffles q4bsh*/q4bm*
+// put the 6-bit values in that order), into A and B. Clobbers Z13.
+#define Q4BSC(idx, A, B) \
+	VMOVDQU64 idx(SB), Z13; \
+	VPERMW    Z24, Z13, A;  \
+	VPERMW    Z21, Z13, B
 
-// Q4BLANES: the integer lanes of one row for the position at R14 into I.
-#define Q4BLANES(W0, W1, W2, W3, S0, S1, B, X0, X1, I) \
-	VPXORD    X0, X0, X0;      \
-	VPDPBUSD  64(R14), W1, X0; \
-	VPSLLD    $16, X0, X0;     \
-	VPDPBUSD  0(R14), W0, X0;  \
-	VPADDD    Z27, X0, X0;     \
-	VMOVDQA64 B, I;            \
-	VPDPWSSD  S0, X0, I;       \
-	VPXORD    X1, X1, X1;      \
-	VPDPBUSD  192(R14), W3, X1; \
-	VPSLLD    $16, X1, X1;     \
-	VPDPBUSD  128(R14), W2, X1; \
-	VPADDD    Z27, X1, X1;     \
-	VPDPWSSD  S1, X1, I
+// Q4BLANES: the integer lanes of one row for the position at R14 into I,
+// from its quants W0..W3 and their scale word pairs S0..S3; X0..X3
+// scratch.
+#define Q4BLANES(W0, W1, W2, W3, S0, S1, S2, S3, X0, X1, X2, X3, I) \
+	VPXORD   X0, X0, X0;       \
+	VPDPBUSD 0(R14), W0, X0;   \
+	VPXORD   X1, X1, X1;       \
+	VPDPBUSD 64(R14), W1, X1;  \
+	VPXORD   X2, X2, X2;       \
+	VPDPBUSD 128(R14), W2, X2; \
+	VPXORD   X3, X3, X3;       \
+	VPDPBUSD 192(R14), W3, X3; \
+	VPMADDWD S0, X0, I;        \
+	VPDPWSSD S1, X1, I;        \
+	VPDPWSSD S2, X2, I;        \
+	VPDPWSSD S3, X3, I
 
 // func q4kTile8(w *byte, rs, bs int, y *int8, ystride int, d *float32, dstride int, bsums *int16, bstride int, nb, np, next int, out *float32)
 TEXT ·q4kTile8(SB), $4736-104
@@ -516,11 +512,10 @@ q4zpos:
 
 	MOVL         $0x0f0f0f0f, AX
 	VPBROADCASTD AX, Z31
-	MOVL         $0x2000, AX
-	VPBROADCASTD AX, Z27
 	VMOVDQU64    q4bcnt<>(SB), Z30
-	VMOVDQU64    q4bidx0<>(SB), Z29
-	VMOVDQU64    q4bidx1<>(SB), Z28
+	// K1 takes the high 256 bits in the fold (row 2rp+1's half).
+	MOVL         $0xf0, AX
+	KMOVB        AX, K1
 
 q4block:
 	// Sums of 32 activations of every position for this block.
@@ -571,18 +566,24 @@ q4rp:
 	VEXTRACTI32X4 $1, Y20, X21
 	VPMOVZXBW    X21, Y21
 	VSHUFI64X2   $3, Y21, Y24, Y22
-	Q4BSC(Z24, Z8, Z9, Z15)
-	Q4BSC(Z21, Z10, Z11, Z16)
+	Q4BSC(q4bidx0<>, Z8, Z10)
+	Q4BSC(q4bidx1<>, Z9, Z11)
+	Q4BSC(q4bidx2<>, Z15, Z25)
+	Q4BSC(q4bidx3<>, Z16, Z26)
 	Q4BROW(AX, Z0, Z1, Z2, Z3)
 	Q4BROW(R10, Z4, Z5, Z6, Z7)
 	MOVQ DI, R14
 	MOVQ DX, R10
 	XORQ R12, R12
 q4pos:
-	Q4BLANES(Z0, Z1, Z2, Z3, Z8, Z9, Z15, Z13, Z14, Z17)
-	Q4BLANES(Z4, Z5, Z6, Z7, Z10, Z11, Z16, Z13, Z14, Z18)
-	VSHUFI64X2   $0x44, Z18, Z17, Z19
-	VSHUFI64X2   $0xee, Z18, Z17, Z20
+	// Row 2rp into Z17, row 2rp+1 into Z18, each with its own scratch
+	// (Z19, Z20 are free until the fold).
+	Q4BLANES(Z0, Z1, Z2, Z3, Z8, Z9, Z15, Z16, Z13, Z14, Z27, Z28, Z17)
+	Q4BLANES(Z4, Z5, Z6, Z7, Z10, Z11, Z25, Z26, Z29, Z24, Z19, Z20, Z18)
+	// The fold: [lo(Z17) | hi(Z18)] + [hi(Z17) | lo(Z18)], a blend (any
+	// vector port) and one shuffle instead of two shuffles.
+	VPBLENDMQ    Z18, Z17, K1, Z19
+	VSHUFI64X2   $0x4e, Z18, Z17, Z20
 	VPADDD       Z20, Z19, Z19
 	VCVTDQ2PS    Z19, Z19
 	VMULPS.BCST  (R10), Z12, Z21

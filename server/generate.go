@@ -763,6 +763,10 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 	sse := &sseWriter{w: w}
 	if j0.chat {
 		sse.chunk(j0, delta{Role: "assistant"}, "", nil)
+		if sse.err != nil {
+			// handle writes nothing more, so it would not notice.
+			r.halt(errClientGone)
+		}
 	}
 	failed := false
 	var total usage

@@ -334,17 +334,25 @@ func (s *Shard) addLoRA(sc *scratch, spans []span, slot loraSlot, x []float32, i
 		sc.loraIn = append(sc.loraIn, loraSpan{row0: g.row0, rows: g.rows, p: p})
 	}
 	if adapted {
-		s.addLoRASpans(sc, sc.loraIn, x, inW, out, outW)
+		s.addLoRASpans(sc, sc.loraIn, x, inW, out, outW, 0)
 	}
 }
+
+// headLoRARows is how many rows of the output head's B·(A·x) (each a row
+// of the vocabulary) are computed at once: the temporary beside the
+// logits stays a few rows, not one per position of a step asking for
+// every position's logits.
+const headLoRARows = 32
 
 // addLoRASpans adds scale·B·(A·x) to out (rows of width outW) for every
 // span with a pair, x being the product's input (rows of width inW). The
 // spans sharing a pair share its two products when the pair's types are
 // batch-invariant (a row's bits do not depend on the others); otherwise
 // (BF16) each span's product covers its own rows, with the row count its
-// Forward would use.
-func (s *Shard) addLoRASpans(sc *scratch, spans []loraSpan, x []float32, inW int, out []float32, outW int) {
+// Forward would use. chunk > 0 computes B·(A·x) that many rows at a time
+// where B's rows do not depend on the row count (every B but BF16): the
+// same bits in a smaller temporary.
+func (s *Shard) addLoRASpans(sc *scratch, spans []loraSpan, x []float32, inW int, out []float32, outW int, chunk int) {
 	sc.loraDone = append(sc.loraDone[:0], make([]bool, len(spans))...)
 	for i, g := range spans {
 		if g.p == nil || g.rows == 0 || sc.loraDone[i] {
@@ -374,26 +382,37 @@ func (s *Shard) addLoRASpans(sc *scratch, spans []loraSpan, x []float32, inW int
 			}
 			in = sc.loraX
 		}
-		sc.loraT = growTo(sc.loraT, rows*p.a.Rows)
+		rank := p.a.Rows
+		sc.loraT = growTo(sc.loraT, rows*rank)
 		s.matmul(s.pool, sc.ws, p.a, in, rows, sc.loraT)
-		s.loraB(sc, p, rows)
-		r := 0
-		for _, j := range sc.loraSpans {
-			sc.loraDone[j] = true
-			h := spans[j]
-			p.addScaled(out[h.row0*outW:(h.row0+h.rows)*outW], sc.loraD[r*outW:])
-			r += h.rows
+		step := rows
+		if chunk > 0 && (p.bt != nil || tensor.BatchInvariant(p.b.Type)) {
+			step = chunk
+		}
+		for c0 := 0; c0 < rows; c0 += step {
+			k := min(step, rows-c0)
+			s.loraB(sc, p, sc.loraT[c0*rank:(c0+k)*rank], k)
+			// Rows [c0, c0+k) of the spans' rows, each added to its place.
+			r := 0
+			for _, j := range sc.loraSpans {
+				sc.loraDone[j] = true
+				h := spans[j]
+				if lo, hi := max(r, c0), min(r+h.rows, c0+k); lo < hi {
+					p.addScaled(out[(h.row0+lo-r)*outW:(h.row0+hi-r)*outW], sc.loraD[(lo-c0)*outW:])
+				}
+				r += h.rows
+			}
 		}
 	}
 }
 
-// loraB computes sc.loraD = B·t for the rows of sc.loraT (rank wide).
-func (s *Shard) loraB(sc *scratch, p *loraPair, rows int) {
+// loraB computes sc.loraD = B·t for the rows of t (rank wide).
+func (s *Shard) loraB(sc *scratch, p *loraPair, t []float32, rows int) {
 	sc.loraD = growTo(sc.loraD, rows*p.b.Rows)
 	if p.bt != nil {
-		p.narrowB(sc.loraT, rows, sc.loraD)
+		p.narrowB(t, rows, sc.loraD)
 	} else {
-		s.matmul(s.pool, sc.ws, p.b, sc.loraT, rows, sc.loraD)
+		s.matmul(s.pool, sc.ws, p.b, t, rows, sc.loraD)
 	}
 }
 
@@ -423,7 +442,7 @@ func (s *Shard) addEmbdLoRA(sc *scratch, p *loraPair, tokens []int32, x []float3
 				return fmt.Errorf("adapter row of token %d: %w", t, err)
 			}
 		}
-		s.loraB(sc, p, rows)
+		s.loraB(sc, p, sc.loraT, rows)
 		p.addScaled(x[r0*d:(r0+rows)*d], sc.loraD)
 	}
 	return nil

@@ -662,7 +662,7 @@ func (s *Shard) applyHead(sc *scratch, parts []headPart) {
 		r += p.k
 	}
 	if adapted {
-		s.addLoRASpans(sc, sc.loraIn, sc.logitsXn, d, lg, vocab)
+		s.addLoRASpans(sc, sc.loraIn, sc.logitsXn, d, lg, vocab, headLoRARows)
 	}
 	r = 0
 	for _, p := range parts {

@@ -3,6 +3,7 @@
 package server
 
 import (
+	"crypto/tls"
 	"net"
 	"sync"
 	"syscall"
@@ -16,8 +17,12 @@ import (
 // close instead of computing for nobody. fasthttp does not read the
 // connection while a handler runs, so the watcher peeks (MSG_PEEK, never
 // consuming a byte of a pipelined request) a few times a second. The
-// returned function stops the watcher and waits for it.
+// returned function stops the watcher and waits for it. A TLS connection
+// (the managed API's) is watched through the TCP connection beneath.
 func watchConn(c net.Conn, gone func()) (stop func()) {
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
 	sc, ok := c.(syscall.Conn)
 	if !ok {
 		return func() {}
@@ -52,6 +57,15 @@ func watchConn(c net.Conn, gone func()) (stop func()) {
 					closed = true // orderly shutdown by the peer
 				case err != nil && err != unix.EAGAIN && err != unix.EINTR:
 					closed = true // reset or otherwise broken
+				case err == nil:
+					// Bytes wait unread (a pipelined request, or a
+					// TLS client's close_notify alert, which it sends
+					// before closing): whether the peer shut down after
+					// them only poll says.
+					fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLRDHUP}}
+					if k, err := unix.Poll(fds, 0); err == nil && k > 0 && fds[0].Revents&(unix.POLLRDHUP|unix.POLLHUP|unix.POLLERR) != 0 {
+						closed = true
+					}
 				}
 			})
 			if err != nil || closed {

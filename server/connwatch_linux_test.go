@@ -3,6 +3,13 @@
 package server
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"math/big"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -51,5 +58,75 @@ func TestWatchConnPastDeadline(t *testing.T) {
 	}
 	if goneEarly.Load() {
 		t.Fatal("the watcher took a connection past its read deadline for a departed client")
+	}
+}
+
+// TestWatchConnTLS: a client of a TLS connection (the managed API's) that
+// closes it is noticed, as a plain connection's is: through the TCP
+// connection beneath, although the client's close_notify alert waits
+// unread before the end of its stream.
+func TestWatchConnTLS(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := tls.NewListener(tcp, &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}})
+	defer ln.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(cert)
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			err = c.(*tls.Conn).Handshake()
+		}
+		if err != nil {
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	client, err := tls.Dial("tcp", tcp.Addr().String(), &tls.Config{RootCAs: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	srv, ok := <-accepted
+	if !ok {
+		t.Fatal("the TLS handshake failed")
+	}
+	defer srv.Close()
+	var clientClosed, goneEarly atomic.Bool
+	gone := make(chan struct{})
+	stop := watchConn(srv, func() {
+		goneEarly.Store(!clientClosed.Load())
+		close(gone)
+	})
+	defer stop()
+	// Several of the watcher's peeks pass with the client connected.
+	time.Sleep(500 * time.Millisecond)
+	clientClosed.Store(true)
+	client.Close()
+	select {
+	case <-gone:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the TLS client's closing was not noticed")
+	}
+	if goneEarly.Load() {
+		t.Fatal("the watcher took a connected TLS client for a departed one")
 	}
 }

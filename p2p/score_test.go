@@ -80,20 +80,7 @@ func TestNodeScoresPrompt(t *testing.T) {
 	// The reply's size: a few numbers per position, where logits rows
 	// would be vocab float32 each.
 	step := func(st *wire.Step) *wire.Request { return &wire.Request{Kind: &wire.Request_Step{Step: st}} }
-	send := func(n *Node, reqs ...*wire.Request) *streamT {
-		t.Helper()
-		s := rawStream(t, ctx, c, n)
-		var b sliceWriter
-		for _, r := range reqs {
-			if err := wire.WriteFrame(&b, r, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := s.Write(b); err != nil {
-			t.Fatal(err)
-		}
-		return &streamT{t: t, s: s}
-	}
+	send := func(n *Node, reqs ...*wire.Request) *streamT { return sendFrames(t, ctx, c, n, reqs...) }
 	scored := &wire.Step{N: n, Tokens: prompt, Logits: wire.LogitsMode_LOGITS_ALL, TopK: k, OmitLogits: true, Score: prompt[1:]}
 	s := send(last, openReq(last, "size", 0, 5), step(scored))
 	s.ok()
@@ -127,13 +114,7 @@ func TestNodeScoresPrompt(t *testing.T) {
 	} {
 		s := send(bad.n, openReq(bad.n, "bad", 0, bad.last), step(bad.st))
 		s.ok()
-		var resp wire.Response
-		if _, err := wire.ReadFrame(s.s, &resp, 1<<20); err != nil {
-			t.Fatalf("%s: no reply: %v", bad.what, err)
-		}
-		if resp.Code != wire.Code_BAD_REQUEST || !strings.Contains(resp.Message, bad.msg) {
-			t.Fatalf("%s: %v %q, want BAD_REQUEST saying %q", bad.what, resp.Code, resp.Message, bad.msg)
-		}
+		s.badRequest(bad.what, bad.msg)
 		waitSessions(t, bad.n, 0)
 	}
 }
@@ -145,6 +126,36 @@ type streamT struct {
 }
 
 // ok reads a reply and fails unless it is OK.
+// sendFrames opens a raw forward stream to n and writes reqs on it, in one
+// write, with a deadline long enough for a large step.
+func sendFrames(t *testing.T, ctx context.Context, c *Endpoint, n *Node, reqs ...*wire.Request) *streamT {
+	t.Helper()
+	s := rawStream(t, ctx, c, n)
+	_ = s.SetDeadline(time.Now().Add(60 * time.Second))
+	var b sliceWriter
+	for _, r := range reqs {
+		if err := wire.WriteFrame(&b, r, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	return &streamT{t: t, s: s}
+}
+
+// badRequest reads a BAD_REQUEST reply whose message says msg.
+func (s *streamT) badRequest(what, msg string) {
+	s.t.Helper()
+	var resp wire.Response
+	if _, err := wire.ReadFrame(s.s, &resp, 1<<20); err != nil {
+		s.t.Fatalf("%s: no reply: %v", what, err)
+	}
+	if resp.Code != wire.Code_BAD_REQUEST || !strings.Contains(resp.Message, msg) {
+		s.t.Fatalf("%s: %v %q, want BAD_REQUEST saying %q", what, resp.Code, resp.Message, msg)
+	}
+}
+
 func (s *streamT) ok() (*wire.Response, []byte) {
 	s.t.Helper()
 	var resp wire.Response
@@ -258,48 +269,20 @@ func TestNodeRefusesUnframeableReply(t *testing.T) {
 		{"top rows past the control limit", step(limit+1, k, true), fmt.Sprintf("send at most %d positions per step", limit)},
 		{"logits rows past the payload limit", step(rows+1, 0, false), fmt.Sprintf("send at most %d positions per step", rows)},
 	} {
-		s := rawStream(t, ctx, c, n)
-		_ = s.SetDeadline(time.Now().Add(60 * time.Second))
-		var b sliceWriter
-		for _, r := range []*wire.Request{open, tc.req} {
-			if err := wire.WriteFrame(&b, r, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := s.Write(b); err != nil {
-			t.Fatal(err)
-		}
-		st := &streamT{t: t, s: s}
+		st := sendFrames(t, ctx, c, n, open, tc.req)
 		st.ok()
-		var resp wire.Response
-		if _, err := wire.ReadFrame(s, &resp, 1<<20); err != nil {
-			t.Fatalf("%s: no reply: %v", tc.what, err)
-		}
-		if resp.Code != wire.Code_BAD_REQUEST || !strings.Contains(resp.Message, tc.msg) {
-			t.Fatalf("%s: %v %q, want BAD_REQUEST saying %q", tc.what, resp.Code, resp.Message, tc.msg)
-		}
+		st.badRequest(tc.what, tc.msg)
 		waitSessions(t, n, 0)
 	}
 
 	// At the bound the reply is framed and read.
-	s := rawStream(t, ctx, c, n)
-	_ = s.SetDeadline(time.Now().Add(60 * time.Second))
-	var b sliceWriter
-	for _, r := range []*wire.Request{open, step(limit, k, true)} {
-		if err := wire.WriteFrame(&b, r, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := s.Write(b); err != nil {
-		t.Fatal(err)
-	}
-	st := &streamT{t: t, s: s}
+	st := sendFrames(t, ctx, c, n, open, step(limit, k, true))
 	st.ok()
 	resp, _ := st.ok()
 	if len(resp.Top) != limit || len(resp.Top[0].Items) != k {
 		t.Fatalf("reply at the bound: %d top rows of %d, want %d of %d", len(resp.Top), len(resp.Top[0].Items), limit, k)
 	}
 	t.Logf("reply at the bound: %d control bytes for %d positions, top %d (limit %d)", proto.Size(resp), limit, k, wire.MaxControl)
-	_ = s.Close()
+	_ = st.s.Close()
 	waitSessions(t, n, 0)
 }

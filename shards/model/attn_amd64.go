@@ -99,18 +99,7 @@ func kqvVecAVX512(p []float32, v []uint16, stride int, acc []float32, _ []float6
 	attnKQVVec512(&p[0], &v[0], 2*stride, span, np, hd, &acc[0], &o[0])
 }
 
-func siluAVX512(y, x []float32) {
-	full := len(x) / lanes * lanes
-	if full > 0 {
-		_ = y[full-1]
-		attnSiLU512(&y[0], &x[0], full)
-	}
-	// The tail with the C library's expf, as siluRowGo.
-	for i := full; i < len(x); i++ {
-		v := x[i]
-		y[i] = v / (1 + expf(-v))
-	}
-}
+func siluAVX512(y, x []float32) { siluAsm(attnSiLU512, y, x) }
 
 func toF16AVX512(dst []uint16, x []float32) {
 	if len(x) == 0 {
@@ -118,44 +107,4 @@ func toF16AVX512(dst []uint16, x []float32) {
 	}
 	_ = dst[len(x)-1]
 	attnToF16_512(&dst[0], &x[0], len(x))
-}
-
-// The score and softmax kernels of both SIMD sets take the same arguments;
-// these wrap one of them with the checks.
-
-func scoresTinyWith(asm func(qf *float32, k *uint16, stride int, chunks int, span int, scale float32, s *float32)) func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	return func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-		hd, span := len(q16), len(s)
-		if span == 0 || hd == 0 {
-			return
-		}
-		if hd%lanes != 0 {
-			panic("model: tinyBLAS scores need a head size that is a multiple of 16")
-		}
-		_ = qf[hd-1]
-		_ = k[(span-1)*stride+hd-1]
-		asm(&qf[0], &k[0], 2*stride, hd/lanes, span, scale, &s[0])
-	}
-}
-
-func scoresVecWith(asm func(qf *float32, k *uint16, stride int, hd int, span int, scale float32, s *float32)) func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	return func(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-		hd, span := len(q16), len(s)
-		if span == 0 || hd == 0 {
-			return
-		}
-		_ = qf[hd-1]
-		_ = k[(span-1)*stride+hd-1]
-		asm(&qf[0], &k[0], 2*stride, hd, span, scale, &s[0])
-	}
-}
-
-func softmaxWith(asm func(p *float32, span int)) func(p []float32, span int) {
-	return func(p []float32, span int) {
-		if span <= 0 {
-			return
-		}
-		_ = p[roundUp(span, lanes)-1]
-		asm(&p[0], span)
-	}
 }

@@ -33,9 +33,9 @@ func attnKernelSets() []*attnKernels {
 var neonAttn = &attnKernels{
 	name:       "neon",
 	prepQ:      prepQNEON,
-	scoresTiny: scoresTinyNEON,
-	scoresVec:  scoresVecNEON,
-	softmax:    softmaxNEON,
+	scoresTiny: scoresTinyWith(attnScoresTinyNEON),
+	scoresVec:  scoresVecWith(attnScoresVecNEON),
+	softmax:    softmaxWith(attnSoftmaxNEON),
 	kqvTiny:    kqvTinyNEON,
 	kqvVec:     kqvVecNEON,
 	group:      groupNEON,
@@ -86,55 +86,9 @@ func attnGroupKQVNEON(sc *float32, v *uint16, stride int, span int, np int, scr 
 // reads or writes is inside its slice: a wrong length panics here like the
 // Go kernels would, instead of touching memory outside.
 
-func toF16NEON(dst []uint16, x []float32) {
-	whole := len(x) &^ 7
-	if whole > 0 {
-		_ = dst[whole-1]
-		attnToF16NEON(&dst[0], &x[0], whole)
-	}
-	toF16(dst[whole:len(x)], x[whole:])
-}
+func toF16NEON(dst []uint16, x []float32) { toF16Asm(attnToF16NEON, dst, x) }
 
-func prepQNEON(q16 []uint16, qf []float32, q []float32) {
-	hd := len(q)
-	if hd == 0 {
-		return
-	}
-	_ = q16[hd-1]
-	_ = qf[roundUp(hd, lanes)-1]
-	whole := hd &^ 7
-	if whole > 0 {
-		attnPrepQNEON(&q[0], &q16[0], &qf[0], whole)
-	}
-	for i := whole; i < hd; i++ {
-		q16[i] = tensor.FP32ToFP16(q[i])
-		qf[i] = tensor.FP16ToFP32(q16[i])
-	}
-	clear(qf[hd:roundUp(hd, lanes)])
-}
-
-func scoresVecNEON(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	hd, span := len(q16), len(s)
-	if span == 0 || hd == 0 {
-		return
-	}
-	_ = qf[hd-1]
-	_ = k[(span-1)*stride+hd-1]
-	attnScoresVecNEON(&qf[0], &k[0], 2*stride, hd, span, scale, &s[0])
-}
-
-func scoresTinyNEON(q16 []uint16, qf []float32, k []uint16, stride int, scale float32, s []float32) {
-	hd, span := len(q16), len(s)
-	if span == 0 || hd == 0 {
-		return
-	}
-	if hd%lanes != 0 {
-		panic("model: tinyBLAS scores need a head size that is a multiple of 16")
-	}
-	_ = qf[hd-1]
-	_ = k[(span-1)*stride+hd-1]
-	attnScoresTinyNEON(&qf[0], &k[0], 2*stride, hd/lanes, span, scale, &s[0])
-}
+func prepQNEON(q16 []uint16, qf []float32, q []float32) { prepQAsm(attnPrepQNEON, q16, qf, q) }
 
 // kqvVecNEON and kqvTinyNEON take head sizes that are a multiple of 8 (all
 // common ones); the Go kernels take the others.
@@ -146,7 +100,7 @@ func kqvVecNEON(p []float32, v []uint16, stride int, acc []float32, sum []float6
 	}
 	_ = acc[4*lanes*hd-1]
 	_ = v[(span-1)*stride+hd-1]
-	attnKQVVecNEON(&p[0], &v[0], 2*stride, span, vecWholeNEON(span), hd, &acc[0], &o[0])
+	attnKQVVecNEON(&p[0], &v[0], 2*stride, span, vecWhole(span), hd, &acc[0], &o[0])
 }
 
 func kqvTinyNEON(p []float32, v []uint16, stride int, acc []float32, o []float32) {
@@ -160,30 +114,7 @@ func kqvTinyNEON(p []float32, v []uint16, stride int, acc []float32, o []float32
 	attnKQVTinyNEON(&p[0], &v[0], 2*stride, span, span, hd, &acc[0], &o[0])
 }
 
-// vecWholeNEON is the number of positions that ggml_vec_dot_f16 takes in
-// whole 64-position steps over a cache of span positions padded to 32.
-func vecWholeNEON(span int) int { return min(max(32, roundUp(span, 32))&^(4*lanes-1), span) }
-
-func softmaxNEON(p []float32, span int) {
-	if span <= 0 {
-		return
-	}
-	_ = p[roundUp(span, lanes)-1]
-	attnSoftmaxNEON(&p[0], span)
-}
-
-func siluNEON(y, x []float32) {
-	full := len(x) / lanes * lanes
-	if full > 0 {
-		_ = y[full-1]
-		attnSiLUNEON(&y[0], &x[0], full)
-	}
-	// The tail with the C library's expf, as siluRowGo.
-	for i := full; i < len(x); i++ {
-		v := x[i]
-		y[i] = v / (1 + expf(-v))
-	}
-}
+func siluNEON(y, x []float32) { siluAsm(attnSiLUNEON, y, x) }
 
 // groupKQVScratch is the lane scratch of attnGroupKQVNEON (64 lanes of
 // eight heads' 32 sums), taken from the front of the group's
@@ -211,7 +142,7 @@ func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, 
 	_ = sc[roundUp(span, lanes)*groupHeads-1]
 	o := acc[groupKQVScratch : groupKQVScratch+groupHeads*hd]
 	// ggml_vec_dot_f16's whole 64-position steps over a cache padded to 32.
-	np := vecWholeNEON(span)
+	np := vecWhole(span)
 	attnGroupScoresNEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
 	attnGroupSoftmaxNEON(&sc[0], span)
 	attnGroupKQVNEON(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])

@@ -2,8 +2,6 @@
 
 package model
 
-import "svc/shards/tensor"
-
 // avx2Attn is the kernel set for CPUs with AVX2, FMA and F16C but no
 // AVX-512 (attn_avx2_amd64.s). Shapes the assembly does not take go to the
 // Go kernels, which give the same bits.
@@ -62,23 +60,7 @@ func attnSiLU2(y, x *float32, n int)
 //go:noescape
 func attnExp2(x *float32, n int)
 
-func prepQAVX2(q16 []uint16, qf []float32, q []float32) {
-	hd := len(q)
-	if hd == 0 {
-		return
-	}
-	_ = q16[hd-1]
-	_ = qf[roundUp(hd, lanes)-1]
-	whole := hd &^ 7
-	if whole > 0 {
-		attnPrepQ2(&q[0], &q16[0], &qf[0], whole)
-	}
-	for i := whole; i < hd; i++ {
-		q16[i] = tensor.FP32ToFP16(q[i])
-		qf[i] = tensor.FP16ToFP32(q16[i])
-	}
-	clear(qf[hd:roundUp(hd, lanes)])
-}
+func prepQAVX2(q16 []uint16, qf []float32, q []float32) { prepQAsm(attnPrepQ2, q16, qf, q) }
 
 func kqvTinyAVX2(p []float32, v []uint16, stride int, acc []float32, o []float32) {
 	hd, span := len(o), len(p)
@@ -105,10 +87,6 @@ func kqvVecAVX2(p []float32, v []uint16, stride int, acc []float32, sum []float6
 	}
 	foldAVX2(acc, np, p[min(np, span-1):], 1, v[min(np, span-1)*stride:], stride, span-np, o)
 }
-
-// vecWhole is the number of positions that ggml_vec_dot_f16 takes in whole
-// 64-position steps over a cache of span positions padded to 32.
-func vecWhole(span int) int { return min(max(32, roundUp(span, 32))&^(4*lanes-1), span) }
 
 // foldAVX2 runs attnKQVFold2 for len(o) outputs (a multiple of 8) after
 // checking its reads: p_t = p[t·pstride] and v_t = v[t·vstride:] for the
@@ -162,23 +140,6 @@ func groupAVX2(q []float32, k, v []uint16, stride int, scale float32, span int, 
 	return true
 }
 
-func siluAVX2(y, x []float32) {
-	full := len(x) / lanes * lanes
-	if full > 0 {
-		_ = y[full-1]
-		attnSiLU2(&y[0], &x[0], full)
-	}
-	for i := full; i < len(x); i++ {
-		v := x[i]
-		y[i] = v / (1 + expf(-v))
-	}
-}
+func siluAVX2(y, x []float32) { siluAsm(attnSiLU2, y, x) }
 
-func toF16AVX2(dst []uint16, x []float32) {
-	whole := len(x) &^ 7
-	if whole > 0 {
-		_ = dst[whole-1]
-		attnToF16_2(&dst[0], &x[0], whole)
-	}
-	toF16(dst[whole:len(x)], x[whole:])
-}
+func toF16AVX2(dst []uint16, x []float32) { toF16Asm(attnToF16_2, dst, x) }

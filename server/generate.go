@@ -503,29 +503,23 @@ func (s *Server) generateWhole(r *run, j *job) wholeChoice {
 func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, jobs []*job) {
 	cs := make([]wholeChoice, len(jobs))
 	failed := -1
-	if len(jobs) == 1 {
-		if cs[0] = s.generateWhole(r, jobs[0]); cs[0].err != nil {
-			failed = 0
-		}
-	} else {
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for i, j := range jobs {
-			wg.Go(func() {
-				c := s.generateWhole(r, j)
-				cs[i] = c
-				if c.err != nil {
-					mu.Lock()
-					if failed < 0 {
-						failed = i
-						r.halt(errBatchFailed)
-					}
-					mu.Unlock()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Go(func() {
+			c := s.generateWhole(r, j)
+			cs[i] = c
+			if c.err != nil {
+				mu.Lock()
+				if failed < 0 {
+					failed = i
+					r.halt(errBatchFailed)
 				}
-			})
-		}
-		wg.Wait()
+				mu.Unlock()
+			}
+		})
 	}
+	wg.Wait()
 	j0 := jobs[0]
 	if failed >= 0 {
 		if r.gone() {
@@ -760,13 +754,9 @@ func unchunkedHead(h *fasthttp.ResponseHeader) []byte {
 // halted, and the stream ends there.
 func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []streamEvent) {
 	j0 := b.cs[0].j
-	sse := &sseWriter{w: w}
+	sse := &sseWriter{w: w, failed: func() { r.halt(errClientGone) }}
 	if j0.chat {
 		sse.chunk(j0, delta{Role: "assistant"}, "", nil)
-		if sse.err != nil {
-			// handle writes nothing more, so it would not notice.
-			r.halt(errClientGone)
-		}
 	}
 	failed := false
 	var total usage
@@ -806,9 +796,6 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 				c.stopped = true
 				c.ctl.halt(errStopSequence)
 			}
-			if sse.err != nil {
-				r.halt(errClientGone)
-			}
 			return
 		}
 		o := ev.out
@@ -846,9 +833,6 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 		} else {
 			sse.textChunk(j, "", &finish)
 		}
-		if sse.err != nil {
-			r.halt(errClientGone)
-		}
 	}
 	for _, ev := range pending {
 		handle(ev)
@@ -874,10 +858,23 @@ func (s *Server) logDone(j *job, n int, finish string, stream bool) {
 }
 
 // sseWriter frames events; after the first write error it writes nothing
-// more and keeps the error. Each chunk is a choice's: its job's index.
+// more, keeps the error and calls failed once (the stream's generations
+// then end: nobody reads them). Each chunk is a choice's: its job's index.
 type sseWriter struct {
-	w   *bufio.Writer
-	err error
+	w      *bufio.Writer
+	err    error
+	failed func()
+}
+
+// fail keeps the first error and reports it.
+func (s *sseWriter) fail(err error) {
+	if err == nil || s.err != nil {
+		return
+	}
+	s.err = err
+	if s.failed != nil {
+		s.failed()
+	}
 }
 
 func (s *sseWriter) raw(data string) {
@@ -885,10 +882,10 @@ func (s *sseWriter) raw(data string) {
 		return
 	}
 	if _, err := s.w.WriteString("data: " + data + "\n\n"); err != nil {
-		s.err = err
+		s.fail(err)
 		return
 	}
-	s.err = s.w.Flush()
+	s.fail(s.w.Flush())
 }
 
 func (s *sseWriter) event(v any) {
@@ -899,7 +896,7 @@ func (s *sseWriter) event(v any) {
 	default:
 		var err error
 		if b, err = json.Marshal(v); err != nil {
-			s.err = fmt.Errorf("encoding an event: %w", err)
+			s.fail(fmt.Errorf("encoding an event: %w", err))
 			return
 		}
 	}

@@ -324,18 +324,14 @@ type loraSpan struct {
 // inW) (see addLoRASpans).
 func (s *Shard) addLoRA(sc *scratch, spans []span, slot loraSlot, x []float32, inW int, out []float32, outW int) {
 	sc.loraIn = sc.loraIn[:0]
-	adapted := false
 	for _, g := range spans {
 		var p *loraPair
 		if g.lora != nil {
 			p = g.lora[slot]
 		}
-		adapted = adapted || p != nil
 		sc.loraIn = append(sc.loraIn, loraSpan{row0: g.row0, rows: g.rows, p: p})
 	}
-	if adapted {
-		s.addLoRASpans(sc, sc.loraIn, x, inW, out, outW, 0)
-	}
+	s.addLoRASpans(sc, sc.loraIn, x, inW, out, outW, 0)
 }
 
 // headLoRARows is how many rows of the output head's B·(A·x) (each a row
@@ -353,6 +349,9 @@ const headLoRARows = 32
 // where B's rows do not depend on the row count (every B but BF16): the
 // same bits in a smaller temporary.
 func (s *Shard) addLoRASpans(sc *scratch, spans []loraSpan, x []float32, inW int, out []float32, outW int, chunk int) {
+	if !slices.ContainsFunc(spans, func(g loraSpan) bool { return g.p != nil && g.rows > 0 }) {
+		return // nothing adapted: the common case, at no cost
+	}
 	sc.loraDone = append(sc.loraDone[:0], make([]bool, len(spans))...)
 	for i, g := range spans {
 		if g.p == nil || g.rows == 0 || sc.loraDone[i] {

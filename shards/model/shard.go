@@ -654,16 +654,12 @@ func (s *Shard) applyHead(sc *scratch, parts []headPart) {
 	}
 	s.matmul(s.pool, sc.ws, s.head.out, sc.logitsXn, total, lg)
 	sc.loraIn = sc.loraIn[:0]
-	adapted := false
 	r = 0
 	for _, p := range parts {
 		sc.loraIn = append(sc.loraIn, loraSpan{row0: r, rows: p.k, p: p.lora})
-		adapted = adapted || (p.lora != nil && p.k > 0)
 		r += p.k
 	}
-	if adapted {
-		s.addLoRASpans(sc, sc.loraIn, sc.logitsXn, d, lg, vocab, headLoRARows)
-	}
+	s.addLoRASpans(sc, sc.loraIn, sc.logitsXn, d, lg, vocab, headLoRARows)
 	r = 0
 	for _, p := range parts {
 		// The full slice expression makes a later append copy instead of

@@ -68,6 +68,14 @@ var shapes = map[string]Shape{
 		Context: 131072, RopeBase: 500000, Eps: 1e-5, Tied: true,
 		Llama3Rope: &Llama3Rope{Factor: 32, LowFreqFactor: 1, HighFreqFact: 4, OrigContext: 8192},
 	},
+	// llama-3.2-3b has head size 128, as Llama 3 8B, Mistral 7B and Qwen2
+	// 7B do, so it exercises the attention paths the 64-wide shapes above
+	// do not.
+	"llama-3.2-3b": {
+		Name: "llama-3.2-3b", Dim: 3072, Blocks: 28, Heads: 24, KVHeads: 8, FFN: 8192,
+		Context: 131072, RopeBase: 500000, Eps: 1e-5, Tied: true,
+		Llama3Rope: &Llama3Rope{Factor: 32, LowFreqFactor: 1, HighFreqFact: 4, OrigContext: 8192},
+	},
 	// tiny: a few MB, for tests; sizes are multiples of 256 so that every
 	// k-quant applies without fallbacks.
 	"tiny": {

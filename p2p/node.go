@@ -128,6 +128,7 @@ type Node struct {
 	sched     *scheduler   // set with shard; its loop runs under loop
 	online    bool
 	msPerTok  float64
+	capacity  int // the shard's cache positions over all sessions
 	closing   bool
 	streams   map[network.Stream]struct{}
 	handlers  sync.WaitGroup
@@ -267,6 +268,7 @@ func NewNode(ctx context.Context, cfg NodeConfig) (*Node, error) {
 	sched := newScheduler(sh, cfg.BatchPositions, n.met)
 	n.mu.Lock()
 	n.shard, n.sched, n.online, n.msPerTok, n.adapters = sh, sched, true, ms, adapters
+	n.capacity = cacheTokens
 	n.loop.Add(1)
 	n.mu.Unlock()
 	go func() {
@@ -394,6 +396,10 @@ func (n *Node) served() *wire.Served {
 		s.FreeCacheTokens = uint64(n.shard.FreeTokens())
 		s.Sessions = uint32(n.shard.Sessions())
 		s.Adapters = n.adapters
+		// A session longer than the whole cache is never accepted: a
+		// router then knows at once that such a generation cannot run
+		// here, rather than finding this node full time after time.
+		s.MaxLength = uint32(min(n.m.Config().Context, n.capacity))
 	}
 	return s
 }

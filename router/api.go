@@ -86,6 +86,10 @@ type GenerateRequest struct {
 	// 53,000 at 5), whatever the vocabulary. An error from it ends the
 	// generation and is returned.
 	PromptLogprobs func(prompt []Token) error
+	// Waves, shared by the generations of one request, lets one refused
+	// for want of room on the nodes wait until another of them ends
+	// instead of failing (waves.go); nil: a lone generation.
+	Waves *Waves
 }
 
 // MaxTopLogprobs bounds GenerateRequest.TopLogprobs (OpenAI's bound for

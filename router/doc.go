@@ -52,6 +52,15 @@
 //	defer r.Close()
 //	r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: ids, MaxTokens: 64}, emit)
 //
+// The generations of one request (a completions prompt batch) may share a
+// Waves (GenerateRequest.Waves, waves.go): one the nodes refuse for want of
+// room in their KV caches while others of the request hold sessions waits
+// until one of them ends, then tries again, so that a batch larger than the
+// swarm holds at once runs in waves. A generation longer than every holder
+// of some blocks accepts for one session (wire.Served.max_length: the
+// context, or the node's whole cache when smaller) is refused at once with
+// a TooLongError.
+//
 // WaitModel (and WaitState, for any state or absence) waits for a model
 // without polling: the view wakes its waiters whenever it changes.
 //

@@ -54,7 +54,10 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 	// also take their first decode steps together (barrier.go).
 	ch.member = ch.barrier.join()
 	defer ch.close()
-	if err := ch.build(ctx); err != nil {
+	if err := ch.fits(); err != nil {
+		return GenerateResult{}, err
+	}
+	if err := ch.buildIn(ctx, req.Waves); err != nil {
 		return GenerateResult{}, err
 	}
 	res := GenerateResult{PromptTokens: len(req.Prompt)}
@@ -198,6 +201,12 @@ type chain struct {
 	// opened before the peer's last failure was seen is the same event.
 	opened time.Time
 	mu     sync.Mutex // guards excluded while hops open in parallel
+
+	// waves, once the sessions opened, is the request's room-sharing,
+	// told when they close; afterRelease marks a build after another
+	// generation of the request freed room (waves.go).
+	waves        *Waves
+	afterRelease bool
 }
 
 // Forward runs one step through every hop, failing over on hop failures.
@@ -382,9 +391,10 @@ func (c *chain) candidates() []candidate {
 		if c.isExcluded(h.peer, r.nodes[h.peer].Record) {
 			continue
 		}
-		if s.FreeCacheTokens < uint64(c.maxLen) && r.inflight[h.peer] > 0 {
+		if s.FreeCacheTokens < uint64(c.maxLen) && r.inflight[h.peer] > 0 && !c.afterRelease {
 			// Announced full and we know it is busy: skip rather than be
-			// refused (an idle node's announcement may be stale).
+			// refused (an idle node's announcement may be stale; so is a
+			// busy one's when a generation of this request just ended).
 			continue
 		}
 		// Busy nodes serve each session more slowly; spread the load.
@@ -659,4 +669,8 @@ func (c *chain) close() {
 		c.member = nil
 	}
 	c.closeHops()
+	if c.waves != nil {
+		c.waves.closed()
+		c.waves = nil
+	}
 }

@@ -13,6 +13,7 @@ type metrics struct {
 	failovers   prometheus.Counter
 	exclusions  prometheus.Counter
 	probes      prometheus.Counter
+	roomWaits   prometheus.Counter
 	hopStep     prometheus.Histogram
 }
 
@@ -28,6 +29,8 @@ func newMetrics(r *Router, reg *prometheus.Registry) (*metrics, error) {
 			Name: "svc_router_exclusions_total", Help: "Peers left out of new chains after a failure (one per failure event)."}),
 		probes: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "svc_router_probes_total", Help: "Chains built through an excluded peer because no other chain existed."}),
+		roomWaits: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_router_room_waits_total", Help: "Generations of a prompt batch refused for want of room on the nodes that waited for another of the batch to end (router.Waves)."}),
 		hopStep: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "svc_router_hop_step_seconds", Help: "Wall time of one step on one hop, network included.",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18)}),
@@ -50,7 +53,7 @@ func newMetrics(r *Router, reg *prometheus.Registry) (*metrics, error) {
 			defer r.mu.Unlock()
 			return float64(len(r.nodes))
 		})
-	for _, c := range []prometheus.Collector{m.generations, m.tokens, m.failovers, m.exclusions, m.probes, m.hopStep, sessions, nodes} {
+	for _, c := range []prometheus.Collector{m.generations, m.tokens, m.failovers, m.exclusions, m.probes, m.roomWaits, m.hopStep, sessions, nodes} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("router: register metrics: %w", err)
 		}

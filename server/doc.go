@@ -72,12 +72,19 @@
 //     finish_reason, logprobs, echo, stop, max_tokens 0 all apply per
 //     choice), usage summed over the choices. The prompts' generations run
 //     at once through the router (the nodes batch their steps); if one
-//     fails the others are halted and the request fails with its error. A
+//     fails the others are halted and the request fails with its error.
+//     When the nodes' KV caches cannot hold them all at once (each
+//     generation reserves its prompt and max_tokens when it starts), the
+//     batch runs in waves (router.Waves): a prompt refused for want of room
+//     while others of the batch run waits until one of them ends, then
+//     tries again; a prompt longer than some node's whole cache is 400
+//     invalid_request naming it (prompt[i]), as is a lone one. A
 //     stream carries each choice's chunks with its index, interleaved as
 //     the generations progress, each choice ending with its own
 //     finish_reason chunk; the usage chunk (the sums) and [DONE] come once,
 //     after every choice ended. The stream begins once every prompt gave
-//     its first token, so a prompt failing before that is an HTTP error;
+//     its first token (in waves: once the last wave began), so a prompt
+//     failing before that is an HTTP error;
 //     later, an error event ends the stream. In the managed variant a batch
 //     counts once against the key's rate and holds one of the API's
 //     generation slots (Managed.MaxGenerations) per prompt, taken all at

@@ -28,11 +28,16 @@ var errClientGone = errors.New("client disconnected")
 
 // job is one validated generation request, ready to run.
 type job struct {
-	chat         bool
-	ref          string      // the request's reference (errors, log, journal)
-	key          *apikey.Key // the caller's key (managed variant)
-	id           string      // the response's id; a chat completion's is ref
-	index        int         // the choice's index: its prompt's in a batch
+	chat  bool
+	ref   string      // the request's reference (errors, log, journal)
+	key   *apikey.Key // the caller's key (managed variant)
+	id    string      // the response's id; a chat completion's is ref
+	index int         // the choice's index: its prompt's in a batch
+	name  string      // the field its prompt came from, for errors: prompt, prompt[i], messages
+	// waves is the room-sharing of a batch's generations (nil: one
+	// prompt): one refused for want of room on the nodes waits until
+	// another ends.
+	waves        *router.Waves
 	created      int64
 	model        string // the name answered in "model"
 	kit          *modelKit
@@ -138,9 +143,15 @@ func (s *Server) generate(ctx *fasthttp.RequestCtx, chat bool, start time.Time) 
 	if s.mg != nil && s.mg.cfg.GenerationLimit > 0 {
 		limit = time.AfterFunc(s.mg.cfg.GenerationLimit, func() { r.halt(errGenerationLimit) })
 	}
+	var waves *router.Waves
+	if len(jobs) > 1 {
+		// A batch larger than the nodes hold at once runs in waves; its
+		// end (a failure, the client leaving) ends the waits.
+		waves = router.NewWaves(r.done)
+	}
 	for _, j := range jobs {
 		s.m.promptTokens.WithLabelValues(j.model).Add(float64(len(j.prompt)))
-		j.start = start
+		j.start, j.waves = start, waves
 	}
 	if !stream {
 		s.answerWhole(ctx, r, jobs)
@@ -215,6 +226,18 @@ func (r *run) why(err error) error {
 	return err
 }
 
+// genErr maps job j's generation error in the variant at hand; a
+// generation longer than the nodes accept is the request's fault, named
+// by its prompt.
+func (s *Server) genErr(j *job, err error, started bool) *apiError {
+	var tl *router.TooLongError
+	if errors.As(err, &tl) {
+		return invalidf("%s: its %d tokens and max_tokens %d need %d positions of the nodes' KV cache, but those serving model %q accept at most %d for one generation; lower max_tokens or shorten the prompt",
+			j.name, len(j.prompt), j.maxTokens, tl.Need, j.model, tl.Max).because(err)
+	}
+	return s.backendErr(j.model, err, started)
+}
+
 // backendErr maps a backend error in the variant at hand.
 func (s *Server) backendErr(model string, err error, started bool) *apiError {
 	if s.mg != nil {
@@ -278,7 +301,7 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 		stop: common.Stop, includeUsage: common.IncludeUsage, logprobs: common.Logprobs, top: common.TopLogprobs}
 	if chat {
 		j := &base
-		j.id = ref
+		j.id, j.name = ref, "messages"
 		text, err := kit.renderChat(chatReq.Messages, s.cfg.Now)
 		var te errTemplate
 		if errors.As(err, &te) {
@@ -302,7 +325,7 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 	jobs := make([]*job, len(compReq.Prompts))
 	for i, p := range compReq.Prompts {
 		j := base
-		j.index = i
+		j.index, j.name = i, p.name
 		if aerr := j.completionPrompt(p, compReq.Echo, common); aerr != nil {
 			return nil, false, aerr
 		}
@@ -403,6 +426,7 @@ func (s *Server) backendRequest(j *job) router.GenerateRequest {
 		MaxTokens: j.maxTokens,
 		Stop:      j.kit.tok.IsEOG,
 		Logprobs:  j.logprobs,
+		Waves:     j.waves,
 	}
 	if j.logprobs {
 		r.TopLogprobs = j.top
@@ -527,7 +551,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, jobs []*job) {
 			ctx.SetStatusCode(499)
 			return
 		}
-		s.fail(ctx, s.backendErr(j0.model, r.why(cs[failed].err), cs[failed].n > 0))
+		s.fail(ctx, s.genErr(jobs[failed], r.why(cs[failed].err), cs[failed].n > 0))
 		return
 	}
 	var u usage
@@ -695,7 +719,7 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, jobs []*job, cle
 				ctx.SetStatusCode(499)
 				return false
 			}
-			s.fail(ctx, s.backendErr(jobs[0].model, r.why(ev.out.err), b.cs[ev.choice].tokens))
+			s.fail(ctx, s.genErr(jobs[ev.choice], r.why(ev.out.err), b.cs[ev.choice].tokens))
 			return false
 		}
 	}
@@ -800,7 +824,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 		}
 		o := ev.out
 		if o.err != nil && !c.stopped {
-			aerr := s.backendErr(j.model, r.why(o.err), c.tokens)
+			aerr := s.genErr(j, r.why(o.err), c.tokens)
 			s.logRefusal(j.ref, "POST", j.path(), aerr)
 			if s.mg != nil {
 				s.journal(reqInfo{ref: j.ref, method: "POST", path: j.path(), model: j.model, key: j.key}, aerr)

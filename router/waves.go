@@ -1,0 +1,255 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sync"
+
+	"svc/p2p"
+	"svc/p2p/wire"
+)
+
+// Waves lets the generations of one request (a completions prompt batch)
+// share the room the nodes' KV caches have for them, so that a batch
+// larger than the swarm holds at once runs in waves instead of failing.
+//
+// Each node reserves a session's whole length (prompt and max tokens) when
+// it opens, and refuses one it has no room for (NO_CAPACITY). The router
+// learns the room left only from those refusals: nodes announce their
+// free positions every few seconds, too late for this. So every member
+// first tries at once, as a lone request does; one refused for want of
+// room while members of its request hold sessions queues, first refused
+// first, and tries again when one of them has closed its sessions (its
+// generation ended) — one member at a time, and after each success the
+// next, so that each release costs one refusal at most. A member refused
+// while none of its request holds or is opening sessions has no room to
+// wait for (other requests fill the nodes): it fails as a lone request
+// would, after one more try alone (its first refusal may have been caused
+// by its siblings' sessions opening at the same moment).
+//
+// A member waits only while another holds sessions, whose generation ends
+// by its max tokens or its failure, so the waits end; a member that
+// could never fit any chain fails before it queues (TooLongError); and
+// done (the request's end: its client left, or another member failed)
+// ends every wait at once.
+type Waves struct {
+	done <-chan struct{}
+
+	mu       sync.Mutex
+	opening  int             // members in their first attempt
+	holding  int             // members whose sessions are open
+	queue    []chan struct{} // refused members; closing one's channel is its turn
+	turn     bool            // a member is trying again in its turn
+	released bool            // room may have come free since the last turn began
+}
+
+// NewWaves returns the room-sharing of one request's generations (set as
+// each one's GenerateRequest.Waves); done ends their waits.
+func NewWaves(done <-chan struct{}) *Waves { return &Waves{done: done} }
+
+// ErrWavesEnded is returned by a generation whose request ended while it
+// waited for room.
+var ErrWavesEnded = errors.New("router: the request ended while this generation waited for room on the nodes")
+
+// roomRefusal reports whether err says the nodes had no room for the
+// session: a hop refused with NO_CAPACITY, or no chain was left but
+// through nodes that are full.
+func roomRefusal(err error) bool {
+	var re *p2p.RemoteError
+	var routeErr *RouteError
+	return errors.As(err, &re) && re.Code == wire.Code_NO_CAPACITY ||
+		errors.As(err, &routeErr) && routeErr.Busy > 0 && routeErr.Excluded == 0
+}
+
+// begin counts a member's first attempt.
+func (w *Waves) begin() {
+	w.mu.Lock()
+	w.opening++
+	w.mu.Unlock()
+}
+
+// attempted records the end of an attempt (first: the member's first):
+// whether its sessions opened.
+func (w *Waves) attempted(first, opened bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if first {
+		w.opening--
+	} else {
+		w.turn = false
+	}
+	if opened {
+		w.holding++
+		if !first {
+			// There may be room for the next one too.
+			w.released = true
+		}
+	}
+	w.kick()
+}
+
+// wait queues a member refused for room and waits for its turn. It
+// returns false (with nothing queued) when the member has nothing to wait
+// for: no other member holds or is opening sessions and this refusal was
+// not its first.
+func (w *Waves) wait(ctx context.Context, first bool) (bool, error) {
+	w.mu.Lock()
+	if first {
+		w.opening--
+	} else {
+		w.turn = false
+	}
+	if !first && w.holding == 0 && w.opening == 0 {
+		w.kick()
+		w.mu.Unlock()
+		return false, nil
+	}
+	ch := make(chan struct{})
+	if first {
+		w.queue = append(w.queue, ch)
+	} else {
+		// Refused in its turn: still the first in line.
+		w.queue = append([]chan struct{}{ch}, w.queue...)
+	}
+	w.kick()
+	w.mu.Unlock()
+	var err error
+	select {
+	case <-ch:
+		return true, nil
+	case <-ctx.Done():
+		err = context.Cause(ctx)
+	case <-w.done:
+		err = ErrWavesEnded
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	select {
+	case <-ch:
+		// Its turn came as it left: pass it on.
+		w.turn = false
+		w.kick()
+	default:
+		for i, q := range w.queue {
+			if q == ch {
+				w.queue = append(w.queue[:i], w.queue[i+1:]...)
+				break
+			}
+		}
+	}
+	return false, err
+}
+
+// closed records that a member holding sessions closed them.
+func (w *Waves) closed() {
+	w.mu.Lock()
+	w.holding--
+	w.released = true
+	w.kick()
+	w.mu.Unlock()
+}
+
+// kick gives the first queued member its turn when room may have come
+// free, or when no other member holds or opens sessions (it then tries
+// alone). Callers hold w.mu.
+func (w *Waves) kick() {
+	if w.turn || len(w.queue) == 0 || !(w.released || w.holding == 0 && w.opening == 0) {
+		return
+	}
+	w.turn, w.released = true, false
+	close(w.queue[0])
+	w.queue = w.queue[1:]
+}
+
+// buildIn opens the chain's sessions as a member of w (nil: alone, as
+// build does): a refusal for want of room while other members hold
+// sessions waits for room and tries again.
+func (c *chain) buildIn(ctx context.Context, w *Waves) error {
+	if w == nil {
+		return c.build(ctx)
+	}
+	w.begin()
+	first := true
+	for {
+		err := c.build(ctx)
+		if err == nil || !roomRefusal(err) || ctx.Err() != nil {
+			w.attempted(first, err == nil)
+			if err == nil {
+				c.waves = w
+			}
+			return err
+		}
+		// Waiting, it is not one of the model's generations for the step
+		// barrier.
+		c.barrier.leave(c.member)
+		c.member = nil
+		c.r.met.roomWaits.Inc()
+		ok, werr := w.wait(ctx, first)
+		if werr != nil {
+			return fmt.Errorf("%w (after: %w)", werr, err)
+		}
+		if !ok {
+			return err
+		}
+		first = false
+		c.member = c.barrier.join()
+		// Room came free: try the nodes this generation found full, and
+		// those announced full while busy.
+		c.mu.Lock()
+		for p, e := range c.excluded {
+			if e.full {
+				delete(c.excluded, p)
+			}
+		}
+		c.mu.Unlock()
+		c.afterRelease = true
+	}
+}
+
+// TooLongError refuses a generation longer than every node of some blocks
+// accepts for one session (the cache positions of its prompt and max
+// tokens exceed the node's whole KV cache, as its announcement says):
+// retrying cannot help, a shorter prompt or fewer max tokens can.
+type TooLongError struct {
+	Model string
+	// Need is the positions the generation needs (its prompt and max
+	// tokens but the last); Max the most that a chain of the swarm's
+	// nodes accepts.
+	Need, Max int
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("router: model %q: the generation needs %d cache positions; the nodes accept at most %d for one", e.Model, e.Need, e.Max)
+}
+
+// fits checks the generation's length against the longest session the
+// online holders of each block announce they accept; blocks nobody
+// holds are left to build's route errors.
+func (c *chain) fits() error {
+	hs := c.r.snapshot()[c.digest]
+	best := make([]int, c.total)
+	for _, h := range hs {
+		s := h.s
+		if s.State != wire.ServeState_STATE_ONLINE || int(s.TotalBlocks) != c.total {
+			continue
+		}
+		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
+			continue
+		}
+		for b := max(int(s.First), 0); b < min(int(s.Last), c.total); b++ {
+			best[b] = max(best[b], int(s.MaxLength))
+		}
+	}
+	most := -1
+	for _, m := range best {
+		if m > 0 && (most < 0 || m < most) {
+			most = m
+		}
+	}
+	if most >= 0 && most < c.maxLen {
+		return &TooLongError{Model: c.name, Need: c.maxLen, Max: most}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go"
+	"github.com/openai/openai-go/option"
+
+	"svc/internal/swarmtest"
+	"svc/internal/testenv"
+	"svc/p2p"
+	"svc/router"
+)
+
+// A prompt batch larger than the nodes' KV caches hold at once runs in
+// waves: every choice is what its prompt gives alone, plain, streamed and
+// at MaxPrompts; a prompt that cannot fit alone is refused by name; a
+// client that leaves ends the waiting prompts with the running ones.
+// (Before waves, such a batch failed as a whole with 503 "holders are
+// full", 429 capacity in the managed variant.)
+func TestBatchWaves(t *testing.T) {
+	path := testenv.Path(t, "models", "stories260K.gguf")
+	// Each node holds 100 positions over all its sessions: two
+	// generations of a short prompt and 30 tokens at a time.
+	const cache, maxTokens = 100, 30
+	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 2}, {2, 5}},
+		Node: p2p.NodeConfig{CacheTokens: cache}})
+	sw.WaitServed(t, storiesName)
+	ts := startServer(t, Config{Backend: sw.Router, DefaultModel: storiesName})
+	url := ts.URL + "/v1/completions"
+	body := fmt.Sprintf(`{"max_tokens":%d}`, maxTokens)
+	prompts := make([]string, 8)
+	for i := range prompts {
+		prompts[i] = fmt.Sprintf("%s %d", batchPrompts[i%len(batchPrompts)], i)
+	}
+	single := alone(t, url, body, prompts)
+	waits := func() float64 { return counter(t, sw.Router, "svc_router_room_waits_total") }
+
+	t.Run("plain", func(t *testing.T) {
+		w0 := waits()
+		b := decodeBatch(t, postJSON(t, url, withPrompt(t, body, prompts)), len(prompts))
+		sameAsAlone(t, "waves", b, single)
+		if w := waits() - w0; w < 1 {
+			t.Errorf("%v generations waited for room: the batch did not run in waves", w)
+		}
+		sw.WaitNoSessions(t)
+	})
+
+	t.Run("streamed through the SDK", func(t *testing.T) {
+		client := openai.NewClient(option.WithBaseURL(ts.URL+"/v1/"), option.WithAPIKey("x"), option.WithMaxRetries(0))
+		st := client.Completions.NewStreaming(t.Context(), openai.CompletionNewParams{
+			Model:         storiesName,
+			Prompt:        openai.CompletionNewParamsPromptUnion{OfArrayOfStrings: prompts},
+			MaxTokens:     openai.Int(maxTokens),
+			StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+		})
+		texts := make([]string, len(prompts))
+		finishes := make([]string, len(prompts))
+		var u openai.CompletionUsage
+		for st.Next() {
+			c := st.Current()
+			if len(c.Choices) == 0 {
+				u = c.Usage
+				continue
+			}
+			ch := c.Choices[0]
+			texts[ch.Index] += ch.Text
+			if ch.FinishReason != "" {
+				finishes[ch.Index] = string(ch.FinishReason)
+			}
+		}
+		if err := st.Err(); err != nil {
+			t.Fatal(err)
+		}
+		var sum usage
+		for i, s := range single {
+			if w := s.Choices[0]; texts[i] != w.Text || finishes[i] != *w.FinishReason {
+				t.Errorf("choice %d: %q %s; alone %q %s", i, texts[i], finishes[i], w.Text, *w.FinishReason)
+			}
+			sum.add(*s.Usage)
+		}
+		if int(u.CompletionTokens) != sum.CompletionTokens || int(u.PromptTokens) != sum.PromptTokens {
+			t.Errorf("usage %+v, alone %+v", u, sum)
+		}
+		sw.WaitNoSessions(t)
+	})
+
+	t.Run("the largest batch", func(t *testing.T) {
+		many := make([]string, MaxPrompts)
+		want := make([]batchResp, MaxPrompts)
+		for i := range many {
+			many[i], want[i] = prompts[i%len(prompts)], single[i%len(prompts)]
+		}
+		sameAsAlone(t, "64 prompts", decodeBatch(t, postJSON(t, url, withPrompt(t, body, many)), MaxPrompts), want)
+		sw.WaitNoSessions(t)
+	})
+
+	t.Run("a prompt that never fits", func(t *testing.T) {
+		// Its tokens and max_tokens exceed a node's whole cache: refused
+		// by name, whatever the others do, retrying cannot help.
+		long := strings.Repeat("the dog ran ", 30)
+		for _, stream := range []bool{false, true} {
+			b := withPrompt(t, fmt.Sprintf(`{"max_tokens":%d,"stream":%v}`, maxTokens, stream), []string{prompts[0], long, prompts[1]})
+			d := checkError(t, "too long", postJSON(t, url, b), 400, codeInvalidRequest)
+			if !strings.HasPrefix(d.Message, "prompt[1]: ") || !strings.Contains(d.Message, fmt.Sprintf("at most %d", cache)) {
+				t.Errorf("message %q", d.Message)
+			}
+		}
+		// Alone, too.
+		d := checkError(t, "too long alone", postJSON(t, url, withPrompt(t, body, long)), 400, codeInvalidRequest)
+		if !strings.HasPrefix(d.Message, "prompt: ") {
+			t.Errorf("message %q", d.Message)
+		}
+		sw.WaitNoSessions(t)
+	})
+
+	t.Run("a client that leaves ends the waves", func(t *testing.T) {
+		httpClient.CloseIdleConnections()
+		base, _ := settle()
+		slow := &slowBackend{Backend: sw.Router, delay: 20 * time.Millisecond}
+		ss := startServer(t, Config{Backend: slow, DefaultModel: storiesName})
+		w0 := waits()
+		ctx, cancel := context.WithCancel(t.Context())
+		req, err := http.NewRequestWithContext(ctx, "POST", ss.URL+"/v1/completions", strings.NewReader(withPrompt(t, body, prompts)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			// Leave once some prompts wait for room.
+			for waits() == w0 && ctx.Err() == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+			cancel()
+		}()
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			t.Fatalf("the request was answered (%d) although its client left", resp.StatusCode)
+		}
+		cancel()
+		sw.WaitNoSessions(t)
+		http.DefaultClient.CloseIdleConnections()
+		ss.stop()
+		noLeak(t, base)
+	})
+}
+
+// counter is the value of one of the router's counters.
+func counter(t *testing.T, r *router.Router, name string) float64 {
+	t.Helper()
+	mfs, err := r.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			v := 0.0
+			for _, m := range mf.GetMetric() {
+				v += m.GetCounter().GetValue()
+			}
+			return v
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
+}

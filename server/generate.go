@@ -603,29 +603,29 @@ type outcome struct {
 	err error
 }
 
-// streamEvent is a token of one of a stream's choices or, done, how its
-// generation ended (its last event).
+// streamEvent is a token of one of a stream's choices, as the text it
+// releases (text, and ps its log-probabilities; both may be empty: held
+// back), or, done, how its generation ended (its last event): the text
+// held back until then, the tokens generated (n) and whether a stop
+// string ended it.
 type streamEvent struct {
-	choice int
-	tok    router.Token
-	done   bool
-	out    outcome
+	choice  int
+	text    string
+	ps      []placed
+	done    bool
+	out     outcome
+	n       int
+	stopped bool
 }
 
-// streamChoice is one generation of a stream: its job, its own control (a
-// stop string ends it alone; the request's run ends them all), and what
-// the writer made of it so far.
+// streamChoice is one generation of a stream: its job and what the writer
+// made of it so far.
 type streamChoice struct {
-	j   *job
-	ctl *run
+	j *job
 	// promptLP is set before the choice's first event is sent.
 	promptLP []router.Token
-	asm      *textAssembler
-	track    *tokenTrack
-	n        int
 	tokens   bool // a token of it was received
 	begun    bool // its first event was written (after its echo)
-	stopped  bool
 }
 
 // streamBatch is a stream's generations and the one channel their events
@@ -637,50 +637,68 @@ type streamBatch struct {
 }
 
 // startBatch runs the generations, each in a goroutine of its own that sends
-// its tokens and then its end on b.events.
+// its tokens' text and then its end on b.events. Each goroutine applies its
+// stop strings itself, so that a generation ends at its stop string however
+// far the writer is behind (before the stream begins, it waits for the
+// slowest prompt's first token).
 func (s *Server) startBatch(r *run, jobs []*job) *streamBatch {
 	b := &streamBatch{events: make(chan streamEvent, 64), running: len(jobs)}
 	for i, j := range jobs {
-		c := &streamChoice{j: j, ctl: newRun(r.ctx), asm: newTextAssembler(j.kit.tok, j.stop),
-			track: newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))}
+		c := &streamChoice{j: j}
 		b.cs = append(b.cs, c)
 		req := s.backendRequest(j)
 		if j.promptLogprobs {
 			req.PromptLogprobs = func(p []router.Token) error { c.promptLP = p; return nil }
 		}
 		go func() {
-			res, err := s.cfg.Backend.Generate(c.ctl.ctx, req, func(tk router.Token) error {
+			asm := newTextAssembler(j.kit.tok, j.stop)
+			track := newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))
+			n, stopped := 0, false
+			res, err := s.cfg.Backend.Generate(r.ctx, req, func(tk router.Token) error {
 				if err := r.halted(); err != nil {
 					return err
 				}
-				if err := c.ctl.halted(); err != nil {
-					return err
+				ev := streamEvent{choice: i}
+				var matched bool
+				if !j.noTokens {
+					n++
+					ev.text, matched = asm.push(tk.ID)
+					if j.logprobs {
+						ev.ps = track.token(tk, ev.text, matched)
+					}
 				}
 				select {
-				case b.events <- streamEvent{choice: i, tok: tk}:
-					return nil
+				case b.events <- ev:
 				case <-r.done:
 					return r.cause
-				case <-c.ctl.done:
-					return c.ctl.cause
 				case <-r.ctx.Done():
 					return context.Cause(r.ctx)
 				}
+				if matched {
+					stopped = true
+					return errStopSequence
+				}
+				return nil
 			})
+			end := streamEvent{choice: i, done: true, out: outcome{res, err}, n: n, stopped: stopped}
+			if err == nil && !stopped {
+				end.text, end.stopped = asm.flush()
+				if j.logprobs {
+					end.ps = track.out(end.text, true, end.stopped)
+				}
+			}
 			// Never blocks for long: whoever holds the batch receives
 			// until every generation has ended.
-			b.events <- streamEvent{choice: i, done: true, out: outcome{res, err}}
+			b.events <- end
 		}()
 	}
 	return b
 }
 
-// recv receives the next event; at a generation's end its control is
-// released.
+// recv receives the next event.
 func (b *streamBatch) recv() streamEvent {
 	ev := <-b.events
 	if ev.done {
-		b.cs[ev.choice].ctl.end()
 		b.running--
 	} else {
 		b.cs[ev.choice].tokens = true
@@ -712,7 +730,7 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, jobs []*job, cle
 			heard[ev.choice] = true
 			left--
 		}
-		if ev.done && ev.out.err != nil {
+		if ev.done && ev.out.err != nil && !ev.stopped {
 			r.halt(errBatchFailed)
 			b.drain()
 			if r.gone() {
@@ -788,7 +806,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 		c := b.cs[ev.choice]
 		j := c.j
 		if ev.done {
-			s.countTokens(j, c.n)
+			s.countTokens(j, ev.n)
 		}
 		if failed || sse.err != nil || r.gone() {
 			return
@@ -803,27 +821,14 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 				sse.piece(j, j.echo, ps)
 			}
 		}
+		if ev.text != "" || len(ev.ps) > 0 {
+			sse.piece(j, ev.text, ev.ps)
+		}
 		if !ev.done {
-			if j.noTokens || c.stopped {
-				return
-			}
-			c.n++
-			out, matched := c.asm.push(ev.tok.ID)
-			var ps []placed
-			if j.logprobs {
-				ps = c.track.token(ev.tok, out, matched)
-			}
-			if out != "" || len(ps) > 0 {
-				sse.piece(j, out, ps)
-			}
-			if matched {
-				c.stopped = true
-				c.ctl.halt(errStopSequence)
-			}
 			return
 		}
 		o := ev.out
-		if o.err != nil && !c.stopped {
+		if o.err != nil && !ev.stopped {
 			aerr := s.genErr(j, r.why(o.err), c.tokens)
 			s.logRefusal(j.ref, "POST", j.path(), aerr)
 			if s.mg != nil {
@@ -834,20 +839,9 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 			r.halt(errBatchFailed)
 			return
 		}
-		if !c.stopped {
-			tail, matched := c.asm.flush()
-			var ps []placed
-			if j.logprobs {
-				ps = c.track.out(tail, true, matched)
-			}
-			if tail != "" || len(ps) > 0 {
-				sse.piece(j, tail, ps)
-			}
-			c.stopped = matched
-		}
-		finish := string(finishOf(o.res, c.stopped, c.n, j))
-		s.logDone(j, c.n, finish, true)
-		total.add(s.usageOf(j, c.n, o.res))
+		finish := string(finishOf(o.res, ev.stopped, ev.n, j))
+		s.logDone(j, ev.n, finish, true)
+		total.add(s.usageOf(j, ev.n, o.res))
 		if j.chat {
 			// SPEC §4: a chat stream's final chunk says "stop", also when
 			// max_tokens ended it (the log above keeps the real reason);

@@ -132,13 +132,25 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 		t.gfn = t.groups
 	}
 	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
-	if n == 1 && t.kern.group != nil && c.HeadDim == groupHD && c.Heads/c.KVHeads >= groupMinHeads {
+	if n == 1 && t.kern.groupFor(c.HeadDim) != nil && c.Heads/c.KVHeads >= groupMinHeads {
 		p.For(c.KVHeads*groupsPerKV(c), t.gfn)
 	} else {
 		p.For(n*c.Heads, t.fn)
 	}
 	// Drop the references to the caller's memory until the next call.
 	*t = attnTask{fn: t.fn, gfn: t.gfn, kern: t.kern}
+}
+
+// groupFor returns the set's group kernel for head size hd, nil if it has
+// none.
+func (k *attnKernels) groupFor(hd int) func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+	switch hd {
+	case groupHD:
+		return k.group
+	case 2 * groupHD:
+		return k.group128
+	}
+	return nil
 }
 
 // groupsPerKV is the number of calls of attnKernels.group for the query
@@ -212,7 +224,7 @@ func (t *attnTask) groups(lo, hi int) {
 		// The group kernel always computes groupHeads heads: for fewer than
 		// groupMinHeads the per-head kernels do less work. They also take
 		// the shapes the group kernel does not.
-		if h1-h0 < groupMinHeads || !kern.group(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
+		if h1-h0 < groupMinHeads || !kern.groupFor(hd)(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
 			t.heads(h0, h1)
 		}
 	}

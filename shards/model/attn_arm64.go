@@ -39,6 +39,7 @@ var neonAttn = &attnKernels{
 	kqvTiny:    kqvTinyNEON,
 	kqvVec:     kqvVecNEON,
 	group:      groupNEON,
+	group128:   group128NEON,
 	silu:       siluNEON,
 	toF16:      toF16NEON,
 }
@@ -75,6 +76,9 @@ func attnExpNEON(x *float32, n int)
 
 //go:noescape
 func attnGroupScoresNEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
+
+//go:noescape
+func attnGroupScores128NEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
 
 //go:noescape
 func attnGroupSoftmaxNEON(sc *float32, span int)
@@ -147,5 +151,50 @@ func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, 
 	attnGroupSoftmaxNEON(&sc[0], span)
 	attnGroupKQVNEON(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
 	copy(out, o[:nh*hd])
+	return true
+}
+
+// group128Order is the order in which attnGroupScores128NEON reads the
+// four-value vectors of a query's even half (the odd half: each plus one).
+var group128Order = [16]int{0, 16, 8, 24, 4, 20, 12, 28, 2, 18, 10, 26, 6, 22, 14, 30}
+
+// group128NEON is attnKernels.group for head size 128: the scores on
+// attnGroupScores128NEON, the softmax and the value products on the
+// 64-wide kernels (each output value is a sum of its own, so the values'
+// two 64-wide halves are two calls).
+func group128NEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+	const hd, half = 2 * groupHD, groupHD
+	nh := len(q) / hd
+	if len(q)%hd != 0 || nh == 0 || nh > groupHeads || len(out) != len(q) || span <= 0 {
+		return false
+	}
+	q16, qg, sc, _, acc := b.group(hd, span)
+	qf := acc[:hd] // the accumulators are free until the value products
+	for h := range groupHeads {
+		if h < nh {
+			prepQNEON(q16, qf, q[h*hd:(h+1)*hd])
+		} else {
+			clear(qf) // a head that is not there: its results are ignored
+		}
+		for odd := range 2 {
+			slot := qg[(odd*groupHeads+h)*half : (odd*groupHeads+h+1)*half]
+			for t, i := range group128Order {
+				copy(slot[4*t:4*t+4], qf[4*(i+odd):4*(i+odd)+4])
+			}
+		}
+	}
+	_ = k[(span-1)*stride+hd-1]
+	_ = v[(span-1)*stride+hd-1]
+	_ = sc[roundUp(span, lanes)*groupHeads-1]
+	o := acc[groupKQVScratch : groupKQVScratch+2*groupHeads*half]
+	np := vecWhole(span)
+	attnGroupScores128NEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
+	attnGroupSoftmaxNEON(&sc[0], span)
+	attnGroupKQVNEON(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
+	attnGroupKQVNEON(&sc[0], &v[half], 2*stride, span, np, &acc[0], &o[groupHeads*half])
+	for h := range nh {
+		copy(out[h*hd:h*hd+half], o[h*half:(h+1)*half])
+		copy(out[h*hd+half:(h+1)*hd], o[(groupHeads+h)*half:(groupHeads+h+1)*half])
+	}
 	return true
 }

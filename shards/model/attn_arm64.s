@@ -771,6 +771,553 @@ gspos:
 	BNE gspos
 	RET
 
+// func attnGroupScores128NEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
+// For groupHeads heads of 128 and span > 0 positions: sc[8j+h] =
+// dotF16(q_h, k_j)·scale. Vector i of a head (values 4i..4i+3) adds to
+// accumulator A_(i%16), the products exact: A_i = q_i·k_i + q_(i+16)·k_(i+16)
+// (FMUL, FMLA). fold4 and hsum then need (V0+V2)+(V1+V3) with
+// V_c = (A_c+A_(c+8))+(A_(c+4)+A_(c+12)): V0 and V2 take the even vectors
+// of the key, V1 and V3 the odd ones. So each position takes two passes
+// over the eight heads: the even vectors of the key (the low halves of its
+// eight-value loads) converted into V0-V15, then the odd ones (the high
+// halves), each head's half sums kept in V16-V23; then (x0+x2)+(x1+x3) of
+// four heads at once with UZP1/UZP2 and FADDP. qg holds each head's
+// f16-rounded query in the order the passes read it (group128NEON): all
+// heads' even vectors, then all heads' odd ones, each head's as
+// 0,16,8,24, 4,20,12,28, 2,18,10,26, 6,22,14,30 (plus one for the odd).
+// Plain products can make a zero score -0 where Go's accumulator gives
+// +0; that changes no probability.
+TEXT ·attnGroupScores128NEON(SB), NOSPLIT, $0-48
+	MOVD qg+0(FP), R0
+	MOVD k+8(FP), R1
+	MOVD stride+16(FP), R2
+	MOVD span+24(FP), R3
+	MOVWU scale+32(FP), R4
+	MOVD sc+40(FP), R5
+g128pos:
+	MOVD R0, R7
+	MOVD R1, R6
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x0e217b00 // fcvtl v0.4s, v24.4h
+	WORD $0x0e217b21 // fcvtl v1.4s, v25.4h
+	WORD $0x0e217b42 // fcvtl v2.4s, v26.4h
+	WORD $0x0e217b63 // fcvtl v3.4s, v27.4h
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x0e217b04 // fcvtl v4.4s, v24.4h
+	WORD $0x0e217b25 // fcvtl v5.4s, v25.4h
+	WORD $0x0e217b46 // fcvtl v6.4s, v26.4h
+	WORD $0x0e217b67 // fcvtl v7.4s, v27.4h
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x0e217b08 // fcvtl v8.4s, v24.4h
+	WORD $0x0e217b29 // fcvtl v9.4s, v25.4h
+	WORD $0x0e217b4a // fcvtl v10.4s, v26.4h
+	WORD $0x0e217b6b // fcvtl v11.4s, v27.4h
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x0e217b0c // fcvtl v12.4s, v24.4h
+	WORD $0x0e217b2d // fcvtl v13.4s, v25.4h
+	WORD $0x0e217b4e // fcvtl v14.4s, v26.4h
+	WORD $0x0e217b6f // fcvtl v15.4s, v27.4h
+	// head 0, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd790 // fadd v16.4s, v28.4s, v29.4s
+	// head 1, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd791 // fadd v17.4s, v28.4s, v29.4s
+	// head 2, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd792 // fadd v18.4s, v28.4s, v29.4s
+	// head 3, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd793 // fadd v19.4s, v28.4s, v29.4s
+	// head 4, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd794 // fadd v20.4s, v28.4s, v29.4s
+	// head 5, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd795 // fadd v21.4s, v28.4s, v29.4s
+	// head 6, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd796 // fadd v22.4s, v28.4s, v29.4s
+	// head 7, even vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd797 // fadd v23.4s, v28.4s, v29.4s
+	MOVD R1, R6
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x4e217b00 // fcvtl2 v0.4s, v24.8h
+	WORD $0x4e217b21 // fcvtl2 v1.4s, v25.8h
+	WORD $0x4e217b42 // fcvtl2 v2.4s, v26.8h
+	WORD $0x4e217b63 // fcvtl2 v3.4s, v27.8h
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x4e217b04 // fcvtl2 v4.4s, v24.8h
+	WORD $0x4e217b25 // fcvtl2 v5.4s, v25.8h
+	WORD $0x4e217b46 // fcvtl2 v6.4s, v26.8h
+	WORD $0x4e217b67 // fcvtl2 v7.4s, v27.8h
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x4e217b08 // fcvtl2 v8.4s, v24.8h
+	WORD $0x4e217b29 // fcvtl2 v9.4s, v25.8h
+	WORD $0x4e217b4a // fcvtl2 v10.4s, v26.8h
+	WORD $0x4e217b6b // fcvtl2 v11.4s, v27.8h
+	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
+	WORD $0x4e217b0c // fcvtl2 v12.4s, v24.8h
+	WORD $0x4e217b2d // fcvtl2 v13.4s, v25.8h
+	WORD $0x4e217b4e // fcvtl2 v14.4s, v26.8h
+	WORD $0x4e217b6f // fcvtl2 v15.4s, v27.8h
+	// head 0, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd610 // fadd v16.4s, v16.4s, v28.4s
+	// head 1, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd631 // fadd v17.4s, v17.4s, v28.4s
+	// head 2, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd652 // fadd v18.4s, v18.4s, v28.4s
+	// head 3, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd673 // fadd v19.4s, v19.4s, v28.4s
+	// head 4, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd694 // fadd v20.4s, v20.4s, v28.4s
+	// head 5, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd6b5 // fadd v21.4s, v21.4s, v28.4s
+	// head 6, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd6d6 // fadd v22.4s, v22.4s, v28.4s
+	// head 7, odd vectors
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
+	WORD $0x4e28cf3c // fmla v28.4s, v25.4s, v8.4s
+	WORD $0x6e24df5d // fmul v29.4s, v26.4s, v4.4s
+	WORD $0x4e2ccf7d // fmla v29.4s, v27.4s, v12.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e22df1d // fmul v29.4s, v24.4s, v2.4s
+	WORD $0x4e2acf3d // fmla v29.4s, v25.4s, v10.4s
+	WORD $0x6e26df5e // fmul v30.4s, v26.4s, v6.4s
+	WORD $0x4e2ecf7e // fmla v30.4s, v27.4s, v14.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e21df1d // fmul v29.4s, v24.4s, v1.4s
+	WORD $0x4e29cf3d // fmla v29.4s, v25.4s, v9.4s
+	WORD $0x6e25df5e // fmul v30.4s, v26.4s, v5.4s
+	WORD $0x4e2dcf7e // fmla v30.4s, v27.4s, v13.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
+	WORD $0x6e23df1e // fmul v30.4s, v24.4s, v3.4s
+	WORD $0x4e2bcf3e // fmla v30.4s, v25.4s, v11.4s
+	WORD $0x6e27df5f // fmul v31.4s, v26.4s, v7.4s
+	WORD $0x4e2fcf7f // fmla v31.4s, v27.4s, v15.4s
+	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
+	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
+	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
+	WORD $0x4e3cd6f7 // fadd v23.4s, v23.4s, v28.4s
+	WORD $0x4e911a18 // uzp1 v24.4s, v16.4s, v17.4s
+	WORD $0x4e915a19 // uzp2 v25.4s, v16.4s, v17.4s
+	WORD $0x4e931a5a // uzp1 v26.4s, v18.4s, v19.4s
+	WORD $0x4e935a5b // uzp2 v27.4s, v18.4s, v19.4s
+	WORD $0x6e3ad718 // faddp v24.4s, v24.4s, v26.4s
+	WORD $0x6e3bd739 // faddp v25.4s, v25.4s, v27.4s
+	WORD $0x4e951a9c // uzp1 v28.4s, v20.4s, v21.4s
+	WORD $0x4e955a9d // uzp2 v29.4s, v20.4s, v21.4s
+	WORD $0x4e971ade // uzp1 v30.4s, v22.4s, v23.4s
+	WORD $0x4e975adf // uzp2 v31.4s, v22.4s, v23.4s
+	WORD $0x6e3ed79c // faddp v28.4s, v28.4s, v30.4s
+	WORD $0x6e3fd7bd // faddp v29.4s, v29.4s, v31.4s
+	WORD $0x4e39d718 // fadd v24.4s, v24.4s, v25.4s
+	WORD $0x4e3dd799 // fadd v25.4s, v28.4s, v29.4s
+	WORD $0x4e040c9a // dup v26.4s, w4
+	WORD $0x6e3adf18 // fmul v24.4s, v24.4s, v26.4s
+	WORD $0x6e3adf39 // fmul v25.4s, v25.4s, v26.4s
+	WORD $0x4c9fa8b8 // st1 {v24.4s, v25.4s}, [x5], #32
+	ADD R2, R1, R1
+	SUBS $1, R3, R3
+	BNE g128pos
+	RET
+
+
 // func attnGroupSoftmaxNEON(sc *float32, span int)
 // softmaxGo of each of the eight heads' scores sc[8j+h], j < span > 0,
 // position-major, heads in the lanes (V0: heads 0-3, V1: 4-7): the maxima,

@@ -46,6 +46,9 @@ type attnKernels struct {
 	// nothing, for shapes it does not take.
 	group func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
 
+	// group128, when set, is group for head size 2·groupHD.
+	group128 func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
+
 	// silu is siluRow (ggmlmath.go), which shares the vector exponential
 	// with the softmax.
 	silu func(y, x []float32)

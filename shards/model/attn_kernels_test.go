@@ -328,9 +328,9 @@ func BenchmarkAttention(b *testing.B) {
 	var sets []*attnKernels
 	for _, ks := range attnKernelSets() {
 		sets = append(sets, ks)
-		if ks.group != nil {
+		if ks.group != nil || ks.group128 != nil {
 			ph := *ks
-			ph.name, ph.group = ks.name+"-perhead", nil
+			ph.name, ph.group, ph.group128 = ks.name+"-perhead", nil, nil
 			sets = append(sets, &ph)
 		}
 	}
@@ -381,15 +381,17 @@ func TestToF16Kernels(t *testing.T) {
 }
 
 // TestAttentionGroup checks the single-position path that computes the
-// query heads of a key/value head together (attnKernels.group) against the
-// per-head Go kernels: group sizes below, at and above groupHeads, spans
+// query heads of a key/value head together (attnKernels.group and
+// group128) against the per-head Go kernels, for head sizes 64 and 128:
+// group sizes 1 to 8 (Llama 3.2 3B's 3, Llama 3 8B's and Mistral 7B's 4,
+// Qwen2 7B's 7, TinyLlama's 8) and above groupHeads, spans
 // around every boundary of the kernels (8 and 16 lanes, 32-position
 // padding, 64-position steps), extreme values, and scratch left dirty by
 // a longer call before a shorter one.
 func TestAttentionGroup(t *testing.T) {
 	var sets []*attnKernels
 	for _, ks := range attnKernelSets() {
-		if ks.group != nil {
+		if ks.group != nil || ks.group128 != nil {
 			sets = append(sets, ks)
 		}
 	}
@@ -400,41 +402,56 @@ func TestAttentionGroup(t *testing.T) {
 	defer pool.Close()
 	r := rand.New(rand.NewPCG(21, 22))
 	type shape struct{ heads, kvHeads int }
-	// 4/4 and 6/2 take the per-head path, 40/4 groups of 8 and 2 heads.
-	shapes := []shape{{32, 4}, {8, 1}, {4, 4}, {12, 1}, {6, 2}, {16, 1}, {8, 2}, {40, 4}}
+	// Groups of 1 to 3 take the per-head path, 12/1 a group of 8 and one of
+	// 4, 40/4 groups of 8 and 2 heads. The group sizes of no common model
+	// run fewer spans, for the time under qemu.
+	shapes := []shape{{32, 4}, {8, 1}, {2, 2}, {4, 2}, {6, 2}, {4, 1}, {10, 2}, {6, 1}, {14, 2}, {12, 1}, {40, 4}}
 	spans := []int{300, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 150, 2000}
+	few := []int{1, 17, 64, 65, 97, 150}
 	for _, sh := range shapes {
-		c := &Config{Heads: sh.heads, KVHeads: sh.kvHeads, HeadDim: groupHD}
-		for _, ks := range sets {
-			bufs := newAttnBufList(4)
-			for _, span := range spans {
-				for _, ext := range []bool{false, true} {
-					if span == 2000 && (ext || sh.heads != 32) {
-						continue // the long span once, for the time
-					}
-					lc := &layerCache{
-						k: randF16(r, span*c.KVDim(), 1, ext),
-						v: randF16(r, span*c.KVDim(), 1, ext),
-					}
-					q := make([]float32, c.QDim())
-					for i := range q {
-						q[i] = randF32(r, 3, ext)
-					}
-					want := make([]float32, len(q))
-					wt := attnTask{kern: genericAttn}
-					attention(nil, &wt, newAttnBufList(1), c, lc, q, 1, span-1, want)
-					got := make([]float32, len(q))
-					gt := attnTask{kern: ks}
-					attention(pool, &gt, bufs, c, lc, q, 1, span-1, got)
-					compareRows(t, fmt.Sprintf("%s heads=%d/%d span=%d extremes=%v", ks.name, sh.heads, sh.kvHeads, span, ext), got, want)
-					if span >= 2 {
-						// The per-head path on the same scratch.
-						q2 := append(q, q...)
-						want2, got2 := make([]float32, len(q2)), make([]float32, len(q2))
-						attention(nil, &wt, newAttnBufList(1), c, lc, q2, 2, span-2, want2)
-						attention(pool, &gt, bufs, c, lc, q2, 2, span-2, got2)
-						compareRows(t, fmt.Sprintf("%s heads=%d/%d two rows to span=%d extremes=%v", ks.name, sh.heads, sh.kvHeads, span, ext), got2, want2)
-					}
+		for _, hd := range []int{groupHD, 2 * groupHD} {
+			sp := spans
+			if g := sh.heads / sh.kvHeads; g != 3 && g != 4 && g != 7 && g != 8 {
+				sp = few
+			}
+			testAttentionGroup(t, sets, pool, r, &Config{Heads: sh.heads, KVHeads: sh.kvHeads, HeadDim: hd}, sp)
+		}
+	}
+}
+
+// testAttentionGroup is TestAttentionGroup for one shape.
+func testAttentionGroup(t *testing.T, sets []*attnKernels, pool *tensor.Pool, r *rand.Rand, c *Config, spans []int) {
+	t.Helper()
+	for _, ks := range sets {
+		bufs := newAttnBufList(4)
+		for _, span := range spans {
+			for _, ext := range []bool{false, true} {
+				if span == 2000 && (ext || c.Heads != 32) {
+					continue // the long span once, for the time
+				}
+				lc := &layerCache{
+					k: randF16(r, span*c.KVDim(), 1, ext),
+					v: randF16(r, span*c.KVDim(), 1, ext),
+				}
+				q := make([]float32, c.QDim())
+				for i := range q {
+					q[i] = randF32(r, 3, ext)
+				}
+				what := fmt.Sprintf("%s heads=%d/%d hd=%d", ks.name, c.Heads, c.KVHeads, c.HeadDim)
+				want := make([]float32, len(q))
+				wt := attnTask{kern: genericAttn}
+				attention(nil, &wt, newAttnBufList(1), c, lc, q, 1, span-1, want)
+				got := make([]float32, len(q))
+				gt := attnTask{kern: ks}
+				attention(pool, &gt, bufs, c, lc, q, 1, span-1, got)
+				compareRows(t, fmt.Sprintf("%s span=%d extremes=%v", what, span, ext), got, want)
+				if span >= 2 {
+					// The per-head path on the same scratch.
+					q2 := append(q, q...)
+					want2, got2 := make([]float32, len(q2)), make([]float32, len(q2))
+					attention(nil, &wt, newAttnBufList(1), c, lc, q2, 2, span-2, want2)
+					attention(pool, &gt, bufs, c, lc, q2, 2, span-2, got2)
+					compareRows(t, fmt.Sprintf("%s two rows to span=%d extremes=%v", what, span, ext), got2, want2)
 				}
 			}
 		}
@@ -447,8 +464,14 @@ func TestAttentionGroup(t *testing.T) {
 // products make -0 scores where the Go code has +0, which must change no
 // output bit.
 func TestAttentionGroupZeroScores(t *testing.T) {
+	for _, hd := range []int{groupHD, 2 * groupHD} {
+		testAttentionGroupZeroScores(t, &Config{Heads: 32, KVHeads: 4, HeadDim: hd})
+	}
+}
+
+func testAttentionGroupZeroScores(t *testing.T, c *Config) {
+	t.Helper()
 	r := rand.New(rand.NewPCG(23, 24))
-	c := &Config{Heads: 32, KVHeads: 4, HeadDim: groupHD}
 	for _, span := range []int{1, 17, 100, 300} {
 		k := randF16(r, span*c.KVDim(), 1, false)
 		for j := 0; j < span; j += 3 {
@@ -459,7 +482,7 @@ func TestAttentionGroupZeroScores(t *testing.T) {
 		lc := &layerCache{k: k, v: randF16(r, span*c.KVDim(), 1, false)}
 		q := make([]float32, c.QDim())
 		for i := range q {
-			if (i/groupHD)%3 != 2 {
+			if (i/c.HeadDim)%3 != 2 {
 				q[i] = float32(math.Copysign(0, -1))
 			} else if i%5 == 0 {
 				q[i] = randF32(r, 3, false) // a few heads with one nonzero term in five
@@ -470,7 +493,7 @@ func TestAttentionGroupZeroScores(t *testing.T) {
 		for _, ks := range attnKernelSets() {
 			got := make([]float32, len(q))
 			attention(nil, &attnTask{kern: ks}, newAttnBufList(1), c, lc, q, 1, span-1, got)
-			compareRows(t, fmt.Sprintf("%s span=%d", ks.name, span), got, want)
+			compareRows(t, fmt.Sprintf("%s hd=%d span=%d", ks.name, c.HeadDim, span), got, want)
 		}
 	}
 }

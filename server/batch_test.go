@@ -183,6 +183,33 @@ func TestCompletionBatch(t *testing.T) {
 		}
 	})
 
+	t.Run("echo with logprobs is bounded per request", func(t *testing.T) {
+		// 64 prompts of 900 tokens, each within the bound of one prompt
+		// (router.MaxPromptLogprobs), are more together than one prompt
+		// may hold at logprobs 5: refused, naming the fields, before any
+		// generation.
+		const n, each = MaxPrompts, 900
+		limit := router.MaxPromptLogprobs(5)
+		if n*each <= limit || each > limit {
+			t.Fatalf("the test's sizes no longer straddle the bound %d", limit)
+		}
+		prompts := make([][]int32, n)
+		for i := range prompts {
+			prompts[i] = append([]int32{ids[0][0]}, slices.Repeat(ids[0][1:2], each-1)...)
+		}
+		for _, stream := range []bool{false, true} {
+			body := withPrompt(t, fmt.Sprintf(`{"max_tokens":0,"echo":true,"logprobs":5,"stream":%v}`, stream), prompts)
+			d := checkError(t, "over the bound", postJSON(t, url, body), 400, codeInvalidRequest)
+			want := fmt.Sprintf("echo with logprobs: the %d prompts hold %d tokens together; with logprobs 5 the log-probabilities of at most %d prompt tokens can be returned by one request", n, n*each, limit)
+			if !strings.HasPrefix(d.Message, want) {
+				t.Errorf("message %q, want %q…", d.Message, want)
+			}
+		}
+		if sw.Sessions() != 0 {
+			t.Errorf("%d sessions open after a refused batch", sw.Sessions())
+		}
+	})
+
 	t.Run("official SDK", func(t *testing.T) {
 		client := openai.NewClient(option.WithBaseURL(ts.URL+"/v1/"), option.WithAPIKey("x"), option.WithMaxRetries(0))
 		single := alone(t, url, `{"max_tokens":16}`, batchPrompts)

@@ -110,8 +110,12 @@
 //     text)}; with echo the prompt's tokens come first, the first with null
 //     (the last node scores the prompt and returns a few numbers per
 //     position, so such a prompt may hold router.MaxPromptLogprobs tokens,
-//     over 50,000 at logprobs 5, besides the context's bound); streamed chunks
-//     carry their text's tokens. top_logprobs is refused there.
+//     over 50,000 at logprobs 5, 165,000 at 0 or 1, besides the context's
+//     bound; a batch's prompts may hold as many together, so that a
+//     request's log-probabilities take no more memory than the largest
+//     prompt's: more is 400 invalid_request naming echo with logprobs);
+//     streamed chunks carry their text's tokens. top_logprobs is refused
+//     there.
 //   - token is the token's piece (special tokens spelled out; bytes that
 //     are not UTF-8 replaced by U+FFFD) and bytes its raw bytes. A token
 //     whose text is held back (part of a character, or a possible stop

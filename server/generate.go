@@ -331,7 +331,29 @@ func (s *Server) prepare(ctx context.Context, rc *fasthttp.RequestCtx, chat bool
 		}
 		jobs[i] = &j
 	}
+	if aerr := scoredWithin(jobs); aerr != nil {
+		return nil, false, aerr
+	}
 	return jobs, common.Stream, nil
+}
+
+// scoredWithin bounds the prompt tokens a batch asks to score (echo with
+// logprobs) together by what one prompt may hold, so that a request holds
+// no more log-probabilities (in the router's replies, the answer being
+// built and its body) than the largest single prompt does, however many
+// prompts it carries.
+func scoredWithin(jobs []*job) *apiError {
+	if len(jobs) < 2 || !jobs[0].promptLogprobs {
+		return nil
+	}
+	total := 0
+	for _, j := range jobs {
+		total += len(j.prompt)
+	}
+	if limit := router.MaxPromptLogprobs(jobs[0].top); total > limit {
+		return invalidf("echo with logprobs: the %d prompts hold %d tokens together; with logprobs %d the log-probabilities of at most %d prompt tokens can be returned by one request; send fewer prompts per request", len(jobs), total, jobs[0].top, limit)
+	}
+	return nil
 }
 
 // completionPrompt sets a completions job's prompt (tokenized, checked

@@ -328,3 +328,33 @@ func TestTokenTrack(t *testing.T) {
 		t.Errorf("stop: text %q, tokens %q", text, kept)
 	}
 }
+
+// A batch's echoed prompts with logprobs may hold together what one
+// prompt may: up to the bound they pass, one token more is refused;
+// without echo, or alone, the per-prompt checks decide.
+func TestScoredWithin(t *testing.T) {
+	for _, top := range []int{0, 1, 5, 20} {
+		limit := router.MaxPromptLogprobs(top)
+		batch := func(scored bool, lens ...int) []*job {
+			var js []*job
+			for _, n := range lens {
+				js = append(js, &job{prompt: make([]int32, n), top: top, promptLogprobs: scored})
+			}
+			return js
+		}
+		half := limit / 2
+		if aerr := scoredWithin(batch(true, half, limit-half)); aerr != nil {
+			t.Errorf("top %d: %d tokens refused: %v", top, limit, aerr)
+		}
+		aerr := scoredWithin(batch(true, half, limit-half+1))
+		if aerr == nil || aerr.Status != 400 || !strings.Contains(aerr.Message, fmt.Sprintf("the 2 prompts hold %d tokens together", limit+1)) {
+			t.Errorf("top %d: %d tokens: %v", top, limit+1, aerr)
+		}
+		if aerr := scoredWithin(batch(false, limit, limit)); aerr != nil {
+			t.Errorf("top %d: without echo: %v", top, aerr)
+		}
+		if aerr := scoredWithin(batch(true, limit+1)); aerr != nil {
+			t.Errorf("top %d: one prompt is the per-prompt check's: %v", top, aerr)
+		}
+	}
+}

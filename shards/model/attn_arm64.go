@@ -78,7 +78,7 @@ func attnExpNEON(x *float32, n int)
 func attnGroupScoresNEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
 
 //go:noescape
-func attnGroupScores128NEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
+func attnGroupScores128NEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32, nh int)
 
 //go:noescape
 func attnGroupSoftmaxNEON(sc *float32, span int)
@@ -94,28 +94,39 @@ func toF16NEON(dst []uint16, x []float32) { toF16Asm(attnToF16NEON, dst, x) }
 
 func prepQNEON(q16 []uint16, qf []float32, q []float32) { prepQAsm(attnPrepQNEON, q16, qf, q) }
 
-// kqvVecNEON and kqvTinyNEON take head sizes that are a multiple of 8 (all
-// common ones); the Go kernels take the others.
+// kqvVecNEON and kqvTinyNEON take the head's whole multiple of 8 values
+// (all of them for every common head size) in assembly and the others in
+// Go: each output value is a sum of its own, so the split changes no bit.
 func kqvVecNEON(p []float32, v []uint16, stride int, acc []float32, sum []float64, o []float32) {
 	hd, span := len(o), len(p)
-	if hd == 0 || span == 0 || hd%8 != 0 {
-		kqvVecGo(p, v, stride, acc, sum, o)
-		return
+	whole := hd &^ 7
+	if span == 0 {
+		whole = 0 // nothing to add: Go writes the zeros
 	}
-	_ = acc[4*lanes*hd-1]
-	_ = v[(span-1)*stride+hd-1]
-	attnKQVVecNEON(&p[0], &v[0], 2*stride, span, vecWhole(span), hd, &acc[0], &o[0])
+	if whole > 0 {
+		_ = acc[4*lanes*whole-1]
+		_ = v[(span-1)*stride+whole-1]
+		attnKQVVecNEON(&p[0], &v[0], 2*stride, span, vecWhole(span), whole, &acc[0], &o[0])
+	}
+	if whole < hd {
+		kqvVecGo(p, v[whole:], stride, acc, sum[:hd-whole], o[whole:])
+	}
 }
 
 func kqvTinyNEON(p []float32, v []uint16, stride int, acc []float32, o []float32) {
 	hd, span := len(o), len(p)
-	if hd == 0 || span == 0 || hd%8 != 0 {
-		kqvTinyGo(p, v, stride, acc, o)
-		return
+	whole := hd &^ 7
+	if span == 0 {
+		whole = 0 // nothing to add: Go writes the zeros
 	}
-	_ = acc[lanes*hd-1]
-	_ = v[(span-1)*stride+hd-1]
-	attnKQVTinyNEON(&p[0], &v[0], 2*stride, span, span, hd, &acc[0], &o[0])
+	if whole > 0 {
+		_ = acc[lanes*whole-1]
+		_ = v[(span-1)*stride+whole-1]
+		attnKQVTinyNEON(&p[0], &v[0], 2*stride, span, span, whole, &acc[0], &o[0])
+	}
+	if whole < hd {
+		kqvTinyGo(p, v[whole:], stride, acc, o[whole:])
+	}
 }
 
 func siluNEON(y, x []float32) { siluAsm(attnSiLUNEON, y, x) }
@@ -158,10 +169,11 @@ func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, 
 // four-value vectors of a query's even half (the odd half: each plus one).
 var group128Order = [16]int{0, 16, 8, 24, 4, 20, 12, 28, 2, 18, 10, 26, 6, 22, 14, 30}
 
-// group128NEON is attnKernels.group for head size 128: the scores on
-// attnGroupScores128NEON, the softmax and the value products on the
-// 64-wide kernels (each output value is a sum of its own, so the values'
-// two 64-wide halves are two calls).
+// group128NEON is attnKernels.group for head size 128: the scores of the
+// heads there are on attnGroupScores128NEON (the others are 0), the
+// softmax and the value products of all eight on the 64-wide kernels
+// (each output value is a sum of its own, so the values' two 64-wide
+// halves are two calls).
 func group128NEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
 	const hd, half = 2 * groupHD, groupHD
 	nh := len(q) / hd
@@ -170,12 +182,8 @@ func group128NEON(q []float32, k, v []uint16, stride int, scale float32, span in
 	}
 	q16, qg, sc, _, acc := b.group(hd, span)
 	qf := acc[:hd] // the accumulators are free until the value products
-	for h := range groupHeads {
-		if h < nh {
-			prepQNEON(q16, qf, q[h*hd:(h+1)*hd])
-		} else {
-			clear(qf) // a head that is not there: its results are ignored
-		}
+	for h := range nh {
+		prepQNEON(q16, qf, q[h*hd:(h+1)*hd])
 		for odd := range 2 {
 			slot := qg[(odd*groupHeads+h)*half : (odd*groupHeads+h+1)*half]
 			for t, i := range group128Order {
@@ -188,7 +196,7 @@ func group128NEON(q []float32, k, v []uint16, stride int, scale float32, span in
 	_ = sc[roundUp(span, lanes)*groupHeads-1]
 	o := acc[groupKQVScratch : groupKQVScratch+2*groupHeads*half]
 	np := vecWhole(span)
-	attnGroupScores128NEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
+	attnGroupScores128NEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0], nh)
 	attnGroupSoftmaxNEON(&sc[0], span)
 	attnGroupKQVNEON(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
 	attnGroupKQVNEON(&sc[0], &v[half], 2*stride, span, np, &acc[0], &o[groupHeads*half])

@@ -771,9 +771,9 @@ gspos:
 	BNE gspos
 	RET
 
-// func attnGroupScores128NEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
-// For groupHeads heads of 128 and span > 0 positions: sc[8j+h] =
-// dotF16(q_h, k_j)·scale. Vector i of a head (values 4i..4i+3) adds to
+// func attnGroupScores128NEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32, nh int)
+// For the first 0 < nh <= groupHeads of groupHeads heads of 128 and span > 0
+// positions: sc[8j+h] = dotF16(q_h, k_j)·scale (0 for h >= nh). Vector i of a head (values 4i..4i+3) adds to
 // accumulator A_(i%16), the products exact: A_i = q_i·k_i + q_(i+16)·k_(i+16)
 // (FMUL, FMLA). fold4 and hsum then need (V0+V2)+(V1+V3) with
 // V_c = (A_c+A_(c+8))+(A_(c+4)+A_(c+12)): V0 and V2 take the even vectors
@@ -787,16 +787,25 @@ gspos:
 // 0,16,8,24, 4,20,12,28, 2,18,10,26, 6,22,14,30 (plus one for the odd).
 // Plain products can make a zero score -0 where Go's accumulator gives
 // +0; that changes no probability.
-TEXT ·attnGroupScores128NEON(SB), NOSPLIT, $0-48
+TEXT ·attnGroupScores128NEON(SB), NOSPLIT, $0-56
 	MOVD qg+0(FP), R0
 	MOVD k+8(FP), R1
 	MOVD stride+16(FP), R2
 	MOVD span+24(FP), R3
 	MOVWU scale+32(FP), R4
 	MOVD sc+40(FP), R5
+	MOVD nh+48(FP), R8
+	WORD $0x4f00e410 // movi v16.16b, #0
+	WORD $0x4f00e411 // movi v17.16b, #0
+	WORD $0x4f00e412 // movi v18.16b, #0
+	WORD $0x4f00e413 // movi v19.16b, #0
+	WORD $0x4f00e414 // movi v20.16b, #0
+	WORD $0x4f00e415 // movi v21.16b, #0
+	WORD $0x4f00e416 // movi v22.16b, #0
+	WORD $0x4f00e417 // movi v23.16b, #0
 g128pos:
-	MOVD R0, R7
 	MOVD R1, R6
+	MOVD R0, R7
 	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
 	WORD $0x0e217b00 // fcvtl v0.4s, v24.4h
 	WORD $0x0e217b21 // fcvtl v1.4s, v25.4h
@@ -845,6 +854,8 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd790 // fadd v16.4s, v28.4s, v29.4s
+	CMP $1, R8
+	BEQ g128pass0
 	// head 1, even vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -873,6 +884,8 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd791 // fadd v17.4s, v28.4s, v29.4s
+	CMP $2, R8
+	BEQ g128pass0
 	// head 2, even vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -901,6 +914,8 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd792 // fadd v18.4s, v28.4s, v29.4s
+	CMP $3, R8
+	BEQ g128pass0
 	// head 3, even vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -929,6 +944,8 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd793 // fadd v19.4s, v28.4s, v29.4s
+	CMP $4, R8
+	BEQ g128pass0
 	// head 4, even vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -957,6 +974,8 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd794 // fadd v20.4s, v28.4s, v29.4s
+	CMP $5, R8
+	BEQ g128pass0
 	// head 5, even vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -985,6 +1004,8 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd795 // fadd v21.4s, v28.4s, v29.4s
+	CMP $6, R8
+	BEQ g128pass0
 	// head 6, even vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1013,6 +1034,8 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd796 // fadd v22.4s, v28.4s, v29.4s
+	CMP $7, R8
+	BEQ g128pass0
 	// head 7, even vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1041,7 +1064,9 @@ g128pos:
 	WORD $0x4e3fd7de // fadd v30.4s, v30.4s, v31.4s
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd797 // fadd v23.4s, v28.4s, v29.4s
+g128pass0:
 	MOVD R1, R6
+	ADD $2048, R0, R7
 	WORD $0x4cdf24d8 // ld1 {v24.8h, v25.8h, v26.8h, v27.8h}, [x6], #64
 	WORD $0x4e217b00 // fcvtl2 v0.4s, v24.8h
 	WORD $0x4e217b21 // fcvtl2 v1.4s, v25.8h
@@ -1091,6 +1116,8 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd610 // fadd v16.4s, v16.4s, v28.4s
+	CMP $1, R8
+	BEQ g128pass1
 	// head 1, odd vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1120,6 +1147,8 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd631 // fadd v17.4s, v17.4s, v28.4s
+	CMP $2, R8
+	BEQ g128pass1
 	// head 2, odd vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1149,6 +1178,8 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd652 // fadd v18.4s, v18.4s, v28.4s
+	CMP $3, R8
+	BEQ g128pass1
 	// head 3, odd vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1178,6 +1209,8 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd673 // fadd v19.4s, v19.4s, v28.4s
+	CMP $4, R8
+	BEQ g128pass1
 	// head 4, odd vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1207,6 +1240,8 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd694 // fadd v20.4s, v20.4s, v28.4s
+	CMP $5, R8
+	BEQ g128pass1
 	// head 5, odd vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1236,6 +1271,8 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd6b5 // fadd v21.4s, v21.4s, v28.4s
+	CMP $6, R8
+	BEQ g128pass1
 	// head 6, odd vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1265,6 +1302,8 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd6d6 // fadd v22.4s, v22.4s, v28.4s
+	CMP $7, R8
+	BEQ g128pass1
 	// head 7, odd vectors
 	WORD $0x4cdf28f8 // ld1 {v24.4s, v25.4s, v26.4s, v27.4s}, [x7], #64
 	WORD $0x6e20df1c // fmul v28.4s, v24.4s, v0.4s
@@ -1294,6 +1333,7 @@ g128pos:
 	WORD $0x4e3ed7bd // fadd v29.4s, v29.4s, v30.4s
 	WORD $0x4e3dd79c // fadd v28.4s, v28.4s, v29.4s
 	WORD $0x4e3cd6f7 // fadd v23.4s, v23.4s, v28.4s
+g128pass1:
 	WORD $0x4e911a18 // uzp1 v24.4s, v16.4s, v17.4s
 	WORD $0x4e915a19 // uzp2 v25.4s, v16.4s, v17.4s
 	WORD $0x4e931a5a // uzp1 v26.4s, v18.4s, v19.4s
@@ -1316,7 +1356,6 @@ g128pos:
 	SUBS $1, R3, R3
 	BNE g128pos
 	RET
-
 
 // func attnGroupSoftmaxNEON(sc *float32, span int)
 // softmaxGo of each of the eight heads' scores sc[8j+h], j < span > 0,

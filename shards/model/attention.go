@@ -132,7 +132,7 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 		t.gfn = t.groups
 	}
 	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
-	if n == 1 && t.kern.groupFor(c.HeadDim) != nil && c.Heads/c.KVHeads >= groupMinHeads {
+	if gk, least := t.kern.groupFor(c.HeadDim); n == 1 && gk != nil && c.Heads/c.KVHeads >= least {
 		p.For(c.KVHeads*groupsPerKV(c), t.gfn)
 	} else {
 		p.For(n*c.Heads, t.fn)
@@ -141,16 +141,19 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 	*t = attnTask{fn: t.fn, gfn: t.gfn, kern: t.kern}
 }
 
-// groupFor returns the set's group kernel for head size hd, nil if it has
-// none.
-func (k *attnKernels) groupFor(hd int) func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+// groupFor returns the set's group kernel for head size hd (nil if it has
+// none) and the fewest query heads it takes.
+func (k *attnKernels) groupFor(hd int) (func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool, int) {
 	switch hd {
 	case groupHD:
-		return k.group
+		return k.group, groupMinHeads
 	case 2 * groupHD:
-		return k.group128
+		if k.group128Least > 0 {
+			return k.group128, k.group128Least
+		}
+		return k.group128, groupMinHeads
 	}
-	return nil
+	return nil, 0
 }
 
 // groupsPerKV is the number of calls of attnKernels.group for the query
@@ -210,8 +213,9 @@ func (t *attnTask) heads(lo, hi int) {
 // group u is up to groupHeads consecutive query heads of key/value head
 // u/groupsPerKV.
 func (t *attnTask) groups(lo, hi int) {
-	c, lc, kern := t.c, t.lc, t.kern
+	c, lc := t.c, t.lc
 	hd, kvDim := c.HeadDim, c.KVDim()
+	gk, least := t.kern.groupFor(hd)
 	group, per := c.Heads/c.KVHeads, groupsPerKV(c)
 	scale := 1 / float32(math.Sqrt(float64(hd)))
 	span := t.pos0 + 1
@@ -221,10 +225,10 @@ func (t *attnTask) groups(lo, hi int) {
 		kv, first := u/per, (u%per)*groupHeads
 		h0, h1 := kv*group+first, kv*group+min(group, first+groupHeads)
 		q, out := t.q[h0*hd:h1*hd], t.out[h0*hd:h1*hd]
-		// The group kernel always computes groupHeads heads: for fewer than
-		// groupMinHeads the per-head kernels do less work. They also take
-		// the shapes the group kernel does not.
-		if h1-h0 < groupMinHeads || !kern.groupFor(hd)(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
+		// The group kernel computes whole blocks of heads: for fewer than
+		// its least the per-head kernels do less work. They also take the
+		// shapes the group kernel does not.
+		if h1-h0 < least || !gk(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
 			t.heads(h0, h1)
 		}
 	}

@@ -40,19 +40,21 @@ func attnKernelSets() []*attnKernels {
 }
 
 // avx512Attn computes a single position's head groups with the AVX2 group
-// kernel (attn_avx2_amd64.go): it gives the same bits, and its instructions
+// kernels (attn_avx2_amd64.go): it gives the same bits, and its instructions
 // are among those this set requires.
 var avx512Attn = &attnKernels{
-	name:       "avx512",
-	prepQ:      prepQAVX512,
-	scoresTiny: scoresTinyWith(attnScoresTiny512),
-	scoresVec:  scoresVecWith(attnScoresVec512),
-	softmax:    softmaxWith(attnSoftmax512),
-	kqvTiny:    kqvTinyAVX512,
-	kqvVec:     kqvVecAVX512,
-	group:      groupAVX2,
-	silu:       siluAVX512,
-	toF16:      toF16AVX512,
+	name:          "avx512",
+	prepQ:         prepQAVX512,
+	scoresTiny:    scoresTinyWith(attnScoresTiny512),
+	scoresVec:     scoresVecWith(attnScoresVec512),
+	softmax:       softmaxWith(attnSoftmax512),
+	kqvTiny:       kqvTinyAVX512,
+	kqvVec:        kqvVecAVX512,
+	group:         groupAVX2,
+	group128:      group128AVX2,
+	group128Least: 2, // four heads a round: two already gain
+	silu:          siluAVX512,
+	toF16:         toF16AVX512,
 }
 
 // The wrappers below check, by slicing, that every element the assembly

@@ -6,16 +6,18 @@ package model
 // AVX-512 (attn_avx2_amd64.s). Shapes the assembly does not take go to the
 // Go kernels, which give the same bits.
 var avx2Attn = &attnKernels{
-	name:       "avx2",
-	prepQ:      prepQAVX2,
-	scoresTiny: scoresTinyWith(attnScoresTiny2),
-	scoresVec:  scoresVecWith(attnScoresVec2),
-	softmax:    softmaxWith(attnSoftmax2),
-	kqvTiny:    kqvTinyAVX2,
-	kqvVec:     kqvVecAVX2,
-	group:      groupAVX2,
-	silu:       siluAVX2,
-	toF16:      toF16AVX2,
+	name:          "avx2",
+	prepQ:         prepQAVX2,
+	scoresTiny:    scoresTinyWith(attnScoresTiny2),
+	scoresVec:     scoresVecWith(attnScoresVec2),
+	softmax:       softmaxWith(attnSoftmax2),
+	kqvTiny:       kqvTinyAVX2,
+	kqvVec:        kqvVecAVX2,
+	group:         groupAVX2,
+	group128:      group128AVX2,
+	group128Least: 2, // four heads a round: two already gain
+	silu:          siluAVX2,
+	toF16:         toF16AVX2,
 }
 
 //go:noescape
@@ -46,7 +48,10 @@ func attnGroupScores2(qg *float32, k *uint16, v *uint16, stride int, span int, s
 func attnGroupSoftmax2(s *float32, span int)
 
 //go:noescape
-func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32)
+func attnGroupScores128(qg *float32, k *uint16, v *uint16, stride int, span int, rounds int, scale float32, s *float32)
+
+//go:noescape
+func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, acc *float32, vs *float32)
 
 //go:noescape
 func attnToF16_2(dst *uint16, x *float32, n int)
@@ -103,19 +108,41 @@ func foldAVX2(acc []float32, np int, p []float32, pstride int, v []uint16, vstri
 	attnKQVFold2(&acc[0], np, &p[0], 4*pstride, &v[0], 2*vstride, ntail, hd, &o[0])
 }
 
-// groupSlot[h] is the slot of head h in attnGroupScores2's query block.
-var groupSlot = [groupHeads]int{0, 2, 4, 6, 1, 3, 5, 7}
+// groupSlot[h] is the slot of head h in attnGroupScores2's query block,
+// groupSlot128[h] in attnGroupScores128's.
+var (
+	groupSlot    = [groupHeads]int{0, 2, 4, 6, 1, 3, 5, 7}
+	groupSlot128 = [groupHeads]int{0, 2, 1, 3, 4, 6, 5, 7}
+)
 
 // groupAVX2 is attnKernels.group on the attnGroup* kernels.
 func groupAVX2(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
-	const hd = groupHD
+	return groupHeadsAVX2(groupHD, q, k, v, stride, scale, span, b, out)
+}
+
+// group128AVX2 is attnKernels.group128 on the attnGroup* kernels.
+func group128AVX2(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+	return groupHeadsAVX2(128, q, k, v, stride, scale, span, b, out)
+}
+
+// groupHeadsAVX2 computes the group for head size hd (64 or 128). The
+// products with the values, attnGroupKQV2, take 64 outputs at a time: the
+// sum of each output is its own, so a head of 128 is two runs, on its
+// columns 0..63 and 64..127, and only for four heads when there are no
+// more.
+func groupHeadsAVX2(hd int, q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
+	const cols = 64
 	nh := len(q) / hd
 	if len(q)%hd != 0 || nh == 0 || nh > groupHeads || len(out) != len(q) || span <= 0 {
 		return false
 	}
 	q16, qg, sc, vs, acc := b.group(hd, span)
+	slots := &groupSlot
+	if hd != groupHD {
+		slots = &groupSlot128
+	}
 	for h := range groupHeads {
-		slot := qg[groupSlot[h]*hd : (groupSlot[h]+1)*hd]
+		slot := qg[slots[h]*hd : (slots[h]+1)*hd]
 		if h < nh {
 			prepQAVX2(q16, slot, q[h*hd:(h+1)*hd])
 		} else {
@@ -125,17 +152,29 @@ func groupAVX2(q []float32, k, v []uint16, stride int, scale float32, span int, 
 	_ = k[(span-1)*stride+hd-1]
 	_ = v[(span-1)*stride+hd-1]
 	_ = sc[roundUp(span, lanes)*groupHeads-1]
-	attnGroupScores2(&qg[0], &k[0], &v[0], 2*stride, span, scale, &sc[0])
-	attnGroupSoftmax2(&sc[0], span)
-	np := vecWhole(span)
-	if np > 0 {
-		_ = vs[(np+4*lanes-1)/(4*lanes)*hd-1]
-		_ = acc[groupHeads*4*lanes*hd-1]
-		attnGroupKQV2(&sc[0], &v[0], 2*stride, np, &acc[0], &vs[0])
+	if hd == groupHD {
+		attnGroupScores2(&qg[0], &k[0], &v[0], 2*stride, span, scale, &sc[0])
+	} else {
+		attnGroupScores128(&qg[0], &k[0], &v[0], 2*stride, span, (nh+3)/4, scale, &sc[0])
 	}
+	attnGroupSoftmax2(&sc[0], span)
+	heads := groupHeads
+	if nh <= 4 {
+		heads = 4
+	}
+	np := vecWhole(span)
 	t := min(np, span-1) // the first tail position, if any
-	for h := range nh {
-		foldAVX2(acc[h*4*lanes*hd:], np, sc[t*groupHeads+h:], groupHeads, v[t*stride:], stride, span-np, out[h*hd:(h+1)*hd])
+	for c := 0; c < hd; c += cols {
+		a := acc[c/cols*groupHeads*4*lanes*cols:]
+		if np > 0 {
+			_ = vs[(np+4*lanes-1)/(4*lanes)*cols-1]
+			_ = a[groupHeads*4*lanes*cols-1]
+			attnGroupKQV2(&sc[0], &v[c], 2*stride, np, heads, &a[0], &vs[0])
+		}
+		for h := range nh {
+			o := out[h*hd+c : h*hd+c+cols]
+			foldAVX2(a[h*4*lanes*cols:], np, sc[t*groupHeads+h:], groupHeads, v[t*stride+c:], stride, span-np, o)
+		}
 	}
 	return true
 }

@@ -1112,21 +1112,23 @@ lbl:                     \
 	VMOVUPS Y9, (16384*h+49152+32*c)(R14);    \
 	VMOVUPS Y10, (16384*h+49152+32*c+32)(R14)
 
-// func attnGroupKQV2(p *float32, v *uint16, stride int, np int, acc *float32, vs *float32)
+// func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, acc *float32, vs *float32)
 //
-// attnKQVAcc2 for the eight heads of p (position-major, as
-// attnGroupSoftmax2 leaves it) with a head size of 64: head h's row l goes
+// attnKQVAcc2 for the first heads (4 or 8) of the eight of p
+// (position-major, as attnGroupSoftmax2 leaves it) and 64 outputs (a
+// head size of 64, or 64 columns of a wider head): head h's row l goes
 // to acc[h·4096 + 64l ...]. Lane l's chain (positions l, l+64, ... < np)
 // stays in registers: its values are converted once into vs (64 floats a
 // position, up to ceil(np/64) positions) by the first block of heads and
 // outputs, which multiplies them as it goes; the other blocks read them
-// from vs. Rows of lanes l >= np are zero. np > 0.
-TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-48
+// from vs. The blocks' chains are independent, so their order changes no
+// bit. Rows of lanes l >= np are zero. np > 0.
+TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-56
 	MOVQ p+0(FP), SI
 	MOVQ v+8(FP), DI
 	MOVQ stride+16(FP), R8
-	MOVQ acc+32(FP), R9
-	MOVQ vs+40(FP), R10
+	MOVQ acc+40(FP), R9
+	MOVQ vs+48(FP), R10
 	XORQ AX, AX
 
 gk2_lane:
@@ -1233,11 +1235,15 @@ gk2_cvt:
 	MOVQ AX, BX
 	SHLQ $5, BX
 	ADDQ SI, BX
-	GBLOCK3(4, 0, gk2_b1)
 	GBLOCK3(0, 3, gk2_b2)
-	GBLOCK3(4, 3, gk2_b3)
 	GBLOCK2(0, 6, gk2_b4)
+	CMPQ heads+32(FP), $4
+	JLE  gk2_next
+	GBLOCK3(4, 0, gk2_b1)
+	GBLOCK3(4, 3, gk2_b3)
 	GBLOCK2(4, 6, gk2_b5)
+
+gk2_next:
 	INCQ AX
 	JMP  gk2_lane
 
@@ -1261,5 +1267,133 @@ gk2_zerohead:
 	JMP     gk2_lane
 
 gk2_done:
+	VZEROUPPER
+	RET
+
+// GHALF128(off, W): W = v[l] of dotF16's tree (see GHEAD) for the lanes
+// l of one 8-lane half of the 16-lane accumulators (off = 0: lanes 0..7,
+// off = 32: lanes 8..15), for the slot whose query (128 floats) is at
+// R10, against that half of the key in Y8..Y15 (Y(8+i) holds dimensions
+// 16i+off/4 .. 16i+off/4+7). Accumulator a_k takes the products of
+// dimensions 16k+l and 64+16k+l in that order: a plain product (see
+// GHEAD for its zero's sign) and a fused multiply-add. Clobbers Y0..Y2.
+#define GHALF128(off, W) \
+	VMULPS      (off)(R10), Y8, Y0;      \
+	VFMADD231PS (256+off)(R10), Y12, Y0; \
+	VMULPS      (128+off)(R10), Y10, Y1; \
+	VFMADD231PS (384+off)(R10), Y14, Y1; \
+	VADDPS      Y1, Y0, Y0;              \
+	VMULPS      (64+off)(R10), Y9, Y1;   \
+	VFMADD231PS (320+off)(R10), Y13, Y1; \
+	VMULPS      (192+off)(R10), Y11, Y2; \
+	VFMADD231PS (448+off)(R10), Y15, Y2; \
+	VADDPS      Y2, Y1, Y1;              \
+	VADDPS      Y1, Y0, W
+
+// GKEY128(off): Y8..Y15 = one half of the key at DI (see GHALF128), off
+// in bytes of f16 (0 or 16).
+#define GKEY128(off) \
+	VCVTPH2PS (off)(DI), Y8;     \
+	VCVTPH2PS (32+off)(DI), Y9;  \
+	VCVTPH2PS (64+off)(DI), Y10; \
+	VCVTPH2PS (96+off)(DI), Y11; \
+	VCVTPH2PS (128+off)(DI), Y12; \
+	VCVTPH2PS (160+off)(DI), Y13; \
+	VCVTPH2PS (192+off)(DI), Y14; \
+	VCVTPH2PS (224+off)(DI), Y15
+
+// func attnGroupScores128(qg *float32, k *uint16, v *uint16, stride int, span int, rounds int, scale float32, s *float32)
+//
+// attnGroupScores2 for a head size of 128 and 4·rounds heads (rounds 1 or
+// 2): s[8j+h] = dotF16(q_h, k_j)·scale for j < span (span > 0), and
+// s[8j+h] = 0 for the heads 4 <= h < 8 of one round. A key does not fit
+// the registers beside the queries' sums, so each round of four heads
+// takes it in two halves of eight vectors, the 16-lane accumulators' lanes
+// 0..7 then 8..15, and adds the halves (v[l]+v[l+8], the first step of
+// hsum's tree); the rest of the tree runs lane-wise across the four
+// heads. qg holds the rounded queries (128 floats each) in the slot order
+// 0, 2, 1, 3 (4, 6, 5, 7) of the heads, which the final shuffles put back
+// in order. The values v (same stride) are only prefetched, as by
+// attnGroupScores2.
+TEXT ·attnGroupScores128(SB), NOSPLIT, $0-64
+	MOVQ         qg+0(FP), SI
+	MOVQ         k+8(FP), DI
+	MOVQ         v+16(FP), R9
+	MOVQ         stride+24(FP), R8
+	MOVQ         span+32(FP), DX
+	MOVQ         rounds+40(FP), BX
+	VBROADCASTSS scale+48(FP), Y7
+	MOVQ         s+56(FP), AX
+	LEAQ         (R8)(R8*2), R11
+	SHLQ         $2, R11
+
+gs128_pos:
+	PREFETCHT0 (DI)(R11*1)
+	PREFETCHT0 64(DI)(R11*1)
+	PREFETCHT0 128(DI)(R11*1)
+	PREFETCHT0 192(DI)(R11*1)
+	PREFETCHT1 (R9)(R11*1)
+	PREFETCHT1 64(R9)(R11*1)
+	PREFETCHT1 128(R9)(R11*1)
+	PREFETCHT1 192(R9)(R11*1)
+	VXORPS     X0, X0, X0
+	VMOVUPS    X0, 16(AX)
+	MOVQ       SI, R10
+	MOVQ       AX, R12
+	MOVQ       BX, R13
+
+gs128_round:
+	// Lanes 0..7 of the four heads' accumulators into Y3..Y6, then
+	// lanes 8..15 added to them.
+	GKEY128(0)
+	GHALF128(0, Y3)
+	ADDQ     $512, R10
+	GHALF128(0, Y4)
+	ADDQ     $512, R10
+	GHALF128(0, Y5)
+	ADDQ     $512, R10
+	GHALF128(0, Y6)
+	SUBQ     $1536, R10
+	GKEY128(16)
+	GHALF128(32, Y0)
+	VADDPS   Y0, Y3, Y3
+	ADDQ     $512, R10
+	GHALF128(32, Y0)
+	VADDPS   Y0, Y4, Y4
+	ADDQ     $512, R10
+	GHALF128(32, Y0)
+	VADDPS   Y0, Y5, Y5
+	ADDQ     $512, R10
+	GHALF128(32, Y0)
+	VADDPS   Y0, Y6, Y6
+	ADDQ     $512, R10
+
+	// u = t[l]+t[l+4] of slots 0 | 1 in Y3 and 2 | 3 in Y5, then
+	// (u0+u2) and (u1+u3), then their sum: [h0, h1, 0, 0 | h2, h3, 0, 0].
+	VPERM2F128 $0x20, Y4, Y3, Y0
+	VPERM2F128 $0x31, Y4, Y3, Y1
+	VADDPS     Y1, Y0, Y3
+	VPERM2F128 $0x20, Y6, Y5, Y0
+	VPERM2F128 $0x31, Y6, Y5, Y1
+	VADDPS     Y1, Y0, Y5
+	VSHUFPS    $0x44, Y5, Y3, Y0
+	VSHUFPS    $0xee, Y5, Y3, Y1
+	VADDPS     Y1, Y0, Y3
+	VXORPS     Y4, Y4, Y4
+	VSHUFPS    $0x88, Y4, Y3, Y0
+	VSHUFPS    $0xdd, Y4, Y3, Y1
+	VADDPS     Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMULPS     X7, X0, X0
+	VMOVUPS    X0, (R12)
+	ADDQ       $16, R12
+	DECQ       R13
+	JNZ        gs128_round
+
+	ADDQ $32, AX
+	ADDQ R8, DI
+	ADDQ R8, R9
+	DECQ DX
+	JNZ  gs128_pos
 	VZEROUPPER
 	RET

@@ -60,12 +60,12 @@ func BenchmarkGroupParts(b *testing.B) {
 	})
 	run("kqv-cold", func() {
 		next()
-		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0])
+		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, groupHeads, &acc[0], &vs[0])
 	})
 	run("kqv-after-scores-cold", func() {
 		next()
 		attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0])
-		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0])
+		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, groupHeads, &acc[0], &vs[0])
 	})
 	// The same with each group's keys and values contiguous (a head-major
 	// cache): stride hd instead of kvDim.
@@ -88,7 +88,7 @@ func BenchmarkGroupParts(b *testing.B) {
 		copy(sc, scCopy)
 		attnGroupSoftmax2(&sc[0], span)
 	})
-	run("kqv", func() { attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, &acc[0], &vs[0]) })
+	run("kqv", func() { attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, groupHeads, &acc[0], &vs[0]) })
 	run("fold", func() {
 		t := min(np, span-1)
 		for h := range 8 {
@@ -98,35 +98,51 @@ func BenchmarkGroupParts(b *testing.B) {
 	run("whole", func() { groupAVX2(q, k, v, kvDim, 0.125, span, bf, out) })
 }
 
-// BenchmarkAttentionCold runs single-position attention with TinyLlama's
-// shape over 22 layers' caches of 2000 positions in turn (45 MB, past the
-// L3), as decoding does, on one and two threads.
+// BenchmarkAttentionCold runs single-position attention over several
+// layers' caches of 2000 positions in turn (past the L3), as decoding
+// does, on one and two threads, with TinyLlama's shape (22 layers, 45 MB)
+// and Llama 3.2 3B's (head size 128, three query heads a key/value head;
+// 6 of its 28 layers, 48 MB); "-perhead" is the same set without its
+// group kernels, for comparison.
 func BenchmarkAttentionCold(b *testing.B) {
 	r := rand.New(rand.NewPCG(17, 18))
-	c := &Config{Heads: 32, KVHeads: 4, HeadDim: 64}
-	const layers, total = 22, 2000
-	lcs := make([]*layerCache, layers)
-	for i := range lcs {
-		lcs[i] = &layerCache{k: randF16(r, total*c.KVDim(), 1, false), v: randF16(r, total*c.KVDim(), 1, false)}
-	}
-	q := make([]float32, c.QDim())
-	for i := range q {
-		q[i] = randF32(r, 3, false)
-	}
-	out := make([]float32, len(q))
-	for _, th := range []int{1, 2} {
-		b.Run(fmt.Sprint("threads=", th), func(b *testing.B) {
-			pool := tensor.NewPool(th)
-			defer pool.Close()
-			bufs := newAttnBufList(8)
-			task := attnTask{kern: bestAttn}
-			c0 := cpuSeconds()
-			for b.Loop() {
-				for _, lc := range lcs {
-					attention(pool, &task, bufs, c, lc, q, 1, total-1, out)
-				}
+	perHead := *bestAttn
+	perHead.name, perHead.group, perHead.group128 = bestAttn.name+"-perhead", nil, nil
+	for _, sh := range []struct {
+		name   string
+		c      *Config
+		layers int
+	}{
+		{"tinyllama", &Config{Heads: 32, KVHeads: 4, HeadDim: 64}, 22},
+		{"llama3.2-3b", &Config{Heads: 24, KVHeads: 8, HeadDim: 128}, 6},
+	} {
+		c := sh.c
+		const total = 2000
+		lcs := make([]*layerCache, sh.layers)
+		for i := range lcs {
+			lcs[i] = &layerCache{k: randF16(r, total*c.KVDim(), 1, false), v: randF16(r, total*c.KVDim(), 1, false)}
+		}
+		q := make([]float32, c.QDim())
+		for i := range q {
+			q[i] = randF32(r, 3, false)
+		}
+		out := make([]float32, len(q))
+		for _, th := range []int{1, 2} {
+			for _, ks := range []*attnKernels{bestAttn, &perHead} {
+				b.Run(fmt.Sprintf("%s/threads=%d/%s", sh.name, th, ks.name), func(b *testing.B) {
+					pool := tensor.NewPool(th)
+					defer pool.Close()
+					bufs := newAttnBufList(8)
+					task := attnTask{kern: ks}
+					c0 := cpuSeconds()
+					for b.Loop() {
+						for _, lc := range lcs {
+							attention(pool, &task, bufs, c, lc, q, 1, total-1, out)
+						}
+					}
+					b.ReportMetric(float64((cpuSeconds()-c0).Microseconds())/float64(b.N*len(lcs)), "cpu-µs/layer")
+				})
 			}
-			b.ReportMetric(float64((cpuSeconds()-c0).Microseconds())/float64(b.N*layers), "cpu-µs/layer")
-		})
+		}
 	}
 }

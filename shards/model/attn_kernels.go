@@ -46,8 +46,11 @@ type attnKernels struct {
 	// nothing, for shapes it does not take.
 	group func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
 
-	// group128, when set, is group for head size 2·groupHD.
-	group128 func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
+	// group128, when set, is group for head size 2·groupHD (Llama 3 8B,
+	// Mistral 7B, Qwen2 7B, Llama 3.2 3B), and group128Least the fewest
+	// heads it computes faster than the per-head kernels (0: groupMinHeads).
+	group128      func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
+	group128Least int
 
 	// silu is siluRow (ggmlmath.go), which shares the vector exponential
 	// with the softmax.

@@ -458,6 +458,62 @@ func testAttentionGroup(t *testing.T, sets []*attnKernels, pool *tensor.Pool, r 
 	}
 }
 
+// groupSets returns the kernel sets with a group kernel for head size hd.
+func groupSets(hd int) []*attnKernels {
+	var sets []*attnKernels
+	for _, ks := range attnKernelSets() {
+		if gk, _ := ks.groupFor(hd); gk != nil {
+			sets = append(sets, ks)
+		}
+	}
+	return sets
+}
+
+// TestAttentionGroupKernel calls the group kernels themselves, for every
+// group size 1..groupHeads (below the sizes attention hands them too), on
+// the second key/value head of two (a stride wider than the head) and
+// against the per-head Go kernels, with one scratch for every call.
+func TestAttentionGroupKernel(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	ran := false
+	for _, hd := range []int{groupHD, 128} {
+		for _, ks := range groupSets(hd) {
+			ran = true
+			gk, _ := ks.groupFor(hd)
+			b := &attnBuffers{}
+			for nh := 1; nh <= groupHeads; nh++ {
+				c := &Config{Heads: 2 * nh, KVHeads: 2, HeadDim: hd}
+				scale := 1 / float32(math.Sqrt(float64(hd)))
+				for _, span := range []int{300, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 150, 2000} {
+					for _, ext := range []bool{false, true} {
+						if span == 2000 && (ext || nh%4 != 3) {
+							continue // the long span for 3 and 7 heads, for the time
+						}
+						lc := &layerCache{
+							k: randF16(r, span*c.KVDim(), 1, ext),
+							v: randF16(r, span*c.KVDim(), 1, ext),
+						}
+						q := make([]float32, c.QDim())
+						for i := range q {
+							q[i] = randF32(r, 3, ext)
+						}
+						want := make([]float32, len(q))
+						attention(nil, &attnTask{kern: genericAttn}, newAttnBufList(1), c, lc, q, 1, span-1, want)
+						got := make([]float32, nh*hd)
+						if !gk(q[nh*hd:], lc.k[hd:], lc.v[hd:], c.KVDim(), scale, span, b, got) {
+							t.Fatalf("%s hd=%d: the group kernel refuses %d heads", ks.name, hd, nh)
+						}
+						compareRows(t, fmt.Sprintf("%s hd=%d heads=%d span=%d extremes=%v", ks.name, hd, nh, span, ext), got, want[nh*hd:])
+					}
+				}
+			}
+		}
+	}
+	if !ran {
+		t.Skip("no kernel set with a group kernel in this build or on this CPU")
+	}
+}
+
 // TestAttentionGroupZeroScores gives the group kernel scores that are
 // zeros of either sign (queries of ±0 against keys of either sign, some
 // positions all positive so that every product is -0): its plain

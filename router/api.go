@@ -90,6 +90,11 @@ type GenerateRequest struct {
 	// for want of room on the nodes wait until another of them ends
 	// instead of failing (waves.go); nil: a lone generation.
 	Waves *Waves
+	// Waiting, with Waves, is called whenever the generation begins to
+	// wait for room (before its first token), so that a caller holding
+	// back a batch's stream until each prompt has started knows this one
+	// will not start soon.
+	Waiting func()
 }
 
 // MaxTopLogprobs bounds GenerateRequest.TopLogprobs (OpenAI's bound for

@@ -57,7 +57,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 	if err := ch.fits(); err != nil {
 		return GenerateResult{}, err
 	}
-	if err := ch.buildIn(ctx, req.Waves); err != nil {
+	if err := ch.buildIn(ctx, req.Waves, req.Waiting); err != nil {
 		return GenerateResult{}, err
 	}
 	res := GenerateResult{PromptTokens: len(req.Prompt)}

@@ -165,8 +165,9 @@ func (w *Waves) kick() {
 
 // buildIn opens the chain's sessions as a member of w (nil: alone, as
 // build does): a refusal for want of room while other members hold
-// sessions waits for room and tries again.
-func (c *chain) buildIn(ctx context.Context, w *Waves) error {
+// sessions waits for room and tries again, calling waiting (if set) as
+// it begins to wait.
+func (c *chain) buildIn(ctx context.Context, w *Waves, waiting func()) error {
 	if w == nil {
 		return c.build(ctx)
 	}
@@ -186,6 +187,9 @@ func (c *chain) buildIn(ctx context.Context, w *Waves) error {
 		c.barrier.leave(c.member)
 		c.member = nil
 		c.r.met.roomWaits.Inc()
+		if waiting != nil {
+			waiting()
+		}
 		ok, werr := w.wait(ctx, first)
 		if werr != nil {
 			return fmt.Errorf("%w (after: %w)", werr, err)

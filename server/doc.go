@@ -83,9 +83,9 @@
 //     the generations progress, each choice ending with its own
 //     finish_reason chunk; the usage chunk (the sums) and [DONE] come once,
 //     after every choice ended. The stream begins once every prompt gave
-//     its first token (in waves: once the last wave began), so a prompt
-//     failing before that is an HTTP error (a prompt's text is buffered
-//     until then, and its stop strings end it at once as ever);
+//     its first token or waits for room (in waves), so a prompt failing
+//     before that is an HTTP error (a prompt's text is buffered until
+//     then, and its stop strings end it at once as ever);
 //     later, an error event ends the stream. In the managed variant a batch
 //     counts once against the key's rate and holds one of the API's
 //     generation slots (Managed.MaxGenerations) per prompt, taken all at

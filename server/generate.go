@@ -638,6 +638,9 @@ type streamEvent struct {
 	out     outcome
 	n       int
 	stopped bool
+	// waiting says the generation waits for room on the nodes (a batch
+	// in waves): the stream need not wait for its first token.
+	waiting bool
 }
 
 // streamChoice is one generation of a stream: its job and what the writer
@@ -671,6 +674,12 @@ func (s *Server) startBatch(r *run, jobs []*job) *streamBatch {
 		req := s.backendRequest(j)
 		if j.promptLogprobs {
 			req.PromptLogprobs = func(p []router.Token) error { c.promptLP = p; return nil }
+		}
+		req.Waiting = func() {
+			select {
+			case b.events <- streamEvent{choice: i, waiting: true}:
+			case <-r.done:
+			}
 		}
 		go func() {
 			asm := newTextAssembler(j.kit.tok, j.stop)
@@ -720,9 +729,10 @@ func (s *Server) startBatch(r *run, jobs []*job) *streamBatch {
 // recv receives the next event.
 func (b *streamBatch) recv() streamEvent {
 	ev := <-b.events
-	if ev.done {
+	switch {
+	case ev.done:
 		b.running--
-	} else {
+	case !ev.waiting:
 		b.cs[ev.choice].tokens = true
 	}
 	return ev
@@ -737,10 +747,10 @@ func (b *streamBatch) drain() {
 }
 
 // answerStream starts the generations and waits until each has given its
-// first token (or ended) before answering, so that a request the swarm
-// cannot serve at all still gets an HTTP error status; if one fails by
-// then, the others are halted and the request fails. Then the stream
-// writer takes over.
+// first token (or ended, or begun to wait for room: a batch in waves)
+// before answering, so that a request the swarm cannot serve at all still
+// gets an HTTP error status; if one fails by then, the others are halted
+// and the request fails. Then the stream writer takes over.
 func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, jobs []*job, cleanup func()) bool {
 	b := s.startBatch(r, jobs)
 	var pending []streamEvent
@@ -830,7 +840,7 @@ func (s *Server) stream(w *bufio.Writer, r *run, b *streamBatch, pending []strea
 		if ev.done {
 			s.countTokens(j, ev.n)
 		}
-		if failed || sse.err != nil || r.gone() {
+		if ev.waiting || failed || sse.err != nil || r.gone() {
 			return
 		}
 		if !c.begun {

@@ -2,9 +2,13 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,9 +29,9 @@ import (
 // full", 429 capacity in the managed variant.)
 func TestBatchWaves(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
-	// Each node holds 100 positions over all its sessions: two
-	// generations of a short prompt and 30 tokens at a time.
-	const cache, maxTokens = 100, 30
+	// Each node holds 90 positions over all its sessions: two
+	// generations of a short prompt and 30 tokens at a time, never three.
+	const cache, maxTokens = 90, 30
 	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 2}, {2, 5}},
 		Node: p2p.NodeConfig{CacheTokens: cache}})
 	sw.WaitServed(t, storiesName)
@@ -90,6 +94,42 @@ func TestBatchWaves(t *testing.T) {
 		sw.WaitNoSessions(t)
 	})
 
+	t.Run("a stream begins while prompts wait for room", func(t *testing.T) {
+		// The first two prompts to start fill the nodes; the others'
+		// first tokens are held until the client has read from the
+		// stream, which must therefore begin while they wait.
+		gate := &firstGate{Backend: sw.Router, pass: 2, open: make(chan struct{})}
+		gs := startServer(t, Config{Backend: gate, DefaultModel: storiesName})
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, "POST", gs.URL+"/v1/completions",
+			strings.NewReader(withPrompt(t, strings.Replace(body, "{", `{"stream":true,`, 1), prompts)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("no answer while prompts wait for room: %v", err)
+		}
+		defer resp.Body.Close()
+		var once sync.Once
+		events := readSSE(t, &onRead{r: resp.Body, f: func() { once.Do(func() { close(gate.open) }) }})
+		texts := make([]string, len(prompts))
+		for _, ev := range events[:len(events)-1] {
+			var c batchResp
+			if err := json.Unmarshal([]byte(ev.Data), &c); err != nil || len(c.Choices) != 1 {
+				t.Fatalf("event %s", ev.Data)
+			}
+			texts[c.Choices[0].Index] += c.Choices[0].Text
+		}
+		for i, s := range single {
+			if texts[i] != s.Choices[0].Text {
+				t.Errorf("choice %d: %q; alone %q", i, texts[i], s.Choices[0].Text)
+			}
+		}
+		sw.WaitNoSessions(t)
+	})
+
 	t.Run("the largest batch", func(t *testing.T) {
 		many := make([]string, MaxPrompts)
 		want := make([]batchResp, MaxPrompts)
@@ -147,6 +187,46 @@ func TestBatchWaves(t *testing.T) {
 		ss.stop()
 		noLeak(t, base)
 	})
+}
+
+// firstGate is the real router holding every generation's first token
+// but the first pass ones' until open is closed.
+type firstGate struct {
+	router.Backend
+	pass int32
+	n    atomic.Int32
+	open chan struct{}
+}
+
+func (g *firstGate) Generate(ctx context.Context, req router.GenerateRequest, emit func(router.Token) error) (router.GenerateResult, error) {
+	first := true
+	return g.Backend.Generate(ctx, req, func(tk router.Token) error {
+		if first {
+			first = false
+			if g.n.Add(1) > g.pass {
+				select {
+				case <-g.open:
+				case <-ctx.Done():
+					return context.Cause(ctx)
+				}
+			}
+		}
+		return emit(tk)
+	})
+}
+
+// onRead calls f after each read that returned bytes.
+type onRead struct {
+	r io.Reader
+	f func()
+}
+
+func (o *onRead) Read(p []byte) (int, error) {
+	n, err := o.r.Read(p)
+	if n > 0 {
+		o.f()
+	}
+	return n, err
 }
 
 // counter is the value of one of the router's counters.

@@ -490,6 +490,12 @@ type wholeChoice struct {
 	res      router.GenerateResult
 	released []placed
 	promptLP []router.Token
+	// logprobs is a completions choice's log-probabilities as JSON,
+	// encoded when its generation ends (encErr: why that failed), so that
+	// a batch holds its finished choices' numbers as the body's bytes
+	// rather than as tokens and the structures that write them.
+	logprobs json.RawMessage
+	encErr   error
 	err      error
 }
 
@@ -540,6 +546,15 @@ func (s *Server) generateWhole(r *run, j *job) wholeChoice {
 	c.text, c.res = text.String(), res
 	c.finish = string(finishOf(res, stopped, c.n, j))
 	s.logDone(j, c.n, c.finish, false)
+	if j.logprobs && !j.chat {
+		lp := newTextLogprobs()
+		if j.promptLogprobs {
+			j.kit.textAppend(lp, promptPlaced(j.kit, j.prompt, c.promptLP, j.echo), j.top)
+		}
+		j.kit.textAppend(lp, c.released, j.top)
+		c.logprobs, c.encErr = json.Marshal(lp)
+		c.promptLP, c.released = nil, nil
+	}
 	return c
 }
 
@@ -576,6 +591,12 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, jobs []*job) {
 		s.fail(ctx, s.genErr(jobs[failed], r.why(cs[failed].err), cs[failed].n > 0))
 		return
 	}
+	for _, c := range cs {
+		if c.encErr != nil {
+			s.fail(ctx, serverError(fmt.Errorf("encoding the response: %w", c.encErr)))
+			return
+		}
+	}
 	var u usage
 	for i, j := range jobs {
 		u.add(s.usageOf(j, cs[i].n, cs[i].res))
@@ -597,12 +618,7 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, jobs []*job) {
 		c := cs[i]
 		choices[i] = textChoice{Index: j.index, Text: c.text, FinishReason: &c.finish}
 		if j.logprobs {
-			lp := newTextLogprobs()
-			if j.promptLogprobs {
-				j.kit.textAppend(lp, promptPlaced(j.kit, j.prompt, c.promptLP, j.echo), j.top)
-			}
-			j.kit.textAppend(lp, c.released, j.top)
-			choices[i].Logprobs = lp
+			choices[i].Logprobs = c.logprobs
 		}
 	}
 	s.writeJSON(ctx, 200, textCompletion{
@@ -967,8 +983,9 @@ func (s *sseWriter) piece(j *job, text string, ps []placed) {
 	}
 	c := textChunkOf(j, text, nil)
 	if j.logprobs {
-		c.Choices[0].Logprobs = newTextLogprobs()
-		j.kit.textAppend(c.Choices[0].Logprobs, ps, j.top)
+		lp := newTextLogprobs()
+		j.kit.textAppend(lp, ps, j.top)
+		c.Choices[0].Logprobs = lp
 	}
 	s.event(c)
 }
@@ -1060,10 +1077,12 @@ type textCompletion struct {
 }
 
 type textChoice struct {
-	Index        int           `json:"index"`
-	Text         string        `json:"text"`
-	Logprobs     *textLogprobs `json:"logprobs"`
-	FinishReason *string       `json:"finish_reason"`
+	Index int    `json:"index"`
+	Text  string `json:"text"`
+	// Logprobs is nil (null), a *textLogprobs (a stream's chunk) or its
+	// JSON (a whole answer's choice, encoded when it finished).
+	Logprobs     any     `json:"logprobs"`
+	FinishReason *string `json:"finish_reason"`
 }
 
 // textAssembler turns generated tokens into text pieces that are valid

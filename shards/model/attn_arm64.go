@@ -31,17 +31,18 @@ func attnKernelSets() []*attnKernels {
 // neonAttn is the NEON kernel set (attn_arm64.s). Shapes its assembly
 // does not take run the Go kernels, which give the same bits.
 var neonAttn = &attnKernels{
-	name:       "neon",
-	prepQ:      prepQNEON,
-	scoresTiny: scoresTinyWith(attnScoresTinyNEON),
-	scoresVec:  scoresVecWith(attnScoresVecNEON),
-	softmax:    softmaxWith(attnSoftmaxNEON),
-	kqvTiny:    kqvTinyNEON,
-	kqvVec:     kqvVecNEON,
-	group:      groupNEON,
-	group128:   group128NEON,
-	silu:       siluNEON,
-	toF16:      toF16NEON,
+	name:          "neon",
+	prepQ:         prepQNEON,
+	scoresTiny:    scoresTinyWith(attnScoresTinyNEON),
+	scoresVec:     scoresVecWith(attnScoresVecNEON),
+	softmax:       softmaxWith(attnSoftmaxNEON),
+	kqvTiny:       kqvTinyNEON,
+	kqvVec:        kqvVecNEON,
+	group:         groupNEON,
+	group128:      group128NEON,
+	group128Least: 3,
+	silu:          siluNEON,
+	toF16:         toF16NEON,
 }
 
 //go:noescape
@@ -85,6 +86,18 @@ func attnGroupSoftmaxNEON(sc *float32, span int)
 
 //go:noescape
 func attnGroupKQVNEON(sc *float32, v *uint16, stride int, span int, np int, scr *float32, out *float32)
+
+//go:noescape
+func attnGroupKQV4NEON(sc *float32, v *uint16, stride int, span int, np int, scr *float32, out *float32)
+
+// groupKQV returns the group value product kernel for nh heads: groups of
+// up to four spend no multiply-adds on the absent ones.
+func groupKQV(nh int) func(sc *float32, v *uint16, stride int, span int, np int, scr *float32, out *float32) {
+	if nh <= 4 {
+		return attnGroupKQV4NEON
+	}
+	return attnGroupKQVNEON
+}
 
 // The wrappers below check, by slicing, that every element the assembly
 // reads or writes is inside its slice: a wrong length panics here like the
@@ -136,7 +149,14 @@ func siluNEON(y, x []float32) { siluAsm(attnSiLUNEON, y, x) }
 // accumulators; its eight heads' outputs follow it.
 const groupKQVScratch = 4 * lanes * groupHeads * 32
 
-// groupNEON is attnKernels.group on the attnGroup*NEON kernels.
+// groupNEON is attnKernels.group on the attnGroup*NEON kernels. Attention
+// gives it groups of four heads or more (groupMinHeads): its scores kernel
+// always computes eight. group128NEON also takes three (group128Least): per
+// position and key/value head, three heads of 128 cost about 460
+// instructions in the group kernels (softmax aside) against 650 one head
+// at a time (scores ~120 and values ~96 each), and read the cached key and
+// value once instead of three times. Counted, not timed: no ARM machine
+// was at hand.
 func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
 	const hd = groupHD
 	nh := len(q) / hd
@@ -160,7 +180,7 @@ func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, 
 	np := vecWhole(span)
 	attnGroupScoresNEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
 	attnGroupSoftmaxNEON(&sc[0], span)
-	attnGroupKQVNEON(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
+	groupKQV(nh)(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
 	copy(out, o[:nh*hd])
 	return true
 }
@@ -171,7 +191,7 @@ var group128Order = [16]int{0, 16, 8, 24, 4, 20, 12, 28, 2, 18, 10, 26, 6, 22, 1
 
 // group128NEON is attnKernels.group for head size 128: the scores of the
 // heads there are on attnGroupScores128NEON (the others are 0), the
-// softmax and the value products of all eight on the 64-wide kernels
+// softmax and the value products on the 64-wide kernels
 // (each output value is a sum of its own, so the values' two 64-wide
 // halves are two calls).
 func group128NEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
@@ -198,8 +218,9 @@ func group128NEON(q []float32, k, v []uint16, stride int, scale float32, span in
 	np := vecWhole(span)
 	attnGroupScores128NEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0], nh)
 	attnGroupSoftmaxNEON(&sc[0], span)
-	attnGroupKQVNEON(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
-	attnGroupKQVNEON(&sc[0], &v[half], 2*stride, span, np, &acc[0], &o[groupHeads*half])
+	kqv := groupKQV(nh)
+	kqv(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
+	kqv(&sc[0], &v[half], 2*stride, span, np, &acc[0], &o[groupHeads*half])
 	for h := range nh {
 		copy(out[h*hd:h*hd+half], o[h*half:(h+1)*half])
 		copy(out[h*hd+half:(h+1)*hd], o[(groupHeads+h)*half:(groupHeads+h+1)*half])

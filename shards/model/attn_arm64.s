@@ -1948,6 +1948,392 @@ ktpos:
 kdone:
 	RET
 
+// func attnGroupKQV4NEON(sc *float32, v *uint16, stride int, span int, np int, scr *float32, out *float32)
+// attnGroupKQVNEON for the first four heads only (groups of up to four
+// query heads, as Llama 3 8B's and Mistral 7B's): the same sums in the
+// same order, but each lane's pass takes sixteen values (two eights e4,
+// V20-V23) for the four heads, so no multiply-add is spent on absent
+// heads. The accumulators, V(8e+2h) and V(8e+2h+1) for eight e of the
+// pass, go to the same places of scr as attnGroupKQVNEON's, and its folds
+// and tail run for heads 0-3; out[64h+d] for h < 4.
+TEXT ·attnGroupKQV4NEON(SB), NOSPLIT, $0-56
+	MOVD sc+0(FP), R0
+	MOVD v+8(FP), R1
+	MOVD stride+16(FP), R2
+	MOVD span+24(FP), R3
+	MOVD np+32(FP), R4
+	MOVD scr+40(FP), R5
+	MOVD out+48(FP), R6
+	LSL $6, R2, R7
+	CBZ R4, k4zero
+	MOVD $0, R15
+k4half:
+	MOVD $0, R10
+k4lane:
+	MOVD $0, R16
+k4eight:
+	WORD $0x4f00e400 // movi v0.16b, #0
+	WORD $0x4f00e401 // movi v1.16b, #0
+	WORD $0x4f00e402 // movi v2.16b, #0
+	WORD $0x4f00e403 // movi v3.16b, #0
+	WORD $0x4f00e404 // movi v4.16b, #0
+	WORD $0x4f00e405 // movi v5.16b, #0
+	WORD $0x4f00e406 // movi v6.16b, #0
+	WORD $0x4f00e407 // movi v7.16b, #0
+	WORD $0x4f00e408 // movi v8.16b, #0
+	WORD $0x4f00e409 // movi v9.16b, #0
+	WORD $0x4f00e40a // movi v10.16b, #0
+	WORD $0x4f00e40b // movi v11.16b, #0
+	WORD $0x4f00e40c // movi v12.16b, #0
+	WORD $0x4f00e40d // movi v13.16b, #0
+	WORD $0x4f00e40e // movi v14.16b, #0
+	WORD $0x4f00e40f // movi v15.16b, #0
+	MOVD R10, R11
+	MUL R2, R10, R12
+	ADD R1, R12, R12
+	ADD R15, R12, R12
+	ADD R16, R12, R12
+	LSL $5, R10, R13
+	ADD R0, R13, R13
+k4pos:
+	CMP R4, R11
+	BGE k4store
+	WORD $0x4c40a590 // ld1 {v16.8h, v17.8h}, [x12]
+	WORD $0x3dc001b2 // ldr q18, [x13]
+	WORD $0x0e217a14 // fcvtl v20.4s, v16.4h
+	WORD $0x4e217a15 // fcvtl2 v21.4s, v16.8h
+	WORD $0x0e217a36 // fcvtl v22.4s, v17.4h
+	WORD $0x4e217a37 // fcvtl2 v23.4s, v17.8h
+	WORD $0x4f921280 // fmla v0.4s, v20.4s, v18.s[0]
+	WORD $0x4f9212a1 // fmla v1.4s, v21.4s, v18.s[0]
+	WORD $0x4fb21282 // fmla v2.4s, v20.4s, v18.s[1]
+	WORD $0x4fb212a3 // fmla v3.4s, v21.4s, v18.s[1]
+	WORD $0x4f921a84 // fmla v4.4s, v20.4s, v18.s[2]
+	WORD $0x4f921aa5 // fmla v5.4s, v21.4s, v18.s[2]
+	WORD $0x4fb21a86 // fmla v6.4s, v20.4s, v18.s[3]
+	WORD $0x4fb21aa7 // fmla v7.4s, v21.4s, v18.s[3]
+	WORD $0x4f9212c8 // fmla v8.4s, v22.4s, v18.s[0]
+	WORD $0x4f9212e9 // fmla v9.4s, v23.4s, v18.s[0]
+	WORD $0x4fb212ca // fmla v10.4s, v22.4s, v18.s[1]
+	WORD $0x4fb212eb // fmla v11.4s, v23.4s, v18.s[1]
+	WORD $0x4f921acc // fmla v12.4s, v22.4s, v18.s[2]
+	WORD $0x4f921aed // fmla v13.4s, v23.4s, v18.s[2]
+	WORD $0x4fb21ace // fmla v14.4s, v22.4s, v18.s[3]
+	WORD $0x4fb21aef // fmla v15.4s, v23.4s, v18.s[3]
+	ADD R7, R12, R12
+	ADD $2048, R13, R13
+	ADD $64, R11, R11
+	B k4pos
+k4store:
+	LSL $10, R16, R9
+	ADD R5, R9, R9
+	ADD R10<<8, R9, R9
+	WORD $0x4c9f2920 // st1 {v0.4s, v1.4s, v2.4s, v3.4s}, [x9], #64
+	WORD $0x4c002924 // st1 {v4.4s, v5.4s, v6.4s, v7.4s}, [x9]
+	ADD $16320, R9, R9
+	WORD $0x4c9f2928 // st1 {v8.4s, v9.4s, v10.4s, v11.4s}, [x9], #64
+	WORD $0x4c00292c // st1 {v12.4s, v13.4s, v14.4s, v15.4s}, [x9]
+	ADD $32, R16, R16
+	CMP $64, R16
+	BNE k4eight
+	ADD $1, R10, R10
+	CMP $64, R10
+	BNE k4lane
+	// Fold the 64 lanes of each eight values e4 and each head's two
+	// vectors (i = 2h+half, h < 4): v_l = (L_l+L_32+l)+(L_16+l+L_48+l), l < 16,
+	// then hsum's tree.
+	MOVD $0, R16
+k4folde:
+	MOVD $0, R10
+k4fold:
+	LSL $10, R16, R11
+	ADD R5, R11, R11
+	ADD R10<<4, R11, R11
+	LSR $1, R10, R12
+	LSL $8, R12, R12
+	AND $1, R10, R13
+	LSL $4, R13, R13
+	ADD R13, R12, R12
+	ADD R15, R16, R8
+	ADD R8<<1, R12, R12
+	ADD R6, R12, R12
+	WORD $0x3dc00170 // ldr q16, [x11, #0]
+	WORD $0x3dc80171 // ldr q17, [x11, #8192]
+	WORD $0x3dc40172 // ldr q18, [x11, #4096]
+	WORD $0x3dcc0173 // ldr q19, [x11, #12288]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d600 // fadd v0.4s, v16.4s, v18.4s
+	WORD $0x3dc04174 // ldr q20, [x11, #256]
+	WORD $0x3dc84175 // ldr q21, [x11, #8448]
+	WORD $0x3dc44176 // ldr q22, [x11, #4352]
+	WORD $0x3dcc4177 // ldr q23, [x11, #12544]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d681 // fadd v1.4s, v20.4s, v22.4s
+	WORD $0x3dc08170 // ldr q16, [x11, #512]
+	WORD $0x3dc88171 // ldr q17, [x11, #8704]
+	WORD $0x3dc48172 // ldr q18, [x11, #4608]
+	WORD $0x3dcc8173 // ldr q19, [x11, #12800]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d602 // fadd v2.4s, v16.4s, v18.4s
+	WORD $0x3dc0c174 // ldr q20, [x11, #768]
+	WORD $0x3dc8c175 // ldr q21, [x11, #8960]
+	WORD $0x3dc4c176 // ldr q22, [x11, #4864]
+	WORD $0x3dccc177 // ldr q23, [x11, #13056]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d683 // fadd v3.4s, v20.4s, v22.4s
+	WORD $0x3dc10170 // ldr q16, [x11, #1024]
+	WORD $0x3dc90171 // ldr q17, [x11, #9216]
+	WORD $0x3dc50172 // ldr q18, [x11, #5120]
+	WORD $0x3dcd0173 // ldr q19, [x11, #13312]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d604 // fadd v4.4s, v16.4s, v18.4s
+	WORD $0x3dc14174 // ldr q20, [x11, #1280]
+	WORD $0x3dc94175 // ldr q21, [x11, #9472]
+	WORD $0x3dc54176 // ldr q22, [x11, #5376]
+	WORD $0x3dcd4177 // ldr q23, [x11, #13568]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d685 // fadd v5.4s, v20.4s, v22.4s
+	WORD $0x3dc18170 // ldr q16, [x11, #1536]
+	WORD $0x3dc98171 // ldr q17, [x11, #9728]
+	WORD $0x3dc58172 // ldr q18, [x11, #5632]
+	WORD $0x3dcd8173 // ldr q19, [x11, #13824]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d606 // fadd v6.4s, v16.4s, v18.4s
+	WORD $0x3dc1c174 // ldr q20, [x11, #1792]
+	WORD $0x3dc9c175 // ldr q21, [x11, #9984]
+	WORD $0x3dc5c176 // ldr q22, [x11, #5888]
+	WORD $0x3dcdc177 // ldr q23, [x11, #14080]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d687 // fadd v7.4s, v20.4s, v22.4s
+	WORD $0x3dc20170 // ldr q16, [x11, #2048]
+	WORD $0x3dca0171 // ldr q17, [x11, #10240]
+	WORD $0x3dc60172 // ldr q18, [x11, #6144]
+	WORD $0x3dce0173 // ldr q19, [x11, #14336]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d608 // fadd v8.4s, v16.4s, v18.4s
+	WORD $0x3dc24174 // ldr q20, [x11, #2304]
+	WORD $0x3dca4175 // ldr q21, [x11, #10496]
+	WORD $0x3dc64176 // ldr q22, [x11, #6400]
+	WORD $0x3dce4177 // ldr q23, [x11, #14592]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d689 // fadd v9.4s, v20.4s, v22.4s
+	WORD $0x3dc28170 // ldr q16, [x11, #2560]
+	WORD $0x3dca8171 // ldr q17, [x11, #10752]
+	WORD $0x3dc68172 // ldr q18, [x11, #6656]
+	WORD $0x3dce8173 // ldr q19, [x11, #14848]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d60a // fadd v10.4s, v16.4s, v18.4s
+	WORD $0x3dc2c174 // ldr q20, [x11, #2816]
+	WORD $0x3dcac175 // ldr q21, [x11, #11008]
+	WORD $0x3dc6c176 // ldr q22, [x11, #6912]
+	WORD $0x3dcec177 // ldr q23, [x11, #15104]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d68b // fadd v11.4s, v20.4s, v22.4s
+	WORD $0x3dc30170 // ldr q16, [x11, #3072]
+	WORD $0x3dcb0171 // ldr q17, [x11, #11264]
+	WORD $0x3dc70172 // ldr q18, [x11, #7168]
+	WORD $0x3dcf0173 // ldr q19, [x11, #15360]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d60c // fadd v12.4s, v16.4s, v18.4s
+	WORD $0x3dc34174 // ldr q20, [x11, #3328]
+	WORD $0x3dcb4175 // ldr q21, [x11, #11520]
+	WORD $0x3dc74176 // ldr q22, [x11, #7424]
+	WORD $0x3dcf4177 // ldr q23, [x11, #15616]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d68d // fadd v13.4s, v20.4s, v22.4s
+	WORD $0x3dc38170 // ldr q16, [x11, #3584]
+	WORD $0x3dcb8171 // ldr q17, [x11, #11776]
+	WORD $0x3dc78172 // ldr q18, [x11, #7680]
+	WORD $0x3dcf8173 // ldr q19, [x11, #15872]
+	WORD $0x4e31d610 // fadd v16.4s, v16.4s, v17.4s
+	WORD $0x4e33d652 // fadd v18.4s, v18.4s, v19.4s
+	WORD $0x4e32d60e // fadd v14.4s, v16.4s, v18.4s
+	WORD $0x3dc3c174 // ldr q20, [x11, #3840]
+	WORD $0x3dcbc175 // ldr q21, [x11, #12032]
+	WORD $0x3dc7c176 // ldr q22, [x11, #7936]
+	WORD $0x3dcfc177 // ldr q23, [x11, #16128]
+	WORD $0x4e35d694 // fadd v20.4s, v20.4s, v21.4s
+	WORD $0x4e37d6d6 // fadd v22.4s, v22.4s, v23.4s
+	WORD $0x4e36d68f // fadd v15.4s, v20.4s, v22.4s
+	WORD $0x4e28d400 // fadd v0.4s, v0.4s, v8.4s
+	WORD $0x4e29d421 // fadd v1.4s, v1.4s, v9.4s
+	WORD $0x4e2ad442 // fadd v2.4s, v2.4s, v10.4s
+	WORD $0x4e2bd463 // fadd v3.4s, v3.4s, v11.4s
+	WORD $0x4e2cd484 // fadd v4.4s, v4.4s, v12.4s
+	WORD $0x4e2dd4a5 // fadd v5.4s, v5.4s, v13.4s
+	WORD $0x4e2ed4c6 // fadd v6.4s, v6.4s, v14.4s
+	WORD $0x4e2fd4e7 // fadd v7.4s, v7.4s, v15.4s
+	WORD $0x4e24d400 // fadd v0.4s, v0.4s, v4.4s
+	WORD $0x4e25d421 // fadd v1.4s, v1.4s, v5.4s
+	WORD $0x4e26d442 // fadd v2.4s, v2.4s, v6.4s
+	WORD $0x4e27d463 // fadd v3.4s, v3.4s, v7.4s
+	WORD $0x4e22d400 // fadd v0.4s, v0.4s, v2.4s
+	WORD $0x4e23d421 // fadd v1.4s, v1.4s, v3.4s
+	WORD $0x4e21d400 // fadd v0.4s, v0.4s, v1.4s
+	WORD $0x3d800180 // str q0, [x12]
+	ADD $1, R10, R10
+	CMP $8, R10
+	BNE k4fold
+	ADD $16, R16, R16
+	CMP $64, R16
+	BNE k4folde
+	ADD $64, R15, R15
+	CMP $128, R15
+	BNE k4half
+	B k4tail
+k4zero:
+	// No whole steps: the sums start at zero.
+	WORD $0x4f00e400 // movi v0.16b, #0
+	WORD $0x4f00e401 // movi v1.16b, #0
+	WORD $0x4f00e402 // movi v2.16b, #0
+	WORD $0x4f00e403 // movi v3.16b, #0
+	MOVD R6, R9
+	MOVD $16, R10
+k4zerol:
+	WORD $0x4c9f2920 // st1 {v0.4s, v1.4s, v2.4s, v3.4s}, [x9], #64
+	SUBS $1, R10, R10
+	BNE k4zerol
+k4tail:
+	CMP R3, R4
+	BEQ k4done
+	// The positions np..span-1 in float64, for each eight values (R8 = 16e)
+	// and each four heads (R10 = 0, 16: the heads' byte offset in sc).
+	MOVD $0, R8
+k4teight:
+	MOVD $0, R10
+k4theads:
+	LSL $4, R10, R11
+	LSL $2, R11, R11
+	ADD R6, R11, R11
+	ADD R8<<1, R11, R11
+	WORD $0x3dc00170 // ldr q16, [x11, #0]
+	WORD $0x3dc00571 // ldr q17, [x11, #16]
+	WORD $0x0e617a00 // fcvtl v0.2d, v16.2s
+	WORD $0x4e617a01 // fcvtl2 v1.2d, v16.4s
+	WORD $0x0e617a22 // fcvtl v2.2d, v17.2s
+	WORD $0x4e617a23 // fcvtl2 v3.2d, v17.4s
+	WORD $0x3dc04170 // ldr q16, [x11, #256]
+	WORD $0x3dc04571 // ldr q17, [x11, #272]
+	WORD $0x0e617a04 // fcvtl v4.2d, v16.2s
+	WORD $0x4e617a05 // fcvtl2 v5.2d, v16.4s
+	WORD $0x0e617a26 // fcvtl v6.2d, v17.2s
+	WORD $0x4e617a27 // fcvtl2 v7.2d, v17.4s
+	WORD $0x3dc08170 // ldr q16, [x11, #512]
+	WORD $0x3dc08571 // ldr q17, [x11, #528]
+	WORD $0x0e617a08 // fcvtl v8.2d, v16.2s
+	WORD $0x4e617a09 // fcvtl2 v9.2d, v16.4s
+	WORD $0x0e617a2a // fcvtl v10.2d, v17.2s
+	WORD $0x4e617a2b // fcvtl2 v11.2d, v17.4s
+	WORD $0x3dc0c170 // ldr q16, [x11, #768]
+	WORD $0x3dc0c571 // ldr q17, [x11, #784]
+	WORD $0x0e617a0c // fcvtl v12.2d, v16.2s
+	WORD $0x4e617a0d // fcvtl2 v13.2d, v16.4s
+	WORD $0x0e617a2e // fcvtl v14.2d, v17.2s
+	WORD $0x4e617a2f // fcvtl2 v15.2d, v17.4s
+	MOVD R4, R13
+	MUL R2, R4, R12
+	ADD R1, R12, R12
+	ADD R8, R12, R12
+	LSL $5, R4, R14
+	ADD R0, R14, R14
+	ADD R10, R14, R14
+k4tpos:
+	WORD $0x4c407590 // ld1 {v16.8h}, [x12]
+	WORD $0x3dc001d3 // ldr q19, [x14]
+	WORD $0x0e217a11 // fcvtl v17.4s, v16.4h
+	WORD $0x4e217a12 // fcvtl2 v18.4s, v16.8h
+	WORD $0x4f939234 // fmul v20.4s, v17.4s, v19.s[0]
+	WORD $0x4f939255 // fmul v21.4s, v18.4s, v19.s[0]
+	WORD $0x0e617a96 // fcvtl v22.2d, v20.2s
+	WORD $0x4e617a97 // fcvtl2 v23.2d, v20.4s
+	WORD $0x0e617ab8 // fcvtl v24.2d, v21.2s
+	WORD $0x4e617ab9 // fcvtl2 v25.2d, v21.4s
+	WORD $0x4e76d400 // fadd v0.2d, v0.2d, v22.2d
+	WORD $0x4e77d421 // fadd v1.2d, v1.2d, v23.2d
+	WORD $0x4e78d442 // fadd v2.2d, v2.2d, v24.2d
+	WORD $0x4e79d463 // fadd v3.2d, v3.2d, v25.2d
+	WORD $0x4fb3923a // fmul v26.4s, v17.4s, v19.s[1]
+	WORD $0x4fb3925b // fmul v27.4s, v18.4s, v19.s[1]
+	WORD $0x0e617b5c // fcvtl v28.2d, v26.2s
+	WORD $0x4e617b5d // fcvtl2 v29.2d, v26.4s
+	WORD $0x0e617b7e // fcvtl v30.2d, v27.2s
+	WORD $0x4e617b7f // fcvtl2 v31.2d, v27.4s
+	WORD $0x4e7cd484 // fadd v4.2d, v4.2d, v28.2d
+	WORD $0x4e7dd4a5 // fadd v5.2d, v5.2d, v29.2d
+	WORD $0x4e7ed4c6 // fadd v6.2d, v6.2d, v30.2d
+	WORD $0x4e7fd4e7 // fadd v7.2d, v7.2d, v31.2d
+	WORD $0x4f939a34 // fmul v20.4s, v17.4s, v19.s[2]
+	WORD $0x4f939a55 // fmul v21.4s, v18.4s, v19.s[2]
+	WORD $0x0e617a96 // fcvtl v22.2d, v20.2s
+	WORD $0x4e617a97 // fcvtl2 v23.2d, v20.4s
+	WORD $0x0e617ab8 // fcvtl v24.2d, v21.2s
+	WORD $0x4e617ab9 // fcvtl2 v25.2d, v21.4s
+	WORD $0x4e76d508 // fadd v8.2d, v8.2d, v22.2d
+	WORD $0x4e77d529 // fadd v9.2d, v9.2d, v23.2d
+	WORD $0x4e78d54a // fadd v10.2d, v10.2d, v24.2d
+	WORD $0x4e79d56b // fadd v11.2d, v11.2d, v25.2d
+	WORD $0x4fb39a3a // fmul v26.4s, v17.4s, v19.s[3]
+	WORD $0x4fb39a5b // fmul v27.4s, v18.4s, v19.s[3]
+	WORD $0x0e617b5c // fcvtl v28.2d, v26.2s
+	WORD $0x4e617b5d // fcvtl2 v29.2d, v26.4s
+	WORD $0x0e617b7e // fcvtl v30.2d, v27.2s
+	WORD $0x4e617b7f // fcvtl2 v31.2d, v27.4s
+	WORD $0x4e7cd58c // fadd v12.2d, v12.2d, v28.2d
+	WORD $0x4e7dd5ad // fadd v13.2d, v13.2d, v29.2d
+	WORD $0x4e7ed5ce // fadd v14.2d, v14.2d, v30.2d
+	WORD $0x4e7fd5ef // fadd v15.2d, v15.2d, v31.2d
+	ADD R2, R12, R12
+	ADD $32, R14, R14
+	ADD $1, R13, R13
+	CMP R3, R13
+	BNE k4tpos
+	WORD $0x0e616810 // fcvtn v16.2s, v0.2d
+	WORD $0x4e616830 // fcvtn2 v16.4s, v1.2d
+	WORD $0x0e616851 // fcvtn v17.2s, v2.2d
+	WORD $0x4e616871 // fcvtn2 v17.4s, v3.2d
+	WORD $0x3d800170 // str q16, [x11, #0]
+	WORD $0x3d800571 // str q17, [x11, #16]
+	WORD $0x0e616890 // fcvtn v16.2s, v4.2d
+	WORD $0x4e6168b0 // fcvtn2 v16.4s, v5.2d
+	WORD $0x0e6168d1 // fcvtn v17.2s, v6.2d
+	WORD $0x4e6168f1 // fcvtn2 v17.4s, v7.2d
+	WORD $0x3d804170 // str q16, [x11, #256]
+	WORD $0x3d804571 // str q17, [x11, #272]
+	WORD $0x0e616910 // fcvtn v16.2s, v8.2d
+	WORD $0x4e616930 // fcvtn2 v16.4s, v9.2d
+	WORD $0x0e616951 // fcvtn v17.2s, v10.2d
+	WORD $0x4e616971 // fcvtn2 v17.4s, v11.2d
+	WORD $0x3d808170 // str q16, [x11, #512]
+	WORD $0x3d808571 // str q17, [x11, #528]
+	WORD $0x0e616990 // fcvtn v16.2s, v12.2d
+	WORD $0x4e6169b0 // fcvtn2 v16.4s, v13.2d
+	WORD $0x0e6169d1 // fcvtn v17.2s, v14.2d
+	WORD $0x4e6169f1 // fcvtn2 v17.4s, v15.2d
+	WORD $0x3d80c170 // str q16, [x11, #768]
+	WORD $0x3d80c571 // str q17, [x11, #784]
+	ADD $16, R10, R10
+	CMP $16, R10
+	BNE k4theads
+	ADD $16, R8, R8
+	CMP $128, R8
+	BNE k4teight
+k4done:
+	RET
+
 // func attnScoresVecNEON(qf *float32, k *uint16, stride int, hd int, span int, scale float32, s *float32)
 // s[j] = dotF16(q16, k_j)·scale for span > 0 positions, hd > 0: the whole
 // 64-element steps into V0-V15 (lane l of the Go accumulator is lane l%4

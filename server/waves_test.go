@@ -159,6 +159,24 @@ func TestBatchWaves(t *testing.T) {
 		sw.WaitNoSessions(t)
 	})
 
+	t.Run("managed", func(t *testing.T) {
+		// The managed variant runs the batch in waves as well (one rate
+		// count, a slot per prompt), and refuses the prompt that never
+		// fits by name, journaled.
+		k := newManagedKit(t, sw, sw.Router, nil)
+		key := k.key(t, "w", []string{"*"}, 100, time.Hour)
+		mb := withPrompt(t, fmt.Sprintf(`{"model":%q,"max_tokens":%d}`, storiesName, maxTokens), prompts)
+		sameAsAlone(t, "managed waves", decodeBatch(t, k.call(t, "POST", "/v1/completions", key, mb), len(prompts)), single)
+		long := strings.Repeat("the dog ran ", 30)
+		mb = withPrompt(t, fmt.Sprintf(`{"model":%q,"max_tokens":%d}`, storiesName, maxTokens), []string{prompts[0], prompts[1], long})
+		rec := k.refused(t, "never fits", k.call(t, "POST", "/v1/completions", key, mb), 400, codeInvalidRequest)
+		if !strings.HasPrefix(rec.Message, "prompt[2]: ") {
+			t.Errorf("message %q", rec.Message)
+		}
+		sw.WaitNoSessions(t)
+		k.scan(t)
+	})
+
 	t.Run("a client that leaves ends the waves", func(t *testing.T) {
 		httpClient.CloseIdleConnections()
 		base, _ := settle()

@@ -56,7 +56,11 @@
 // Waves (GenerateRequest.Waves, waves.go): one the nodes refuse for want of
 // room in their KV caches while others of the request hold sessions waits
 // until one of them ends, then tries again, so that a batch larger than the
-// swarm holds at once runs in waves. A generation longer than every holder
+// swarm holds at once runs in waves. Its prompts also start a few at a time
+// (fewer than four prompt steps in flight, or at most 4 × model.MaxBatch
+// positions with the new one): a node queues the rest of a large batch's
+// prompt steps, and a step's deadline does not count its time in the
+// queue. A generation longer than every holder
 // of some blocks accepts for one session (wire.Served.max_length: the
 // context, or the node's whole cache when smaller) is refused at once with
 // a TooLongError.

@@ -50,13 +50,26 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 		maxTokens = room
 	}
 	ch := &chain{r: r, name: st.Name, digest: st.Digest, adapter: st.Adapter, adapterDigest: st.AdapterDigest, scope: req.PromptCacheScope, total: st.Blocks, dim: h.cfg.Dim, maxLen: len(req.Prompt) + maxTokens - 1, barrier: r.barrier(st.Digest)}
+	if err := ch.fits(); err != nil {
+		return GenerateResult{}, err
+	}
+	if req.Waves != nil {
+		// A batch's prompts start a few at a time (waves.go).
+		done, err := req.Waves.prompt(ctx, len(req.Prompt), func() {
+			r.met.promptWaits.Inc()
+			if req.Waiting != nil {
+				req.Waiting()
+			}
+		})
+		if err != nil {
+			return GenerateResult{}, err
+		}
+		ch.promptDone = done
+	}
 	// Joined before the prompt, so that generations that start together
 	// also take their first decode steps together (barrier.go).
 	ch.member = ch.barrier.join()
 	defer ch.close()
-	if err := ch.fits(); err != nil {
-		return GenerateResult{}, err
-	}
 	if err := ch.buildIn(ctx, req.Waves, req.Waiting); err != nil {
 		return GenerateResult{}, err
 	}
@@ -207,6 +220,9 @@ type chain struct {
 	// generation of the request freed room (waves.go).
 	waves        *Waves
 	afterRelease bool
+	// promptDone, for a member of a Waves, ends its prompt step's turn
+	// (after the first step, or when the generation ends).
+	promptDone func()
 }
 
 // Forward runs one step through every hop, failing over on hop failures.
@@ -224,6 +240,9 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 		if err == nil {
 			// A replay only needs the caches filled, not logits.
 			c.history = append(c.history, model.Input{Tokens: slices.Clone(in.Tokens), Logits: model.LogitsNone})
+			if c.promptDone != nil {
+				c.promptDone()
+			}
 			return out, nil
 		}
 		if ctx.Err() != nil || !retryable(err) || c.failovers >= c.r.cfg.MaxFailovers {
@@ -672,5 +691,8 @@ func (c *chain) close() {
 	if c.waves != nil {
 		c.waves.closed()
 		c.waves = nil
+	}
+	if c.promptDone != nil {
+		c.promptDone()
 	}
 }

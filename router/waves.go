@@ -9,6 +9,7 @@ import (
 
 	"svc/p2p"
 	"svc/p2p/wire"
+	"svc/shards/model"
 )
 
 // Waves lets the generations of one request (a completions prompt batch)
@@ -34,8 +35,18 @@ import (
 // could never fit any chain fails before it queues (TooLongError); and
 // done (the request's end: its client left, or another member failed)
 // ends every wait at once.
+//
+// A Waves also paces its members' prompt steps (prompt, below), so that a
+// batch of many long prompts does not queue them at a node past their
+// deadlines.
 type Waves struct {
 	done <-chan struct{}
+
+	// Prompt steps in flight (paced, see prompt) and those waiting.
+	pmu       sync.Mutex
+	prompting int
+	promptPos int
+	promptQ   []*promptWaiter
 
 	mu       sync.Mutex
 	opening  int             // members in their first attempt
@@ -48,6 +59,104 @@ type Waves struct {
 // NewWaves returns the room-sharing of one request's generations (set as
 // each one's GenerateRequest.Waves); done ends their waits.
 func NewWaves(done <-chan struct{}) *Waves { return &Waves{done: done} }
+
+// Pacing of a batch's prompt steps: a node computes at most
+// model.MaxBatch positions per pass and queues the rest, while a step's
+// deadline (Config.StepTimeout plus ten announced token times per
+// position) does not count the time it queues behind others. A batch of
+// many long prompts sent at once (64 of 2,000 tokens) therefore made the
+// last ones' steps time out in the first node's queue, and their
+// failovers found the node still full of the timed-out sessions. So a
+// member starts its generation (opens its sessions and sends its prompt)
+// only while fewer than promptSteps of the batch's prompt steps are in
+// flight, or while theirs and its positions are at most promptPositions:
+// enough to keep a chain of three hops busy with prompts (a node queues
+// at most a few passes of the batch's), and all of a batch of short
+// prompts at once, as before.
+const (
+	promptSteps     = 4
+	promptPositions = 4 * model.MaxBatch
+)
+
+type promptWaiter struct {
+	n  int
+	ch chan struct{}
+}
+
+// promptFits reports whether a prompt step of n positions may start.
+// Callers hold w.pmu.
+func (w *Waves) promptFits(n int) bool {
+	return w.prompting < promptSteps || w.promptPos+n <= promptPositions
+}
+
+// prompt waits until a member's prompt step of n positions may start
+// (calling waiting first if it must wait), and returns the function that
+// marks it done, which is safe to call more than once.
+func (w *Waves) prompt(ctx context.Context, n int, waiting func()) (func(), error) {
+	done := func() func() {
+		var once sync.Once
+		return func() {
+			once.Do(func() {
+				w.pmu.Lock()
+				w.prompting--
+				w.promptPos -= n
+				w.admitPrompts()
+				w.pmu.Unlock()
+			})
+		}
+	}
+	w.pmu.Lock()
+	if len(w.promptQ) == 0 && w.promptFits(n) {
+		w.prompting++
+		w.promptPos += n
+		w.pmu.Unlock()
+		return done(), nil
+	}
+	pw := &promptWaiter{n: n, ch: make(chan struct{})}
+	w.promptQ = append(w.promptQ, pw)
+	w.pmu.Unlock()
+	if waiting != nil {
+		waiting()
+	}
+	var err error
+	select {
+	case <-pw.ch:
+		return done(), nil
+	case <-ctx.Done():
+		err = context.Cause(ctx)
+	case <-w.done:
+		err = ErrWavesEnded
+	}
+	w.pmu.Lock()
+	defer w.pmu.Unlock()
+	select {
+	case <-pw.ch:
+		// Admitted as it left.
+		w.prompting--
+		w.promptPos -= n
+	default:
+		for i, q := range w.promptQ {
+			if q == pw {
+				w.promptQ = append(w.promptQ[:i], w.promptQ[i+1:]...)
+				break
+			}
+		}
+	}
+	w.admitPrompts()
+	return nil, err
+}
+
+// admitPrompts starts the waiting prompt steps that fit, first come first.
+// Callers hold w.pmu.
+func (w *Waves) admitPrompts() {
+	for len(w.promptQ) > 0 && w.promptFits(w.promptQ[0].n) {
+		pw := w.promptQ[0]
+		w.promptQ = w.promptQ[1:]
+		w.prompting++
+		w.promptPos += pw.n
+		close(pw.ch)
+	}
+}
 
 // ErrWavesEnded is returned by a generation whose request ended while it
 // waited for room.

@@ -150,3 +150,88 @@ func TestWavesLeave(t *testing.T) {
 		t.Errorf("after leaving: %d queued, turn %v", len(w.queue), w.turn)
 	}
 }
+
+// Prompt steps: a batch's start while fewer than promptSteps are in
+// flight or their positions with the new one are at most
+// promptPositions, the others in order as those end; a waiting member
+// is told, and leaves with its context or the request.
+func TestWavesPromptPacing(t *testing.T) {
+	ctx := t.Context()
+	done := make(chan struct{})
+	w := NewWaves(done)
+	const long = promptPositions // one long prompt fills the positions alone
+	now := func(n int) func() {
+		t.Helper()
+		end, err := w.prompt(ctx, n, func() { t.Errorf("a prompt of %d positions waited", n) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return end
+	}
+	type res struct {
+		end func()
+		err error
+	}
+	later := func(ctx context.Context, n int) <-chan res {
+		waited := make(chan struct{})
+		ch := make(chan res, 1)
+		go func() {
+			end, err := w.prompt(ctx, n, func() { close(waited) })
+			ch <- res{end, err}
+		}()
+		<-waited
+		return ch
+	}
+	admitted := func(what string, ch <-chan res) func() {
+		t.Helper()
+		select {
+		case r := <-ch:
+			if r.err != nil {
+				t.Fatalf("%s: %v", what, r.err)
+			}
+			return r.end
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: not admitted", what)
+			return nil
+		}
+	}
+	var short []func()
+	for range promptSteps + 2 {
+		short = append(short, now(1)) // short prompts: all at once
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	c := later(cctx, long) // over the positions, with promptSteps in flight
+	d := later(ctx, 1)     // first come, first served: behind C
+	cause := errors.New("gone")
+	cancel(cause)
+	if r := <-c; r.end != nil || !errors.Is(r.err, cause) {
+		t.Fatalf("C after its context ended: %v", r.err)
+	}
+	short = append(short, admitted("D once C left", d))
+	e := later(ctx, long)
+	for i, end := range short {
+		end()
+		if i == 0 {
+			end() // a second call changes nothing
+		}
+	}
+	endE := admitted("E once the short ones ended", e)
+	// Long prompts: promptSteps at once.
+	ends := []func(){endE}
+	for range promptSteps - 1 {
+		ends = append(ends, now(long))
+	}
+	f := later(ctx, 1)
+	close(done)
+	if r := <-f; r.end != nil || !errors.Is(r.err, ErrWavesEnded) {
+		t.Fatalf("F when the request ended: %v", r.err)
+	}
+	for _, end := range ends {
+		end()
+	}
+	w.pmu.Lock()
+	defer w.pmu.Unlock()
+	if w.prompting != 0 || w.promptPos != 0 || len(w.promptQ) != 0 {
+		t.Errorf("after every step ended: %d steps, %d positions, %d waiting", w.prompting, w.promptPos, len(w.promptQ))
+	}
+}

@@ -183,6 +183,29 @@ func TestCompletionBatch(t *testing.T) {
 		}
 	})
 
+	t.Run("long prompts start a few at a time", func(t *testing.T) {
+		// Eight prompts of 400 tokens are more than a batch sends the
+		// nodes at once (router.Waves' pacing): some wait for others'
+		// prompt steps, and each choice is still its prompt's alone.
+		prompts := make([][]int32, 8)
+		for i := range prompts {
+			p := []int32{ids[i%len(ids)][0]}
+			for len(p) < 400 {
+				q := ids[(len(p)+i)%len(ids)]
+				p = append(p, q[1:]...)
+			}
+			prompts[i] = p[:400]
+		}
+		const body = `{"max_tokens":2,"echo":true,"logprobs":1}`
+		w0 := counter(t, sw.Router, "svc_router_prompt_waits_total")
+		b := decodeBatch(t, postJSON(t, url, withPrompt(t, body, prompts)), len(prompts))
+		if w := counter(t, sw.Router, "svc_router_prompt_waits_total") - w0; w < 1 {
+			t.Errorf("%v prompts waited: the batch's prompt steps were not paced", w)
+		}
+		sameAsAlone(t, "long prompts", b, alone(t, url, body, prompts))
+		sw.WaitNoSessions(t)
+	})
+
 	t.Run("echo with logprobs is bounded per request", func(t *testing.T) {
 		// 64 prompts of 900 tokens, each within the bound of one prompt
 		// (router.MaxPromptLogprobs), are more together than one prompt

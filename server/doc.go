@@ -78,7 +78,10 @@
 //     batch runs in waves (router.Waves): a prompt refused for want of room
 //     while others of the batch run waits until one of them ends, then
 //     tries again; a prompt longer than some node's whole cache is 400
-//     invalid_request naming it (prompt[i]), as is a lone one. A
+//     invalid_request naming it (prompt[i]), as is a lone one. A batch's
+//     prompts start a few at a time when they are long (router.Waves: at
+//     most 1,024 prompt positions, or four prompts, in flight), so that
+//     the nodes' queues stay within the steps' deadlines. A
 //     stream carries each choice's chunks with its index, interleaved as
 //     the generations progress, each choice ending with its own
 //     finish_reason chunk; the usage chunk (the sums) and [DONE] come once,

@@ -76,7 +76,7 @@ func attnSiLUNEON(y, x *float32, n int)
 func attnExpNEON(x *float32, n int)
 
 //go:noescape
-func attnGroupScoresNEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
+func attnGroupScoresNEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32, nh int)
 
 //go:noescape
 func attnGroupScores128NEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32, nh int)
@@ -149,14 +149,14 @@ func siluNEON(y, x []float32) { siluAsm(attnSiLUNEON, y, x) }
 // accumulators; its eight heads' outputs follow it.
 const groupKQVScratch = 4 * lanes * groupHeads * 32
 
-// groupNEON is attnKernels.group on the attnGroup*NEON kernels. Attention
-// gives it groups of four heads or more (groupMinHeads): its scores kernel
-// always computes eight. group128NEON also takes three (group128Least): per
-// position and key/value head, three heads of 128 cost about 460
-// instructions in the group kernels (softmax aside) against 650 one head
-// at a time (scores ~120 and values ~96 each), and read the cached key and
-// value once instead of three times. Counted, not timed: no ARM machine
-// was at hand.
+// groupNEON is attnKernels.group on the attnGroup*NEON kernels, which
+// compute the scores and, for up to four heads, the value products of the
+// heads there only (Llama 3.2 1B's four, Qwen2 0.5B's seven of eight).
+// group128NEON also takes groups of three (group128Least): per position
+// and key/value head, three heads of 128 run about 550 instructions
+// against 710 one head at a time, and read the cached key and value once
+// instead of three times (instructions counted under qemu; no ARM machine
+// was at hand to time them).
 func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
 	const hd = groupHD
 	nh := len(q) / hd
@@ -164,13 +164,8 @@ func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, 
 		return false
 	}
 	q16, qg, sc, _, acc := b.group(hd, span)
-	for h := range groupHeads {
-		slot := qg[h*hd : (h+1)*hd]
-		if h < nh {
-			prepQNEON(q16, slot, q[h*hd:(h+1)*hd])
-		} else {
-			clear(slot) // a head that is not there: its results are ignored
-		}
+	for h := range nh {
+		prepQNEON(q16, qg[h*hd:(h+1)*hd], q[h*hd:(h+1)*hd])
 	}
 	_ = k[(span-1)*stride+hd-1]
 	_ = v[(span-1)*stride+hd-1]
@@ -178,7 +173,7 @@ func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, 
 	o := acc[groupKQVScratch : groupKQVScratch+groupHeads*hd]
 	// ggml_vec_dot_f16's whole 64-position steps over a cache padded to 32.
 	np := vecWhole(span)
-	attnGroupScoresNEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0])
+	attnGroupScoresNEON(&qg[0], &k[0], 2*stride, span, scale, &sc[0], nh)
 	attnGroupSoftmaxNEON(&sc[0], span)
 	groupKQV(nh)(&sc[0], &v[0], 2*stride, span, np, &acc[0], &o[0])
 	copy(out, o[:nh*hd])

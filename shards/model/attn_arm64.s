@@ -485,22 +485,28 @@ snorml:
 sdone:
 	RET
 
-// func attnGroupScoresNEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32)
-// For groupHeads heads of 64 (qg[64h:], f16-rounded) and span > 0
-// positions: sc[8j+h] = dotF16(q_h, k_j)·scale. A key is converted once
+// func attnGroupScoresNEON(qg *float32, k *uint16, stride int, span int, scale float32, sc *float32, nh int)
+// For the first 0 < nh <= groupHeads of groupHeads heads of 64 (qg[64h:],
+// f16-rounded) and span > 0 positions: sc[8j+h] = dotF16(q_h, k_j)·scale
+// (for h >= nh, 0 or another head's score). A key is converted once
 // (V0-V15) for the eight heads. The products are exact, so the first level
 // of fold4, (P_l+P_32+l), is one FMLA onto the product P_l; then
 // V_k = (P_k+P_8+k)+(P_4+k+P_12+k), hsum's (V0+V2)+(V1+V3) into X_h
 // (V28-V31 for four heads), and (x0+x2)+(x1+x3) of four heads at once with
 // UZP1/UZP2 and FADDP. Plain products can make a zero score -0 where Go's
 // accumulator gives +0; that changes no probability.
-TEXT ·attnGroupScoresNEON(SB), NOSPLIT, $0-48
+TEXT ·attnGroupScoresNEON(SB), NOSPLIT, $0-56
 	MOVD qg+0(FP), R0
 	MOVD k+8(FP), R1
 	MOVD stride+16(FP), R2
 	MOVD span+24(FP), R3
 	MOVWU scale+32(FP), R4
 	MOVD sc+40(FP), R5
+	MOVD nh+48(FP), R8
+	WORD $0x4f00e41c // movi v28.16b, #0
+	WORD $0x4f00e41d // movi v29.16b, #0
+	WORD $0x4f00e41e // movi v30.16b, #0
+	WORD $0x4f00e41f // movi v31.16b, #0
 gspos:
 	ADD $64, R1, R6
 	WORD $0x4c402430 // ld1 {v16.8h, v17.8h, v18.8h, v19.8h}, [x1]
@@ -550,6 +556,8 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69c // fadd v28.4s, v20.4s, v21.4s
+	CMP $1, R8
+	BEQ gsred0
 	// head 1
 	WORD $0x4cdf28f0 // ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [x7], #64
 	WORD $0x6e20de14 // fmul v20.4s, v16.4s, v0.4s
@@ -578,6 +586,8 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69d // fadd v29.4s, v20.4s, v21.4s
+	CMP $2, R8
+	BEQ gsred0
 	// head 2
 	WORD $0x4cdf28f0 // ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [x7], #64
 	WORD $0x6e20de14 // fmul v20.4s, v16.4s, v0.4s
@@ -606,6 +616,8 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69e // fadd v30.4s, v20.4s, v21.4s
+	CMP $3, R8
+	BEQ gsred0
 	// head 3
 	WORD $0x4cdf28f0 // ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [x7], #64
 	WORD $0x6e20de14 // fmul v20.4s, v16.4s, v0.4s
@@ -634,6 +646,7 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69f // fadd v31.4s, v20.4s, v21.4s
+gsred0:
 	WORD $0x4e9d1b90 // uzp1 v16.4s, v28.4s, v29.4s
 	WORD $0x4e9d5b91 // uzp2 v17.4s, v28.4s, v29.4s
 	WORD $0x4e9f1bd2 // uzp1 v18.4s, v30.4s, v31.4s
@@ -644,6 +657,11 @@ gspos:
 	WORD $0x4e040c91 // dup v17.4s, w4
 	WORD $0x6e31de10 // fmul v16.4s, v16.4s, v17.4s
 	WORD $0x4c9f78b0 // st1 {v16.4s}, [x5], #16
+	CMP $4, R8
+	BGT gshigh
+	ADD $16, R5, R5
+	B gsnext
+gshigh:
 	// head 4
 	WORD $0x4cdf28f0 // ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [x7], #64
 	WORD $0x6e20de14 // fmul v20.4s, v16.4s, v0.4s
@@ -672,6 +690,8 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69c // fadd v28.4s, v20.4s, v21.4s
+	CMP $5, R8
+	BEQ gsred1
 	// head 5
 	WORD $0x4cdf28f0 // ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [x7], #64
 	WORD $0x6e20de14 // fmul v20.4s, v16.4s, v0.4s
@@ -700,6 +720,8 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69d // fadd v29.4s, v20.4s, v21.4s
+	CMP $6, R8
+	BEQ gsred1
 	// head 6
 	WORD $0x4cdf28f0 // ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [x7], #64
 	WORD $0x6e20de14 // fmul v20.4s, v16.4s, v0.4s
@@ -728,6 +750,8 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69e // fadd v30.4s, v20.4s, v21.4s
+	CMP $7, R8
+	BEQ gsred1
 	// head 7
 	WORD $0x4cdf28f0 // ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [x7], #64
 	WORD $0x6e20de14 // fmul v20.4s, v16.4s, v0.4s
@@ -756,6 +780,7 @@ gspos:
 	WORD $0x4e36d694 // fadd v20.4s, v20.4s, v22.4s
 	WORD $0x4e37d6b5 // fadd v21.4s, v21.4s, v23.4s
 	WORD $0x4e35d69f // fadd v31.4s, v20.4s, v21.4s
+gsred1:
 	WORD $0x4e9d1b90 // uzp1 v16.4s, v28.4s, v29.4s
 	WORD $0x4e9d5b91 // uzp2 v17.4s, v28.4s, v29.4s
 	WORD $0x4e9f1bd2 // uzp1 v18.4s, v30.4s, v31.4s
@@ -766,6 +791,7 @@ gspos:
 	WORD $0x4e040c91 // dup v17.4s, w4
 	WORD $0x6e31de10 // fmul v16.4s, v16.4s, v17.4s
 	WORD $0x4c9f78b0 // st1 {v16.4s}, [x5], #16
+gsnext:
 	ADD R2, R1, R1
 	SUBS $1, R3, R3
 	BNE gspos

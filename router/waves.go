@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
 	"sync"
 
 	"svc/p2p"
@@ -70,9 +69,10 @@ func NewWaves(done <-chan struct{}) *Waves { return &Waves{done: done} }
 // member starts its generation (opens its sessions and sends its prompt)
 // only while fewer than promptSteps of the batch's prompt steps are in
 // flight, or while theirs and its positions are at most promptPositions:
-// enough to keep a chain of three hops busy with prompts (a node queues
-// at most a few passes of the batch's), and all of a batch of short
-// prompts at once, as before.
+// enough to keep a chain of three hops busy with prompts, while a node
+// queues at most four of the batch's prompts (or four passes of short
+// ones); a batch of short prompts (1,024 positions together) starts at
+// once, as before.
 const (
 	promptSteps     = 4
 	promptPositions = 4 * model.MaxBatch

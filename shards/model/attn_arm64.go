@@ -184,11 +184,11 @@ func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, 
 // four-value vectors of a query's even half (the odd half: each plus one).
 var group128Order = [16]int{0, 16, 8, 24, 4, 20, 12, 28, 2, 18, 10, 26, 6, 22, 14, 30}
 
-// group128NEON is attnKernels.group for head size 128: the scores of the
-// heads there are on attnGroupScores128NEON (the others are 0), the
-// softmax and the value products on the 64-wide kernels
-// (each output value is a sum of its own, so the values' two 64-wide
-// halves are two calls).
+// group128NEON is attnKernels.group for head size 128: the scores on
+// attnGroupScores128NEON, the softmax and the value products on the
+// 64-wide group kernels (each output value is a sum of its own, so the
+// two 64-wide halves of the values are two calls). The query is laid out
+// in qg in the order the scores kernel reads it.
 func group128NEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
 	const hd, half = 2 * groupHD, groupHD
 	nh := len(q) / hd

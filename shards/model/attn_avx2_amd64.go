@@ -51,7 +51,7 @@ func attnGroupSoftmax2(s *float32, span int)
 func attnGroupScores128(qg *float32, k *uint16, v *uint16, stride int, span int, rounds int, scale float32, s *float32)
 
 //go:noescape
-func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, acc *float32, vs *float32)
+func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, cols int, acc *float32, vs *float32)
 
 //go:noescape
 func attnToF16_2(dst *uint16, x *float32, n int)
@@ -126,10 +126,9 @@ func group128AVX2(q []float32, k, v []uint16, stride int, scale float32, span in
 }
 
 // groupHeadsAVX2 computes the group for head size hd (64 or 128). The
-// products with the values, attnGroupKQV2, take 64 outputs at a time: the
-// sum of each output is its own, so a head of 128 is two runs, on its
-// columns 0..63 and 64..127, and only for four heads when there are no
-// more.
+// products with the values, attnGroupKQV2, take 64 outputs at a time (the
+// sum of each output is its own: a head of 128 is two blocks of columns)
+// and only four heads when there are no more.
 func groupHeadsAVX2(hd int, q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
 	const cols = 64
 	nh := len(q) / hd
@@ -163,14 +162,14 @@ func groupHeadsAVX2(hd int, q []float32, k, v []uint16, stride int, scale float3
 		heads = 4
 	}
 	np := vecWhole(span)
+	if np > 0 {
+		_ = vs[(np+4*lanes-1)/(4*lanes)*cols-1]
+		_ = acc[groupHeads*4*lanes*hd-1]
+		attnGroupKQV2(&sc[0], &v[0], 2*stride, np, heads, hd/cols, &acc[0], &vs[0])
+	}
 	t := min(np, span-1) // the first tail position, if any
 	for c := 0; c < hd; c += cols {
 		a := acc[c/cols*groupHeads*4*lanes*cols:]
-		if np > 0 {
-			_ = vs[(np+4*lanes-1)/(4*lanes)*cols-1]
-			_ = a[groupHeads*4*lanes*cols-1]
-			attnGroupKQV2(&sc[0], &v[c], 2*stride, np, heads, &a[0], &vs[0])
-		}
 		for h := range nh {
 			o := out[h*hd+c : h*hd+c+cols]
 			foldAVX2(a[h*4*lanes*cols:], np, sc[t*groupHeads+h:], groupHeads, v[t*stride+c:], stride, span-np, o)

@@ -1112,23 +1112,25 @@ lbl:                     \
 	VMOVUPS Y9, (16384*h+49152+32*c)(R14);    \
 	VMOVUPS Y10, (16384*h+49152+32*c+32)(R14)
 
-// func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, acc *float32, vs *float32)
+// func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, cols int, acc *float32, vs *float32)
 //
 // attnKQVAcc2 for the first heads (4 or 8) of the eight of p
-// (position-major, as attnGroupSoftmax2 leaves it) and 64 outputs (a
-// head size of 64, or 64 columns of a wider head): head h's row l goes
-// to acc[h·4096 + 64l ...]. Lane l's chain (positions l, l+64, ... < np)
-// stays in registers: its values are converted once into vs (64 floats a
-// position, up to ceil(np/64) positions) by the first block of heads and
-// outputs, which multiplies them as it goes; the other blocks read them
-// from vs. The blocks' chains are independent, so their order changes no
+// (position-major, as attnGroupSoftmax2 leaves it) and 64·cols outputs (a
+// head size of 64 or 128), in blocks of 64 columns: head h's row l of
+// block c goes to acc[c·32768 + h·4096 + 64l ...]. Lane l's chain
+// (positions l, l+64, ... < np) of a block stays in registers: its values
+// are converted once into vs (64 floats a position, up to ceil(np/64)
+// positions) by the first block of heads and outputs, which multiplies
+// them as it goes; the other blocks read them from vs. A lane's column
+// blocks follow each other, so the cache is read once, row by row, in
+// lane order. The chains are independent, so their order changes no
 // bit. Rows of lanes l >= np are zero. np > 0.
-TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-56
+TEXT ·attnGroupKQV2(SB), NOSPLIT, $0-64
 	MOVQ p+0(FP), SI
 	MOVQ v+8(FP), DI
 	MOVQ stride+16(FP), R8
-	MOVQ acc+40(FP), R9
-	MOVQ vs+48(FP), R10
+	MOVQ acc+48(FP), R9
+	MOVQ vs+56(FP), R10
 	XORQ AX, AX
 
 gk2_lane:
@@ -1244,6 +1246,18 @@ gk2_cvt:
 	GBLOCK2(4, 6, gk2_b5)
 
 gk2_next:
+	// The lane's next column block: DI and R9 move to it; after the
+	// last, back to block 0 and the next lane.
+	ADDQ $128, DI
+	ADDQ $32768*4, R9
+	MOVQ DI, R11
+	SUBQ v+8(FP), R11
+	MOVQ cols+40(FP), R12
+	SHLQ $7, R12
+	CMPQ R11, R12
+	JLT  gk2_lane
+	MOVQ v+8(FP), DI
+	MOVQ acc+48(FP), R9
 	INCQ AX
 	JMP  gk2_lane
 
@@ -1263,8 +1277,7 @@ gk2_zerohead:
 	ADDQ    $16384, R14
 	DECQ    R11
 	JNZ     gk2_zerohead
-	INCQ    AX
-	JMP     gk2_lane
+	JMP     gk2_next
 
 gk2_done:
 	VZEROUPPER
@@ -1314,7 +1327,10 @@ gk2_done:
 // heads. qg holds the rounded queries (128 floats each) in the slot order
 // 0, 2, 1, 3 (4, 6, 5, 7) of the heads, which the final shuffles put back
 // in order. The values v (same stride) are only prefetched, as by
-// attnGroupScores2.
+// attnGroupScores2, but 24 positions ahead: a position takes about twice
+// as long as there and the prefetches need the time (cold caches of
+// 2000 positions: scores 56 against 64 cpu-ns a position, the value
+// products after them 79 against 95).
 TEXT ·attnGroupScores128(SB), NOSPLIT, $0-64
 	MOVQ         qg+0(FP), SI
 	MOVQ         k+8(FP), DI
@@ -1325,7 +1341,7 @@ TEXT ·attnGroupScores128(SB), NOSPLIT, $0-64
 	VBROADCASTSS scale+48(FP), Y7
 	MOVQ         s+56(FP), AX
 	LEAQ         (R8)(R8*2), R11
-	SHLQ         $2, R11
+	SHLQ         $3, R11
 
 gs128_pos:
 	PREFETCHT0 (DI)(R11*1)

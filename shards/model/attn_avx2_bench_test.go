@@ -10,41 +10,70 @@ import (
 	"svc/shards/tensor"
 )
 
-// BenchmarkGroupParts times the steps of the AVX2 group kernel for one
-// key/value head of eight query heads at 2000 positions, in process CPU
-// nanoseconds per position (a figure a shared machine disturbs little):
-// "-cold" cycles through the four key/value heads of 22 layers' caches
-// (45 MB, past the L3) as decoding does, the others reuse one
-// (cache-resident). "-headmajor" is the same on caches laid out head by
-// head (stride hd instead of kvDim), for comparison.
+// BenchmarkGroupParts times the steps of the AVX2 group kernels for one
+// key/value head at 2000 positions, in process CPU nanoseconds per
+// position (a figure a shared machine disturbs little), with TinyLlama's
+// shape (eight query heads of 64 a key/value head, four of those) and
+// Llama 3.2 3B's (three heads of 128, eight): "-cold" cycles through the
+// key/value heads of several layers' caches (45-48 MB, past the L3) as
+// decoding does, the others reuse one (cache-resident). "-headmajor" is
+// the same on caches laid out head by head (stride hd instead of kvDim),
+// for comparison.
 func BenchmarkGroupParts(b *testing.B) {
 	if !hasAttnAVX2() {
 		b.Skip("the AVX2 attention kernels cannot run on this CPU or are ruled out by SVC_KERNELS")
 	}
+	for _, sh := range []struct {
+		name              string
+		kvDim, hd, nh, nl int
+	}{{"hd64", 256, 64, 8, 22}, {"hd128", 1024, 128, 3, 6}} {
+		b.Run(sh.name, func(b *testing.B) { benchGroupParts(b, sh.kvDim, sh.hd, sh.nh, sh.nl) })
+	}
+}
+
+func benchGroupParts(b *testing.B, kvDim, hd, nh, nl int) {
 	r := rand.New(rand.NewPCG(1, 2))
-	const kvDim, span, hd = 256, 2000, 64
-	const nl = 22 // layers cycled through: 45 MB, past the L3
-	var ks, vsl [nl][]uint16
+	const span = 2000
+	kvHeads := kvDim / hd
+	ks, vsl := make([][]uint16, nl), make([][]uint16, nl)
 	for i := range nl {
 		ks[i], vsl[i] = randF16(r, span*kvDim, 1, false), randF16(r, span*kvDim, 1, false)
 	}
 	k, v := ks[0], vsl[0]
 	li, g := 0, 0 // the layer and the group
 	next := func() {
-		if g = (g + 1) % 4; g == 0 {
+		if g = (g + 1) % kvHeads; g == 0 {
 			li = (li + 1) % nl
 		}
 		k, v = ks[li][g*hd:], vsl[li][g*hd:]
 	}
-	q := make([]float32, 8*hd)
+	q := make([]float32, nh*hd)
 	for i := range q {
 		q[i] = randF32(r, 3, false)
 	}
-	out := make([]float32, 8*hd)
+	out := make([]float32, nh*hd)
 	bf := &attnBuffers{}
-	groupAVX2(q, k, v, kvDim, 0.125, span, bf, out)
+	whole := group128AVX2
+	if hd == groupHD {
+		whole = groupAVX2
+	}
+	whole(q, k, v, kvDim, 0.125, span, bf, out)
 	_, qg, sc, vs, acc := bf.group(hd, span)
 	np := vecWhole(span)
+	heads := groupHeads
+	if nh <= 4 {
+		heads = 4
+	}
+	scores := func() {
+		if hd == groupHD {
+			attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0])
+		} else {
+			attnGroupScores128(&qg[0], &k[0], &v[0], 2*kvDim, span, (nh+3)/4, 0.125, &sc[0])
+		}
+	}
+	kqv := func() {
+		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, heads, hd/64, &acc[0], &vs[0])
+	}
 	run := func(name string, f func()) {
 		b.Run(name, func(b *testing.B) {
 			c0 := cpuSeconds()
@@ -54,48 +83,38 @@ func BenchmarkGroupParts(b *testing.B) {
 			b.ReportMetric(float64((cpuSeconds()-c0).Nanoseconds())/float64(b.N)/span, "cpu-ns/pos")
 		})
 	}
-	run("scores-cold", func() {
-		next()
-		attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0])
-	})
-	run("kqv-cold", func() {
-		next()
-		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, groupHeads, &acc[0], &vs[0])
-	})
-	run("kqv-after-scores-cold", func() {
-		next()
-		attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0])
-		attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, groupHeads, &acc[0], &vs[0])
-	})
+	run("scores-cold", func() { next(); scores() })
+	run("kqv-cold", func() { next(); kqv() })
+	run("kqv-after-scores-cold", func() { next(); scores(); kqv() })
 	// The same with each group's keys and values contiguous (a head-major
 	// cache): stride hd instead of kvDim.
-	var hk, hv [nl][]uint16
+	hk, hv := make([][]uint16, nl), make([][]uint16, nl)
 	for i := range nl {
 		hk[i], hv[i] = randF16(r, span*kvDim, 1, false), randF16(r, span*kvDim, 1, false)
 	}
 	hbf := &attnBuffers{}
 	run("whole-cold-headmajor", func() {
 		next()
-		groupAVX2(q, hk[li][g*span*hd:], hv[li][g*span*hd:], hd, 0.125, span, hbf, out)
+		whole(q, hk[li][g*span*hd:], hv[li][g*span*hd:], hd, 0.125, span, hbf, out)
 	})
-	run("whole-cold", func() {
-		next()
-		groupAVX2(q, k, v, kvDim, 0.125, span, bf, out)
-	})
-	run("scores", func() { attnGroupScores2(&qg[0], &k[0], &v[0], 2*kvDim, span, 0.125, &sc[0]) })
+	run("whole-cold", func() { next(); whole(q, k, v, kvDim, 0.125, span, bf, out) })
+	run("scores", scores)
 	scCopy := append([]float32(nil), sc...)
 	run("softmax", func() {
 		copy(sc, scCopy)
 		attnGroupSoftmax2(&sc[0], span)
 	})
-	run("kqv", func() { attnGroupKQV2(&sc[0], &v[0], 2*kvDim, np, groupHeads, &acc[0], &vs[0]) })
+	run("kqv", kqv)
 	run("fold", func() {
 		t := min(np, span-1)
-		for h := range 8 {
-			foldAVX2(acc[h*4*lanes*hd:], np, sc[t*groupHeads+h:], groupHeads, v[t*kvDim:], kvDim, span-np, out[h*hd:(h+1)*hd])
+		for c := 0; c < hd; c += 64 {
+			a := acc[c/64*groupHeads*4*lanes*64:]
+			for h := range nh {
+				foldAVX2(a[h*4*lanes*64:], np, sc[t*groupHeads+h:], groupHeads, v[t*kvDim+c:], kvDim, span-np, out[h*hd+c:h*hd+c+64])
+			}
 		}
 	})
-	run("whole", func() { groupAVX2(q, k, v, kvDim, 0.125, span, bf, out) })
+	run("whole", func() { whole(q, k, v, kvDim, 0.125, span, bf, out) })
 }
 
 // BenchmarkAttentionCold runs single-position attention over several

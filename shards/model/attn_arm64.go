@@ -108,37 +108,41 @@ func toF16NEON(dst []uint16, x []float32) { toF16Asm(attnToF16NEON, dst, x) }
 func prepQNEON(q16 []uint16, qf []float32, q []float32) { prepQAsm(attnPrepQNEON, q16, qf, q) }
 
 // kqvVecNEON and kqvTinyNEON take the head's whole multiple of 8 values
-// (all of them for every common head size) in assembly and the others in
-// Go: each output value is a sum of its own, so the split changes no bit.
+// in assembly, then, for a head size that is not a multiple of 8, its last
+// 8 values again into a scratch vector, of which the values past the
+// whole multiple are kept: each output value is a sum of its own, so this
+// changes no bit. Heads of fewer than 8 values run in Go.
 func kqvVecNEON(p []float32, v []uint16, stride int, acc []float32, sum []float64, o []float32) {
 	hd, span := len(o), len(p)
-	whole := hd &^ 7
-	if span == 0 {
-		whole = 0 // nothing to add: Go writes the zeros
+	if hd < 8 || span == 0 {
+		kqvVecGo(p, v, stride, acc, sum, o)
+		return
 	}
-	if whole > 0 {
-		_ = acc[4*lanes*whole-1]
-		_ = v[(span-1)*stride+whole-1]
-		attnKQVVecNEON(&p[0], &v[0], 2*stride, span, vecWhole(span), whole, &acc[0], &o[0])
-	}
+	whole, np := hd&^7, vecWhole(span)
+	_ = acc[4*lanes*whole-1]
+	_ = v[(span-1)*stride+hd-1]
+	attnKQVVecNEON(&p[0], &v[0], 2*stride, span, np, whole, &acc[0], &o[0])
 	if whole < hd {
-		kqvVecGo(p, v[whole:], stride, acc, sum[:hd-whole], o[whole:])
+		var last [8]float32
+		attnKQVVecNEON(&p[0], &v[hd-8], 2*stride, span, np, 8, &acc[0], &last[0])
+		copy(o[whole:], last[8-(hd-whole):])
 	}
 }
 
 func kqvTinyNEON(p []float32, v []uint16, stride int, acc []float32, o []float32) {
 	hd, span := len(o), len(p)
+	if hd < 8 || span == 0 {
+		kqvTinyGo(p, v, stride, acc, o)
+		return
+	}
 	whole := hd &^ 7
-	if span == 0 {
-		whole = 0 // nothing to add: Go writes the zeros
-	}
-	if whole > 0 {
-		_ = acc[lanes*whole-1]
-		_ = v[(span-1)*stride+whole-1]
-		attnKQVTinyNEON(&p[0], &v[0], 2*stride, span, span, whole, &acc[0], &o[0])
-	}
+	_ = acc[lanes*whole-1]
+	_ = v[(span-1)*stride+hd-1]
+	attnKQVTinyNEON(&p[0], &v[0], 2*stride, span, span, whole, &acc[0], &o[0])
 	if whole < hd {
-		kqvTinyGo(p, v[whole:], stride, acc, o[whole:])
+		var last [8]float32
+		attnKQVTinyNEON(&p[0], &v[hd-8], 2*stride, span, span, 8, &acc[0], &last[0])
+		copy(o[whole:], last[8-(hd-whole):])
 	}
 }
 

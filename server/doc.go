@@ -77,18 +77,20 @@
 //     generation reserves its prompt and max_tokens when it starts), the
 //     batch runs in waves (router.Waves): a prompt refused for want of room
 //     while others of the batch run waits until one of them ends, then
-//     tries again; a prompt longer than some node's whole cache is 400
-//     invalid_request naming it (prompt[i]), as is a lone one. A batch's
-//     prompts start a few at a time when they are long (router.Waves: at
-//     most 1,024 prompt positions, or four prompts, in flight), so that
-//     the nodes' queues stay within the steps' deadlines. A
-//     stream carries each choice's chunks with its index, interleaved as
-//     the generations progress, each choice ending with its own
-//     finish_reason chunk; the usage chunk (the sums) and [DONE] come once,
-//     after every choice ended. The stream begins once every prompt gave
-//     its first token or waits for room (in waves), so a prompt failing
-//     before that is an HTTP error (a prompt's text is buffered until
-//     then, and its stop strings end it at once as ever);
+//     tries again. A prompt whose tokens and max_tokens need more
+//     positions than every holder of some blocks has in its whole KV cache
+//     (wire.Served.max_length) is 400 invalid_request naming it
+//     (prompt[i]), as is a lone one (prompt) and a chat (messages). A
+//     batch's prompt starts only while fewer than four of its prompts are
+//     being computed or their positions and its own are at most 1,024
+//     (router.Waves), so that the nodes' queues stay within the steps'
+//     deadlines. A stream carries each choice's chunks with its index,
+//     interleaved as the generations progress, each choice ending with its
+//     own finish_reason chunk; the usage chunk (the sums) and [DONE] come
+//     once, after every choice ended. The stream begins once every prompt
+//     gave its first token or waits (for room, or for its turn to start),
+//     so a prompt failing before that is an HTTP error (a prompt's text is
+//     buffered until then, and its stop strings end it at once as ever);
 //     later, an error event ends the stream. In the managed variant a batch
 //     counts once against the key's rate and holds one of the API's
 //     generation slots (Managed.MaxGenerations) per prompt, taken all at

@@ -401,13 +401,7 @@ func (c *chain) candidates() []candidate {
 	var out []candidate
 	for _, h := range hs {
 		s := h.s
-		if s.State != wire.ServeState_STATE_ONLINE || int(s.TotalBlocks) != c.total {
-			continue
-		}
-		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
-			continue
-		}
-		if c.isExcluded(h.peer, r.nodes[h.peer].Record) {
+		if !c.serves(s) || c.isExcluded(h.peer, r.nodes[h.peer].Record) {
 			continue
 		}
 		if s.FreeCacheTokens < uint64(c.maxLen) && r.inflight[h.peer] > 0 && !c.afterRelease {
@@ -426,6 +420,13 @@ func (c *chain) candidates() []candidate {
 		out = append(out, candidate{peer: h.peer, first: int(s.First), last: int(s.Last), cost: cost, ms: s.MsPerToken, probe: probe})
 	}
 	return out
+}
+
+// serves reports whether a holder's announcement can take part in the
+// chain: online, of the same blocks, and holding its adapter if any.
+func (c *chain) serves(s *wire.Served) bool {
+	return s.State == wire.ServeState_STATE_ONLINE && int(s.TotalBlocks) == c.total &&
+		(c.adapter == "" || p2p.HoldsAdapter(s, c.adapter, c.adapterDigest))
 }
 
 // build picks the best chain and opens a session on every hop. A hop that
@@ -574,10 +575,7 @@ func (c *chain) routeError(usable []candidate, last error) error {
 	defer c.r.mu.Unlock()
 	for _, h := range hs {
 		s := h.s
-		if s.State != wire.ServeState_STATE_ONLINE || int(s.TotalBlocks) != c.total || int(s.First) > e.First || int(s.Last) <= e.First {
-			continue
-		}
-		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
+		if !c.serves(s) || int(s.First) > e.First || int(s.Last) <= e.First {
 			continue
 		}
 		ex := c.r.excl[h.peer]

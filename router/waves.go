@@ -345,10 +345,7 @@ func (c *chain) fits() error {
 	best := make([]int, c.total)
 	for _, h := range hs {
 		s := h.s
-		if s.State != wire.ServeState_STATE_ONLINE || int(s.TotalBlocks) != c.total {
-			continue
-		}
-		if c.adapter != "" && !p2p.HoldsAdapter(s, c.adapter, c.adapterDigest) {
+		if !c.serves(s) {
 			continue
 		}
 		for b := max(int(s.First), 0); b < min(int(s.Last), c.total); b++ {

@@ -55,7 +55,8 @@
 // The generations of one request (a completions prompt batch) may share a
 // Waves (GenerateRequest.Waves, waves.go): one the nodes refuse for want of
 // room in their KV caches while others of the request hold sessions waits
-// until one of them ends, then tries again, so that a batch larger than the
+// until one of them ends, then tries again (also when a hop failed and the
+// nodes that could replace it are full), so that a batch larger than the
 // swarm holds at once runs in waves. Its prompts also start a few at a time
 // (fewer than four prompt steps in flight, or at most 4 × model.MaxBatch
 // positions with the new one): a node queues the rest of a large batch's

@@ -70,6 +70,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 	// also take their first decode steps together (barrier.go).
 	ch.member = ch.barrier.join()
 	defer ch.close()
+	ch.waiting = req.Waiting
 	if err := ch.buildIn(ctx, req.Waves, req.Waiting); err != nil {
 		return GenerateResult{}, err
 	}
@@ -223,6 +224,8 @@ type chain struct {
 	// promptDone, for a member of a Waves, ends its prompt step's turn
 	// (after the first step, or when the generation ends).
 	promptDone func()
+	// waiting is GenerateRequest.Waiting, for a failover's wait for room.
+	waiting func()
 }
 
 // Forward runs one step through every hop, failing over on hop failures.
@@ -231,9 +234,11 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 	// one, so that it computes them as one batch from the first.
 	var rounds []int
 	if decode := len(in.Tokens) == 1 && len(c.history) > 0; decode && c.member != nil {
-		rounds = c.barrier.wait(ctx, c.member, max(c.step, minFreshWait), c.peers)
+		m := c.member
+		rounds = c.barrier.wait(ctx, m, max(c.step, minFreshWait), c.peers)
 		t0 := time.Now()
-		defer func() { c.barrier.stepped(c.member, time.Since(t0)) }()
+		// m: a failover waiting for room leaves the barrier (rebuild).
+		defer func() { c.barrier.stepped(m, time.Since(t0)) }()
 	}
 	for {
 		out, err := c.run(ctx, in, rounds)
@@ -252,7 +257,7 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 		c.r.met.failovers.Inc()
 		c.r.log.Warn("hop failed, rebuilding the chain", "err", err, "failover", c.failovers)
 		c.closeHops()
-		if berr := c.build(ctx); berr != nil {
+		if berr := c.rebuild(ctx); berr != nil {
 			return nil, fmt.Errorf("router: failover after %w: %w", err, berr)
 		}
 		// The others' steps went on without this one: a new chain's

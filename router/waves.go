@@ -29,6 +29,10 @@ import (
 // would, after one more try alone (its first refusal may have been caused
 // by its siblings' sessions opening at the same moment).
 //
+// A failover (a hop failed mid-generation) gives the member's room back
+// and tries again as a first attempt, so that it too waits when the
+// replacement nodes are full of its siblings.
+//
 // A member waits only while another holds sessions, whose generation ends
 // by its max tokens or its failure, so the waits end; a member that
 // could never fit any chain fails before it queues (TooLongError); and
@@ -163,13 +167,14 @@ func (w *Waves) admitPrompts() {
 var ErrWavesEnded = errors.New("router: the request ended while this generation waited for room on the nodes")
 
 // roomRefusal reports whether err says the nodes had no room for the
-// session: a hop refused with NO_CAPACITY, or no chain was left but
-// through nodes that are full.
+// session: a hop refused with NO_CAPACITY, or no chain was left and some
+// holder of the missing blocks is full (others may be left out after
+// failures: a failover's, which excludes the node that failed).
 func roomRefusal(err error) bool {
 	var re *p2p.RemoteError
 	var routeErr *RouteError
 	return errors.As(err, &re) && re.Code == wire.Code_NO_CAPACITY ||
-		errors.As(err, &routeErr) && routeErr.Busy > 0 && routeErr.Excluded == 0
+		errors.As(err, &routeErr) && routeErr.Busy > 0
 }
 
 // begin counts a member's first attempt.
@@ -319,6 +324,21 @@ func (c *chain) buildIn(ctx context.Context, w *Waves, waiting func()) error {
 		c.mu.Unlock()
 		c.afterRelease = true
 	}
+}
+
+// rebuild opens a new chain after a hop failed and the chain's sessions
+// were closed. A member of a Waves gives its room back and tries again as
+// in a first attempt: the nodes that could replace the failed one may be
+// full of its request's other generations, and it then waits for one of
+// them to end instead of failing the request.
+func (c *chain) rebuild(ctx context.Context) error {
+	w := c.waves
+	if w == nil {
+		return c.build(ctx)
+	}
+	c.waves = nil
+	w.closed()
+	return c.buildIn(ctx, w, c.waiting)
 }
 
 // TooLongError refuses a generation longer than every node of some blocks

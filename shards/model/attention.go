@@ -146,6 +146,9 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 func (k *attnKernels) groupFor(hd int) (func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool, int) {
 	switch hd {
 	case groupHD:
+		if k.groupLeast > 0 {
+			return k.group, k.groupLeast
+		}
 		return k.group, groupMinHeads
 	case 2 * groupHD:
 		if k.group128Least > 0 {

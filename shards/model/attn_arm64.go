@@ -39,6 +39,7 @@ var neonAttn = &attnKernels{
 	kqvTiny:       kqvTinyNEON,
 	kqvVec:        kqvVecNEON,
 	group:         groupNEON,
+	groupLeast:    3,
 	group128:      group128NEON,
 	group128Least: 3,
 	silu:          siluNEON,
@@ -156,11 +157,13 @@ const groupKQVScratch = 4 * lanes * groupHeads * 32
 // groupNEON is attnKernels.group on the attnGroup*NEON kernels, which
 // compute the scores and, for up to four heads, the value products of the
 // heads there only (Llama 3.2 1B's four, Qwen2 0.5B's seven of eight).
-// group128NEON also takes groups of three (group128Least): per position
-// and key/value head, three heads of 128 run about 550 instructions
-// against 710 one head at a time, and read the cached key and value once
-// instead of three times (instructions counted under qemu; no ARM machine
-// was at hand to time them).
+// NEON takes groups of three at both head sizes (groupLeast,
+// group128Least): per position and key/value head, three heads of 64 run
+// about 320 instructions against 440 one head at a time (SmolLM2), three
+// of 128 about 550 against 710 (Llama 3.2 3B), and read the cached key
+// and value once instead of three times. Two heads run as many
+// instructions either way. (Instructions counted under qemu; no ARM
+// machine was at hand to time them.)
 func groupNEON(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool {
 	const hd = groupHD
 	nh := len(q) / hd

@@ -45,6 +45,9 @@ type attnKernels struct {
 	// key and value once for all the heads. It returns false, doing
 	// nothing, for shapes it does not take.
 	group func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
+	// groupLeast is the fewest heads group computes faster than the
+	// per-head kernels (0: groupMinHeads).
+	groupLeast int
 
 	// group128, when set, is group for head size 2·groupHD (Llama 3 8B,
 	// Mistral 7B, Qwen2 7B, Llama 3.2 3B), and group128Least the fewest

@@ -402,8 +402,8 @@ func TestAttentionGroup(t *testing.T) {
 	defer pool.Close()
 	r := rand.New(rand.NewPCG(21, 22))
 	type shape struct{ heads, kvHeads int }
-	// Groups of 1 and 2 take the per-head path (3 too, but at head size
-	// 128 where a set's group128Least allows it), 12/1 a group of 8 and
+	// Groups of 1 and 2 take the per-head path (3 too, unless a set's
+	// groupLeast or group128Least allows it), 12/1 a group of 8 and
 	// one of 4, 40/4 groups of 8 and 2 heads. The group sizes of no common
 	// model run fewer spans, for the time under qemu.
 	shapes := []shape{{32, 4}, {8, 1}, {2, 2}, {4, 2}, {6, 2}, {4, 1}, {10, 2}, {6, 1}, {14, 2}, {12, 1}, {40, 4}}

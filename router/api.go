@@ -91,7 +91,8 @@ type GenerateRequest struct {
 	// instead of failing (waves.go); nil: a lone generation.
 	Waves *Waves
 	// Waiting, with Waves, is called whenever the generation begins to
-	// wait for room (before its first token), so that a caller holding
+	// wait: for its turn to start its prompt, or for room (before its
+	// first token, or in a failover after it), so that a caller holding
 	// back a batch's stream until each prompt has started knows this one
 	// will not start soon.
 	Waiting func()

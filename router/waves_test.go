@@ -179,7 +179,13 @@ func TestWavesPromptPacing(t *testing.T) {
 			end, err := w.prompt(ctx, n, func() { close(waited) })
 			ch <- res{end, err}
 		}()
-		<-waited
+		select {
+		case <-waited:
+		case r := <-ch:
+			t.Fatalf("a prompt of %d positions did not wait: %v", n, r.err)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("a prompt of %d positions neither waited nor started", n)
+		}
 		return ch
 	}
 	admitted := func(what string, ch <-chan res) func() {

@@ -188,9 +188,15 @@ func TestBatchWaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		left := make(chan struct{})
 		go func() {
-			// Leave once some prompts wait for room.
-			for waits() == w0 && ctx.Err() == nil {
+			// Leave once some prompts wait for room (the counter is read
+			// without t: this is not the test's goroutine).
+			defer close(left)
+			for ctx.Err() == nil {
+				if w, err := counterOf(sw.Router, "svc_router_room_waits_total"); err != nil || w > w0 {
+					break
+				}
 				time.Sleep(5 * time.Millisecond)
 			}
 			cancel()
@@ -200,6 +206,7 @@ func TestBatchWaves(t *testing.T) {
 			t.Fatalf("the request was answered (%d) although its client left", resp.StatusCode)
 		}
 		cancel()
+		<-left
 		sw.WaitNoSessions(t)
 		http.DefaultClient.CloseIdleConnections()
 		ss.stop()
@@ -250,9 +257,17 @@ func (o *onRead) Read(p []byte) (int, error) {
 // counter is the value of one of the router's counters.
 func counter(t *testing.T, r *router.Router, name string) float64 {
 	t.Helper()
-	mfs, err := r.Registry().Gather()
+	v, err := counterOf(r, name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return v
+}
+
+func counterOf(r *router.Router, name string) (float64, error) {
+	mfs, err := r.Registry().Gather()
+	if err != nil {
+		return 0, err
 	}
 	for _, mf := range mfs {
 		if mf.GetName() == name {
@@ -260,9 +275,8 @@ func counter(t *testing.T, r *router.Router, name string) float64 {
 			for _, m := range mf.GetMetric() {
 				v += m.GetCounter().GetValue()
 			}
-			return v
+			return v, nil
 		}
 	}
-	t.Fatalf("no metric %s", name)
-	return 0
+	return 0, fmt.Errorf("no metric %s", name)
 }

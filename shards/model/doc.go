@@ -25,9 +25,10 @@
 // (attn_kernels.go: pure Go; AVX2, AVX-512 on x86-64; NEON on arm64), all
 // with the Go kernels' bits. On AVX2 and NEON a single position's
 // attention takes the query heads that share a key/value head together
-// (attnKernels.group): each cached key and value is read and converted
-// from f16 once for up to eight heads, and the per-head reductions become
-// lane-wise sums across heads in the same order, which keeps decoding at
+// (attnKernels.group, group128 for heads of 128): each cached key and
+// value is read and converted from f16 once for up to eight heads, and
+// the per-head reductions become lane-wise sums across heads in the same
+// order, which keeps decoding at
 // 2,000 positions of context close to its speed at 128 (BenchmarkAttention
 // on x86-64; the NEON kernels are checked under qemu, their speed not yet
 // measured on ARM hardware).

@@ -232,8 +232,12 @@ func (r *run) why(err error) error {
 func (s *Server) genErr(j *job, err error, started bool) *apiError {
 	var tl *router.TooLongError
 	if errors.As(err, &tl) {
+		asked := j.maxTokens
+		if j.noTokens {
+			asked = 0 // echo alone: the backend is asked for one token
+		}
 		return invalidf("%s: its %d tokens and max_tokens %d need %d positions of the nodes' KV cache, but those serving model %q accept at most %d for one generation; lower max_tokens or shorten the prompt",
-			j.name, len(j.prompt), j.maxTokens, tl.Need, j.model, tl.Max).because(err)
+			j.name, len(j.prompt), asked, tl.Need, j.model, tl.Max).because(err)
 	}
 	return s.backendErr(j.model, err, started)
 }

@@ -151,9 +151,13 @@ func TestBatchWaves(t *testing.T) {
 				t.Errorf("message %q", d.Message)
 			}
 		}
-		// Alone, too.
+		// Alone, too; echo alone (max_tokens 0) says the max_tokens asked.
 		d := checkError(t, "too long alone", postJSON(t, url, withPrompt(t, body, long)), 400, codeInvalidRequest)
 		if !strings.HasPrefix(d.Message, "prompt: ") {
+			t.Errorf("message %q", d.Message)
+		}
+		d = checkError(t, "too long to echo", postJSON(t, url, withPrompt(t, `{"max_tokens":0,"echo":true}`, long)), 400, codeInvalidRequest)
+		if !strings.HasPrefix(d.Message, "prompt: ") || !strings.Contains(d.Message, "and max_tokens 0 need") {
 			t.Errorf("message %q", d.Message)
 		}
 		sw.WaitNoSessions(t)

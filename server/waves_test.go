@@ -160,6 +160,12 @@ func TestBatchWaves(t *testing.T) {
 		if !strings.HasPrefix(d.Message, "prompt: ") || !strings.Contains(d.Message, "and max_tokens 0 need") {
 			t.Errorf("message %q", d.Message)
 		}
+		// A chat names its messages.
+		chat := fmt.Sprintf(`{"messages":[{"role":"user","content":%q}],"max_tokens":%d}`, long, maxTokens)
+		d = checkError(t, "chat too long", postJSON(t, ts.URL+"/v1/chat/completions", chat), 400, codeInvalidRequest)
+		if !strings.HasPrefix(d.Message, "messages: ") || !strings.Contains(d.Message, fmt.Sprintf("at most %d", cache)) {
+			t.Errorf("message %q", d.Message)
+		}
 		sw.WaitNoSessions(t)
 	})
 

@@ -28,10 +28,10 @@
 // (attnKernels.group, group128 for heads of 128): each cached key and
 // value is read and converted from f16 once for up to eight heads, and
 // the per-head reductions become lane-wise sums across heads in the same
-// order, which keeps decoding at
-// 2,000 positions of context close to its speed at 128 (BenchmarkAttention
-// on x86-64; the NEON kernels are checked under qemu, their speed not yet
-// measured on ARM hardware).
+// order, which keeps decoding at 2,000 positions of context within 20% of
+// its speed at 128 (bench/RESULTS.md; the NEON kernels are checked under
+// qemu, their speed not yet measured on ARM hardware). Several positions
+// (prefill, batched decode) still take the heads one at a time.
 //
 // ForwardBatch computes one step of several sessions together: their rows
 // share every weight product (one read of the weights for all of them),

@@ -71,7 +71,7 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 	ch.member = ch.barrier.join()
 	defer ch.close()
 	ch.waiting = req.Waiting
-	if err := ch.buildIn(ctx, req.Waves, req.Waiting); err != nil {
+	if err := ch.buildIn(ctx, req.Waves); err != nil {
 		return GenerateResult{}, err
 	}
 	res := GenerateResult{PromptTokens: len(req.Prompt)}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"svc/p2p"
@@ -139,12 +140,7 @@ func (w *Waves) prompt(ctx context.Context, n int, waiting func()) (func(), erro
 		w.prompting--
 		w.promptPos -= n
 	default:
-		for i, q := range w.promptQ {
-			if q == pw {
-				w.promptQ = append(w.promptQ[:i], w.promptQ[i+1:]...)
-				break
-			}
-		}
+		w.promptQ = slices.DeleteFunc(w.promptQ, func(q *promptWaiter) bool { return q == pw })
 	}
 	w.admitPrompts()
 	return nil, err
@@ -246,12 +242,7 @@ func (w *Waves) wait(ctx context.Context, first bool) (bool, error) {
 		w.turn = false
 		w.kick()
 	default:
-		for i, q := range w.queue {
-			if q == ch {
-				w.queue = append(w.queue[:i], w.queue[i+1:]...)
-				break
-			}
-		}
+		w.queue = slices.DeleteFunc(w.queue, func(q chan struct{}) bool { return q == ch })
 	}
 	return false, err
 }
@@ -279,9 +270,9 @@ func (w *Waves) kick() {
 
 // buildIn opens the chain's sessions as a member of w (nil: alone, as
 // build does): a refusal for want of room while other members hold
-// sessions waits for room and tries again, calling waiting (if set) as
+// sessions waits for room and tries again, calling c.waiting (if set) as
 // it begins to wait.
-func (c *chain) buildIn(ctx context.Context, w *Waves, waiting func()) error {
+func (c *chain) buildIn(ctx context.Context, w *Waves) error {
 	if w == nil {
 		return c.build(ctx)
 	}
@@ -301,8 +292,8 @@ func (c *chain) buildIn(ctx context.Context, w *Waves, waiting func()) error {
 		c.barrier.leave(c.member)
 		c.member = nil
 		c.r.met.roomWaits.Inc()
-		if waiting != nil {
-			waiting()
+		if c.waiting != nil {
+			c.waiting()
 		}
 		ok, werr := w.wait(ctx, first)
 		if werr != nil {
@@ -338,7 +329,7 @@ func (c *chain) rebuild(ctx context.Context) error {
 	}
 	c.waves = nil
 	w.closed()
-	return c.buildIn(ctx, w, c.waiting)
+	return c.buildIn(ctx, w)
 }
 
 // TooLongError refuses a generation longer than every node of some blocks

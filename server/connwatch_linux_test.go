@@ -9,6 +9,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"io"
 	"math/big"
 	"net"
 	"sync/atomic"
@@ -39,26 +40,10 @@ func TestWatchConnPastDeadline(t *testing.T) {
 	if err := srv.SetReadDeadline(time.Now().Add(-time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	var clientClosed, goneEarly atomic.Bool
-	gone := make(chan struct{})
-	stop := watchConn(srv, func() {
-		goneEarly.Store(!clientClosed.Load())
-		close(gone)
-	})
-	defer stop()
 	// Several of the watcher's peeks (every 100 ms) pass with the client
 	// connected and the deadline gone.
-	time.Sleep(500 * time.Millisecond)
-	clientClosed.Store(true)
-	client.Close()
-	select {
-	case <-gone:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the client's closing was not noticed")
-	}
-	if goneEarly.Load() {
-		t.Fatal("the watcher took a connection past its read deadline for a departed client")
-	}
+	checkCloseNoticed(t, srv, client, "the client's closing was not noticed",
+		"the watcher took a connection past its read deadline for a departed client")
 }
 
 // TestWatchConnTLS: a client of a TLS connection (the managed API's) that
@@ -110,6 +95,15 @@ func TestWatchConnTLS(t *testing.T) {
 		t.Fatal("the TLS handshake failed")
 	}
 	defer srv.Close()
+	checkCloseNoticed(t, srv, client, "the TLS client's closing was not noticed",
+		"the watcher took a connected TLS client for a departed one")
+}
+
+// checkCloseNoticed watches srv, lets several of the watcher's peeks pass
+// with the client connected, closes the client and fails with notNoticed
+// unless the watcher reports it gone, or with early if it did so before.
+func checkCloseNoticed(t *testing.T, srv net.Conn, client io.Closer, notNoticed, early string) {
+	t.Helper()
 	var clientClosed, goneEarly atomic.Bool
 	gone := make(chan struct{})
 	stop := watchConn(srv, func() {
@@ -117,16 +111,15 @@ func TestWatchConnTLS(t *testing.T) {
 		close(gone)
 	})
 	defer stop()
-	// Several of the watcher's peeks pass with the client connected.
 	time.Sleep(500 * time.Millisecond)
 	clientClosed.Store(true)
 	client.Close()
 	select {
 	case <-gone:
 	case <-time.After(30 * time.Second):
-		t.Fatal("the TLS client's closing was not noticed")
+		t.Fatal(notNoticed)
 	}
 	if goneEarly.Load() {
-		t.Fatal("the watcher took a connected TLS client for a departed one")
+		t.Fatal(early)
 	}
 }

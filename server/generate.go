@@ -503,9 +503,48 @@ type wholeChoice struct {
 	err      error
 }
 
+// releaser turns job j's generated tokens into the text they release, with
+// their log-probabilities when asked for, and finds its stop strings: what
+// a whole answer and a stream's generation both do with each token.
+type releaser struct {
+	j     *job
+	asm   *textAssembler
+	track *tokenTrack
+	n     int // tokens generated (none counted for echo alone)
+}
+
+func newReleaser(j *job) *releaser {
+	return &releaser{j: j, asm: newTextAssembler(j.kit.tok, j.stop), track: newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))}
+}
+
+// token takes one generated token: the text it releases, their
+// log-probabilities, and whether a stop string matched (the generation
+// ends there).
+func (rl *releaser) token(tk router.Token) (text string, ps []placed, matched bool) {
+	if rl.j.noTokens {
+		return "", nil, false
+	}
+	rl.n++
+	text, matched = rl.asm.push(tk.ID)
+	if rl.j.logprobs {
+		ps = rl.track.token(tk, text, matched)
+	}
+	return text, ps, matched
+}
+
+// flush releases the text held back when the generation ended without a
+// stop string, and whether a stop string is found in it.
+func (rl *releaser) flush() (text string, ps []placed, matched bool) {
+	text, matched = rl.asm.flush()
+	if rl.j.logprobs {
+		ps = rl.track.out(text, true, matched)
+	}
+	return text, ps, matched
+}
+
 // generateWhole runs job j's generation to its end.
 func (s *Server) generateWhole(r *run, j *job) wholeChoice {
-	asm := newTextAssembler(j.kit.tok, j.stop)
+	rl := newReleaser(j)
 	var c wholeChoice
 	var text strings.Builder
 	text.WriteString(j.echo)
@@ -514,38 +553,30 @@ func (s *Server) generateWhole(r *run, j *job) wholeChoice {
 	if j.promptLogprobs {
 		req.PromptLogprobs = func(p []router.Token) error { c.promptLP = p; return nil }
 	}
-	track := newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))
 	res, err := s.cfg.Backend.Generate(r.ctx, req, func(tk router.Token) error {
 		if err := r.halted(); err != nil {
 			return err
 		}
-		if j.noTokens {
-			return nil
-		}
-		c.n++
-		out, matched := asm.push(tk.ID)
+		out, ps, matched := rl.token(tk)
 		text.WriteString(out)
-		if j.logprobs {
-			c.released = append(c.released, track.token(tk, out, matched)...)
-		}
+		c.released = append(c.released, ps...)
 		if matched {
 			stopped = true
 			return errStopSequence
 		}
 		return nil
 	})
+	c.n = rl.n
 	s.countTokens(j, c.n)
 	if err != nil && !stopped {
 		c.err = err
 		return c
 	}
 	if !stopped {
-		tail, matched := asm.flush()
+		tail, ps, matched := rl.flush()
 		text.WriteString(tail)
 		stopped = matched
-		if j.logprobs {
-			c.released = append(c.released, track.out(tail, true, matched)...)
-		}
+		c.released = append(c.released, ps...)
 	}
 	c.text, c.res = text.String(), res
 	c.finish = string(finishOf(res, stopped, c.n, j))
@@ -702,22 +733,15 @@ func (s *Server) startBatch(r *run, jobs []*job) *streamBatch {
 			}
 		}
 		go func() {
-			asm := newTextAssembler(j.kit.tok, j.stop)
-			track := newTokenTrack(j.kit, utf8.RuneCountInString(j.echo))
-			n, stopped := 0, false
+			rl := newReleaser(j)
+			stopped := false
 			res, err := s.cfg.Backend.Generate(r.ctx, req, func(tk router.Token) error {
 				if err := r.halted(); err != nil {
 					return err
 				}
 				ev := streamEvent{choice: i}
 				var matched bool
-				if !j.noTokens {
-					n++
-					ev.text, matched = asm.push(tk.ID)
-					if j.logprobs {
-						ev.ps = track.token(tk, ev.text, matched)
-					}
-				}
+				ev.text, ev.ps, matched = rl.token(tk)
 				select {
 				case b.events <- ev:
 				case <-r.done:
@@ -731,12 +755,9 @@ func (s *Server) startBatch(r *run, jobs []*job) *streamBatch {
 				}
 				return nil
 			})
-			end := streamEvent{choice: i, done: true, out: outcome{res, err}, n: n, stopped: stopped}
+			end := streamEvent{choice: i, done: true, out: outcome{res, err}, n: rl.n, stopped: stopped}
 			if err == nil && !stopped {
-				end.text, end.stopped = asm.flush()
-				if j.logprobs {
-					end.ps = track.out(end.text, true, end.stopped)
-				}
+				end.text, end.ps, end.stopped = rl.flush()
 			}
 			// Never blocks for long: whoever holds the batch receives
 			// until every generation has ended.

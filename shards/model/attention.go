@@ -144,19 +144,18 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 // groupFor returns the set's group kernel for head size hd (nil if it has
 // none) and the fewest query heads it takes.
 func (k *attnKernels) groupFor(hd int) (func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool, int) {
+	fn, least := k.group, k.groupLeast
 	switch hd {
 	case groupHD:
-		if k.groupLeast > 0 {
-			return k.group, k.groupLeast
-		}
-		return k.group, groupMinHeads
 	case 2 * groupHD:
-		if k.group128Least > 0 {
-			return k.group128, k.group128Least
-		}
-		return k.group128, groupMinHeads
+		fn, least = k.group128, k.group128Least
+	default:
+		return nil, 0
 	}
-	return nil, 0
+	if least == 0 {
+		least = groupMinHeads
+	}
+	return fn, least
 }
 
 // groupsPerKV is the number of calls of attnKernels.group for the query

@@ -33,3 +33,14 @@ func ScorePrompt(ctx context.Context, r *Router, s *p2p.Session, prompt []int32,
 	_, err := p.Forward(ctx, model.Input{Tokens: prompt, Logits: model.LogitsLast, TopK: max(top, 1), OmitLogits: true})
 	return toks, err
 }
+
+// AnnouncedFree is the free cache positions p announces for a model in
+// r's view (false: no such announcement).
+func AnnouncedFree(r *Router, p peer.ID, digest string) (uint64, bool) {
+	for _, h := range r.snapshot()[digest] {
+		if h.peer == p {
+			return h.s.FreeCacheTokens, true
+		}
+	}
+	return 0, false
+}

@@ -496,9 +496,10 @@ type RouteError struct {
 	// first such span); equal when the holders' ranges cover every block
 	// but do not chain.
 	First, Last int
-	// Excluded holders of those blocks were left out after failures (of
-	// this request or recent ones); Busy ones are full; when both are zero
-	// no online node holds the blocks.
+	// Excluded holders of those blocks were left out after failures of
+	// this generation (those left out after other requests' failures are
+	// still tried, as probes); Busy ones are full; when both are zero no
+	// online node holds the blocks.
 	Excluded, Busy int
 	// Last is the last failure opening a chain, if any.
 	Err error
@@ -554,12 +555,16 @@ func (e *RouteError) Unwrap() []error {
 // routeError explains why no chain covers the model: the first span of
 // blocks the usable candidates leave uncovered, and how many of its
 // online holders are excluded or busy.
+//
+// A probe (a peer the router left out after a failure, such as another
+// generation's step timing out there, that this generation has not tried)
+// covers its blocks: build would have used it, so it is not why no chain
+// was found. Counting it as a gap named its blocks instead of those
+// actually missing, as "left out after failures" rather than full, and so
+// kept a batch's generation from waiting for room (roomRefusal).
 func (c *chain) routeError(usable []candidate, last error) error {
 	covered := make([]bool, c.total)
 	for _, cd := range usable {
-		if cd.probe {
-			continue // a probe that failed this request is excluded for it
-		}
 		for b := max(cd.first, 0); b < min(cd.last, c.total); b++ {
 			covered[b] = true
 		}
@@ -574,7 +579,6 @@ func (c *chain) routeError(usable []candidate, last error) error {
 	for e.Last < c.total && !covered[e.Last] {
 		e.Last++
 	}
-	now := time.Now()
 	hs := c.r.snapshot()[c.digest]
 	c.r.mu.Lock()
 	defer c.r.mu.Unlock()
@@ -583,16 +587,15 @@ func (c *chain) routeError(usable []candidate, last error) error {
 		if !c.serves(s) || int(s.First) > e.First || int(s.Last) <= e.First {
 			continue
 		}
-		ex := c.r.excl[h.peer]
+		// Why candidates left it out: this generation excluded it after a
+		// failure, or it is full (it refused for room, or is announced
+		// full while busy).
 		c.mu.Lock()
 		mine := c.excluded[h.peer]
 		c.mu.Unlock()
-		switch {
-		case mine != nil && mine.full:
-			e.Busy++
-		case c.isExcluded(h.peer, c.r.nodes[h.peer].Record) || (ex != nil && ex.until.After(now)):
+		if mine != nil && !mine.full && c.isExcluded(h.peer, c.r.nodes[h.peer].Record) {
 			e.Excluded++
-		default:
+		} else {
 			e.Busy++
 		}
 	}

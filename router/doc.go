@@ -61,7 +61,9 @@
 // (fewer than four prompt steps in flight, or at most 4 × model.MaxBatch
 // positions with the new one): a node queues the rest of a large batch's
 // prompt steps, and a step's deadline does not count its time in the
-// queue. A generation longer than every holder of some blocks accepts for
+// queue. A failover's replay (its prompt and tokens so far, sent to the
+// new nodes at once) waits for such a turn too, before it opens them. A
+// generation longer than every holder of some blocks accepts for
 // one session (wire.Served.max_length: the context, or the node's whole
 // cache when smaller) is refused at once with a TooLongError, whether it
 // shares a Waves or not.

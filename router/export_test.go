@@ -44,3 +44,24 @@ func AnnouncedFree(r *Router, p peer.ID, digest string) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// FillPrompts takes every turn w's pacing gives prompt steps at once (as
+// steps in flight would), so that any further prompt step waits until
+// release.
+func FillPrompts(ctx context.Context, w *Waves) (release func(), err error) {
+	var ends []func()
+	release = func() {
+		for _, end := range ends {
+			end()
+		}
+	}
+	for range promptSteps {
+		end, err := w.prompt(ctx, promptPositions/promptSteps, nil)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		ends = append(ends, end)
+	}
+	return release, nil
+}

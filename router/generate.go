@@ -221,8 +221,9 @@ type chain struct {
 	// generation of the request freed room (waves.go).
 	waves        *Waves
 	afterRelease bool
-	// promptDone, for a member of a Waves, ends its prompt step's turn
-	// (after the first step, or when the generation ends).
+	// promptDone, for a member of a Waves, ends its prompt step's turn, or
+	// a failover's turn to replay (after the next step that succeeds, or
+	// when the generation ends); nil when it holds none.
 	promptDone func()
 	// waiting is GenerateRequest.Waiting, for a failover's wait for room.
 	waiting func()
@@ -247,6 +248,7 @@ func (c *chain) Forward(ctx context.Context, in model.Input) (*model.Output, err
 			c.history = append(c.history, model.Input{Tokens: slices.Clone(in.Tokens), Logits: model.LogitsNone})
 			if c.promptDone != nil {
 				c.promptDone()
+				c.promptDone = nil
 			}
 			return out, nil
 		}

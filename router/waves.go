@@ -40,9 +40,9 @@ import (
 // done (the request's end: its client left, or another member failed)
 // ends every wait at once.
 //
-// A Waves also paces its members' prompt steps (prompt, below), so that a
-// batch of many long prompts does not queue them at a node past their
-// deadlines.
+// A Waves also paces its members' prompt steps (prompt, below), and their
+// failovers' replays (paceReplay), so that a batch of many long prompts
+// does not queue them at a node past their deadlines.
 type Waves struct {
 	done <-chan struct{}
 
@@ -318,10 +318,11 @@ func (c *chain) buildIn(ctx context.Context, w *Waves) error {
 }
 
 // rebuild opens a new chain after a hop failed and the chain's sessions
-// were closed. A member of a Waves gives its room back and tries again as
-// in a first attempt: the nodes that could replace the failed one may be
-// full of its request's other generations, and it then waits for one of
-// them to end instead of failing the request.
+// were closed. A member of a Waves gives its room back, waits for its
+// turn to replay (paceReplay), and tries again as in a first attempt: the
+// nodes that could replace the failed one may be full of its request's
+// other generations, and it then waits for one of them to end instead of
+// failing the request.
 func (c *chain) rebuild(ctx context.Context) error {
 	w := c.waves
 	if w == nil {
@@ -329,7 +330,49 @@ func (c *chain) rebuild(ctx context.Context) error {
 	}
 	c.waves = nil
 	w.closed()
+	if err := c.paceReplay(ctx, w); err != nil {
+		return err
+	}
 	return c.buildIn(ctx, w)
+}
+
+// paceReplay waits for a failover's turn to replay the member's past
+// steps, which send its prompt and the tokens so far to the new nodes at
+// once: a prompt step like any other of the batch, and paced as they are
+// (prompt). Unpaced, a node that died under many long prompts had them
+// all prefilled again at once, queued past their deadlines at the nodes
+// left. A member still in its prompt's turn (the prompt step failed)
+// keeps it. The wait comes before the new sessions open, so the member
+// holds nothing on the nodes that an idle timeout could end, and it
+// leaves the step barrier meanwhile, as in a wait for room; the turn ends
+// with the step that follows the replay (Forward), or the generation.
+func (c *chain) paceReplay(ctx context.Context, w *Waves) error {
+	n := 0
+	for _, in := range c.history {
+		n += len(in.Tokens)
+	}
+	if c.promptDone != nil || n == 0 {
+		return nil
+	}
+	left := false
+	done, err := w.prompt(ctx, n, func() {
+		c.r.met.promptWaits.Inc()
+		if c.member != nil {
+			c.barrier.leave(c.member)
+			c.member, left = nil, true
+		}
+		if c.waiting != nil {
+			c.waiting()
+		}
+	})
+	if left {
+		c.member = c.barrier.join()
+	}
+	if err != nil {
+		return err
+	}
+	c.promptDone = done
+	return nil
 }
 
 // TooLongError refuses a generation longer than every node of some blocks

@@ -486,6 +486,23 @@ func finishOf(res router.GenerateResult, stopped bool, n int, j *job) router.Fin
 // prompts failed: the request fails as a whole.
 var errBatchFailed = errors.New("another prompt of the request failed")
 
+// blamed is the prompt whose error a failed batch answers with, given
+// each prompt's (first: the first to fail): the lowest index of a prompt
+// too long for the nodes, the request's own fault, else the first to
+// fail. Every such prompt is found before its generation starts (the
+// router's check comes before any wait, and halting the others does not
+// skip it), so the answer names the same prompt however the generations
+// raced; which failed first is chance.
+func blamed(errs []error, first int) int {
+	for i, err := range errs {
+		var tl *router.TooLongError
+		if errors.As(err, &tl) {
+			return i
+		}
+	}
+	return first
+}
+
 // wholeChoice is one finished generation of a whole answer.
 type wholeChoice struct {
 	text     string
@@ -623,6 +640,11 @@ func (s *Server) answerWhole(ctx *fasthttp.RequestCtx, r *run, jobs []*job) {
 			ctx.SetStatusCode(499)
 			return
 		}
+		errs := make([]error, len(cs))
+		for i, c := range cs {
+			errs[i] = c.err
+		}
+		failed = blamed(errs, failed)
 		s.fail(ctx, s.genErr(jobs[failed], r.why(cs[failed].err), cs[failed].n > 0))
 		return
 	}
@@ -779,11 +801,14 @@ func (b *streamBatch) recv() streamEvent {
 	return ev
 }
 
-// drain receives (and drops) events until every generation has returned
-// and closed its sessions; the request is not over before.
-func (b *streamBatch) drain() {
+// drain receives events until every generation has returned and closed
+// its sessions (the request is not over before), keeping in errs how
+// each that failed ended.
+func (b *streamBatch) drain(errs []error) {
 	for b.running > 0 {
-		b.recv()
+		if ev := b.recv(); ev.done && !ev.stopped {
+			errs[ev.choice] = ev.out.err
+		}
 	}
 }
 
@@ -805,12 +830,15 @@ func (s *Server) answerStream(ctx *fasthttp.RequestCtx, r *run, jobs []*job, cle
 		}
 		if ev.done && ev.out.err != nil && !ev.stopped {
 			r.halt(errBatchFailed)
-			b.drain()
+			errs := make([]error, len(jobs))
+			errs[ev.choice] = ev.out.err
+			b.drain(errs)
 			if r.gone() {
 				ctx.SetStatusCode(499)
 				return false
 			}
-			s.fail(ctx, s.genErr(jobs[ev.choice], r.why(ev.out.err), b.cs[ev.choice].tokens))
+			i := blamed(errs, ev.choice)
+			s.fail(ctx, s.genErr(jobs[i], r.why(errs[i]), b.cs[i].tokens))
 			return false
 		}
 	}

@@ -1,9 +1,11 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -21,14 +23,28 @@ import (
 // learns the room left only from those refusals: nodes announce their
 // free positions every few seconds, too late for this. So every member
 // first tries at once, as a lone request does; one refused for want of
-// room while members of its request hold sessions queues, first refused
-// first, and tries again when one of them has closed its sessions (its
-// generation ended) — one member at a time, and after each success the
-// next, so that each release costs one refusal at most. A member refused
-// while none of its request holds or is opening sessions has no room to
-// wait for (other requests fill the nodes): it fails as a lone request
-// would, after one more try alone (its first refusal may have been caused
-// by its siblings' sessions opening at the same moment).
+// room while members of its request hold sessions queues (the line, first
+// refused first) and tries again when one of them has closed its sessions
+// (its generation ended): one member at a time, from the head of the
+// line, and after each success the next. A member refused while none of
+// its request holds or is opening sessions has no room to wait for (other
+// requests fill the nodes): it fails as a lone request would, after one
+// more try alone (its first refusal may have been caused by its siblings'
+// sessions opening at the same moment).
+//
+// The line is fair without blocking at its head. A member refused in its
+// turn keeps its place; when it heads the line (it needs more room than
+// has come free: a long prompt, or many max tokens), the turn passes to
+// the one behind it, which may need less, and the round goes on down the
+// line while they open their sessions, up to the first refusal behind the
+// head. So each release costs two refusals at most, and a prompt that
+// fits only when the caches are nearly empty no longer holds up every
+// smaller one behind it. It is not starved either: once maxPasses members
+// have opened sessions while it waited (first attempts included), the line
+// is held for it. Nobody else opens sessions until it has: first attempts
+// queue at the end of the line without trying, turns go to it alone, and
+// as the members holding sessions end, each a release, it finds its room
+// (or, none of them left, tries alone, as above).
 //
 // A failover (a hop failed mid-generation) gives the member's room back
 // and tries again as a first attempt, so that it too waits when the
@@ -52,12 +68,30 @@ type Waves struct {
 	promptPos int
 	promptQ   []*promptWaiter
 
-	mu       sync.Mutex
-	opening  int             // members in their first attempt
-	holding  int             // members whose sessions are open
-	queue    []chan struct{} // refused members; closing one's channel is its turn
-	turn     bool            // a member is trying again in its turn
-	released bool            // room may have come free since the last turn began
+	mu      sync.Mutex
+	opening int           // members in their first attempt
+	holding int           // members whose sessions are open
+	queue   []*roomWaiter // the line: refused members, first refused first
+	seq     uint64        // the place in line the next refused member takes
+	turn    bool          // a member is trying again in its turn
+	inTurn  *roomWaiter   // that member, out of the line meanwhile
+	// released: room may have come free since the last turn began; next
+	// is the place in line that turns go to (0, the head, after a
+	// release; further down the line while those before it are refused).
+	released bool
+	next     int
+	// passed counts the members that opened sessions while passHead (the
+	// place of the member waiting longest) waited; at maxPasses the line
+	// is held for it.
+	passHead uint64
+	passed   int
+}
+
+// roomWaiter is a member in line for room: closing ch is its turn; seq
+// its place, which it keeps when refused in its turn.
+type roomWaiter struct {
+	ch  chan struct{}
+	seq uint64
 }
 
 // NewWaves returns the room-sharing of one request's generations (set as
@@ -173,56 +207,132 @@ func roomRefusal(err error) bool {
 		errors.As(err, &routeErr) && routeErr.Busy > 0
 }
 
-// begin counts a member's first attempt.
-func (w *Waves) begin() {
+// maxPasses bounds how many members may open their sessions while the
+// member waiting longest for room still waits (see Waves: the line).
+const maxPasses = 8
+
+// begin counts a member's first attempt, and reports whether it may make
+// one: not while the line is held for the member waiting longest, which
+// it would pass; it then queues without trying (hold).
+func (w *Waves) begin() bool {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.held() {
+		return false
+	}
 	w.opening++
-	w.mu.Unlock()
+	return true
 }
 
-// attempted records the end of an attempt (first: the member's first):
-// whether its sessions opened.
+// oldest is the place of the member waiting longest for room (in line or
+// in its turn). Callers hold w.mu.
+func (w *Waves) oldest() (uint64, bool) {
+	seq, ok := uint64(math.MaxUint64), false
+	if len(w.queue) > 0 {
+		seq, ok = w.queue[0].seq, true
+	}
+	if w.inTurn != nil && w.inTurn.seq < seq {
+		seq, ok = w.inTurn.seq, true
+	}
+	return seq, ok
+}
+
+// held reports whether maxPasses members have opened sessions while the
+// member waiting longest waited: none more may until it has. Callers
+// hold w.mu.
+func (w *Waves) held() bool {
+	h, ok := w.oldest()
+	return ok && h == w.passHead && w.passed >= maxPasses
+}
+
+// opened counts the sessions a member (at place seq; MaxUint64 for a
+// first attempt) opened, and whether it passed a member that waited
+// longer. Callers hold w.mu.
+func (w *Waves) opened(seq uint64) {
+	w.holding++
+	h, ok := w.oldest()
+	if !ok || h > seq {
+		return
+	}
+	if h != w.passHead {
+		w.passHead, w.passed = h, 0
+	}
+	w.passed++
+}
+
+// attempted records the end of an attempt (first: the member's first)
+// that was not refused for room: whether its sessions opened.
 func (w *Waves) attempted(first, opened bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	seq := uint64(math.MaxUint64)
 	if first {
 		w.opening--
 	} else {
 		w.turn = false
+		seq = w.inTurn.seq
+		w.inTurn = nil
+		// There may be room for the next one too (opened), or the room
+		// this one was given is still free (it failed).
+		w.released = true
 	}
 	if opened {
-		w.holding++
-		if !first {
-			// There may be room for the next one too.
-			w.released = true
-		}
+		w.opened(seq)
 	}
 	w.kick()
 }
 
-// wait queues a member refused for room and waits for its turn. It
-// returns false (with nothing queued) when the member has nothing to wait
-// for: no other member holds or is opening sessions and this refusal was
-// not its first.
+// wait queues a member refused for room (first: in its first attempt,
+// else in its turn) and waits for its turn. It returns false (with
+// nothing queued) when the member has nothing to wait for: no other
+// member holds or is opening sessions and this refusal was not its
+// first.
 func (w *Waves) wait(ctx context.Context, first bool) (bool, error) {
 	w.mu.Lock()
+	var me *roomWaiter
 	if first {
 		w.opening--
 	} else {
 		w.turn = false
+		me, w.inTurn = w.inTurn, nil
+		if w.holding == 0 && w.opening == 0 {
+			w.kick()
+			w.mu.Unlock()
+			return false, nil
+		}
 	}
-	if !first && w.holding == 0 && w.opening == 0 {
-		w.kick()
-		w.mu.Unlock()
-		return false, nil
-	}
-	ch := make(chan struct{})
-	if first {
-		w.queue = append(w.queue, ch)
+	return w.queued(ctx, me)
+}
+
+// hold queues a member that begin did not let try (the line is held), at
+// the end of the line, and waits for its turn.
+func (w *Waves) hold(ctx context.Context) (bool, error) {
+	w.mu.Lock()
+	return w.queued(ctx, nil)
+}
+
+// queued puts a member in line (me: at the place it keeps, refused in its
+// turn; nil: a new place at the end), unlocks w.mu, and waits for its
+// turn. The head refused in its turn passes the turn on to those behind
+// it, which may need less room, unless the line is held for it.
+func (w *Waves) queued(ctx context.Context, me *roomWaiter) (bool, error) {
+	if me == nil {
+		me = &roomWaiter{seq: w.seq}
+		w.seq++
+		w.queue = append(w.queue, me)
 	} else {
-		// Refused in its turn: still the first in line.
-		w.queue = append([]chan struct{}{ch}, w.queue...)
+		k, _ := slices.BinarySearchFunc(w.queue, me.seq, func(q *roomWaiter, seq uint64) int { return cmp.Compare(q.seq, seq) })
+		w.queue = slices.Insert(w.queue, k, me)
+		// Refused in its turn: it keeps its place. Unless room came free
+		// meanwhile (released: the turns start again from the head), the
+		// round goes on behind it only when it heads the line and the line
+		// is not held.
+		if !w.released && k == 0 && !w.held() {
+			w.released, w.next = true, 1
+		}
 	}
+	me.ch = make(chan struct{})
+	ch := me.ch
 	w.kick()
 	w.mu.Unlock()
 	var err error
@@ -239,53 +349,70 @@ func (w *Waves) wait(ctx context.Context, first bool) (bool, error) {
 	select {
 	case <-ch:
 		// Its turn came as it left: pass it on.
-		w.turn = false
-		w.kick()
+		w.turn, w.inTurn, w.released = false, nil, true
 	default:
-		w.queue = slices.DeleteFunc(w.queue, func(q chan struct{}) bool { return q == ch })
+		k := slices.Index(w.queue, me)
+		w.queue = slices.Delete(w.queue, k, k+1)
+		if k < w.next {
+			w.next--
+		}
 	}
+	w.kick()
 	return false, err
 }
 
-// closed records that a member holding sessions closed them.
+// closed records that a member holding sessions closed them: the turns
+// start again from the head of the line.
 func (w *Waves) closed() {
 	w.mu.Lock()
 	w.holding--
-	w.released = true
+	w.released, w.next = true, 0
 	w.kick()
 	w.mu.Unlock()
 }
 
-// kick gives the first queued member its turn when room may have come
-// free, or when no other member holds or opens sessions (it then tries
-// alone). Callers hold w.mu.
+// kick gives a queued member its turn: the one at place next in line when
+// room may have come free, or the head when no other member holds or
+// opens sessions (it then tries alone). Callers hold w.mu.
 func (w *Waves) kick() {
-	if w.turn || len(w.queue) == 0 || !(w.released || w.holding == 0 && w.opening == 0) {
+	if w.turn || len(w.queue) == 0 {
 		return
 	}
-	w.turn, w.released = true, false
-	close(w.queue[0])
-	w.queue = w.queue[1:]
+	i := w.next
+	switch {
+	case w.holding == 0 && w.opening == 0:
+		i = 0
+	case !w.released || i >= len(w.queue) || i > 0 && w.held():
+		return
+	}
+	me := w.queue[i]
+	w.queue = slices.Delete(w.queue, i, i+1)
+	// The next turn goes to the one behind it, if it opens its sessions.
+	w.turn, w.inTurn, w.released, w.next = true, me, false, i
+	close(me.ch)
 }
 
 // buildIn opens the chain's sessions as a member of w (nil: alone, as
 // build does): a refusal for want of room while other members hold
 // sessions waits for room and tries again, calling c.waiting (if set) as
-// it begins to wait.
+// it begins to wait; so does a member that may not try yet (the line is
+// held).
 func (c *chain) buildIn(ctx context.Context, w *Waves) error {
 	if w == nil {
 		return c.build(ctx)
 	}
-	w.begin()
-	first := true
+	first, try := true, w.begin()
+	var err error // the last refusal
 	for {
-		err := c.build(ctx)
-		if err == nil || !roomRefusal(err) || ctx.Err() != nil {
-			w.attempted(first, err == nil)
-			if err == nil {
-				c.waves = w
+		if try {
+			err = c.build(ctx)
+			if err == nil || !roomRefusal(err) || ctx.Err() != nil {
+				w.attempted(first, err == nil)
+				if err == nil {
+					c.waves = w
+				}
+				return err
 			}
-			return err
 		}
 		// Waiting, it is not one of the model's generations for the step
 		// barrier.
@@ -295,14 +422,23 @@ func (c *chain) buildIn(ctx context.Context, w *Waves) error {
 		if c.waiting != nil {
 			c.waiting()
 		}
-		ok, werr := w.wait(ctx, first)
+		var ok bool
+		var werr error
+		if try {
+			ok, werr = w.wait(ctx, first)
+		} else {
+			ok, werr = w.hold(ctx)
+		}
 		if werr != nil {
+			if err == nil {
+				return werr
+			}
 			return fmt.Errorf("%w (after: %w)", werr, err)
 		}
 		if !ok {
 			return err
 		}
-		first = false
+		first, try = false, true
 		c.member = c.barrier.join()
 		// Room came free: try the nodes this generation found full, and
 		// those announced full while busy.

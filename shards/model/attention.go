@@ -42,6 +42,11 @@ type attnBuffers struct {
 	// the converted values of one lane and the accumulators of the heads.
 	gq16                     []uint16
 	gq, gscores, gvals, gacc []float32
+
+	// For attnKernels.tile: q16, the queries, the scores and the
+	// accumulators of a tile's pairs.
+	tq16              []uint16
+	tq, tscores, tacc []float32
 }
 
 // attnBufList recycles attention scratch. Unlike a sync.Pool it keeps its
@@ -103,6 +108,24 @@ func (b *attnBuffers) group(hd, span int) (q16 []uint16, q, scores, vals, acc []
 		b.gvals[:roundUp(span, 4*lanes)/(4*lanes)*hd], b.gacc[:groupHeads*attnAccLen(hd)]
 }
 
+// tile returns the scratch of attnKernels.tile: q16 (hd), nq floats of
+// queries, ns of scores and na of accumulators.
+func (b *attnBuffers) tile(hd, nq, ns, na int) (q16 []uint16, q, scores, acc []float32) {
+	if cap(b.tq16) < hd {
+		b.tq16 = make([]uint16, hd)
+	}
+	if cap(b.tq) < nq {
+		b.tq = make([]float32, nq)
+	}
+	if cap(b.tscores) < ns {
+		b.tscores = make([]float32, ns)
+	}
+	if cap(b.tacc) < na {
+		b.tacc = make([]float32, na)
+	}
+	return b.tq16[:hd], b.tq[:nq], b.tscores[:ns], b.tacc[:na]
+}
+
 // attention computes causal grouped-query attention for n query rows whose
 // first position is pos0, against the cache positions [0, pos0+n):
 //
@@ -132,13 +155,18 @@ func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *lay
 		t.gfn = t.groups
 	}
 	t.bufs, t.c, t.lc, t.q, t.n, t.pos0, t.out = bufs, c, lc, q, n, pos0, out
+	if t.tfn == nil {
+		t.tfn = t.tiles
+	}
 	if gk, least := t.kern.groupFor(c.HeadDim); n == 1 && gk != nil && c.Heads/c.KVHeads >= least {
 		p.For(c.KVHeads*groupsPerKV(c), t.gfn)
+	} else if n >= 2 && t.kern.tile != nil && c.HeadDim%lanes == 0 {
+		p.For(c.KVHeads*((n+tileRows(c)-1)/tileRows(c)), t.tfn)
 	} else {
 		p.For(n*c.Heads, t.fn)
 	}
 	// Drop the references to the caller's memory until the next call.
-	*t = attnTask{fn: t.fn, gfn: t.gfn, kern: t.kern}
+	*t = attnTask{fn: t.fn, gfn: t.gfn, tfn: t.tfn, kern: t.kern}
 }
 
 // groupFor returns the set's group kernel for head size hd (nil if it has
@@ -158,6 +186,10 @@ func (k *attnKernels) groupFor(hd int) (func(q []float32, k, v []uint16, stride 
 	return fn, least
 }
 
+// tileRows is the number of rows (positions) in a tile of
+// attnKernels.tile: about 24 (row, query head) pairs, three octets.
+func tileRows(c *Config) int { return max(1, 24/(c.Heads/c.KVHeads)) }
+
 // groupsPerKV is the number of calls of attnKernels.group for the query
 // heads of one key/value head.
 func groupsPerKV(c *Config) int {
@@ -175,6 +207,7 @@ type attnTask struct {
 	n, pos0 int
 	fn      func(lo, hi int) // t.heads, bound once
 	gfn     func(lo, hi int) // t.groups, bound once
+	tfn     func(lo, hi int) // t.tiles, bound once
 	kern    *attnKernels     // bestAttn unless a test chose another set
 }
 
@@ -232,6 +265,30 @@ func (t *attnTask) groups(lo, hi int) {
 		// shapes the group kernel does not.
 		if h1-h0 < least || !gk(q, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, scale, span, b, out) {
 			t.heads(h0, h1)
+		}
+	}
+}
+
+// tiles computes the tiles [lo, hi) of several positions: tile u is the
+// query heads of key/value head u%KVHeads for up to tileRows rows, the
+// last rows (the longest spans) first so that the pool's last chunks are
+// the short ones.
+func (t *attnTask) tiles(lo, hi int) {
+	c, lc, kern := t.c, t.lc, t.kern
+	hd, kvDim, qDim := c.HeadDim, c.KVDim(), c.QDim()
+	group, rows := c.Heads/c.KVHeads, tileRows(c)
+	nt := (t.n + rows - 1) / rows
+	scale := 1 / float32(math.Sqrt(float64(hd)))
+	b := t.bufs.get()
+	defer t.bufs.put(b)
+	for u := lo; u < hi; u++ {
+		kv, r0 := u%c.KVHeads, (nt-1-u/c.KVHeads)*rows
+		r1 := min(t.n, r0+rows)
+		off := r0*qDim + kv*group*hd
+		if !kern.tile(t.q[off:], qDim, r1-r0, group, hd, lc.k[kv*hd:], lc.v[kv*hd:], kvDim, t.pos0+r0+1, scale, b, t.out[off:]) {
+			for r := r0; r < r1; r++ {
+				t.heads(r*c.Heads+kv*group, r*c.Heads+(kv+1)*group)
+			}
 		}
 	}
 }

@@ -39,8 +39,9 @@ func attnKernelSets() []*attnKernels {
 	return sets
 }
 
-// avx512Attn computes a single position's head groups with the AVX2 group
-// kernels (attn_avx2_amd64.go): it gives the same bits, and its instructions
+// avx512Attn computes a single position's head groups and several
+// positions' tiles with the AVX2 group and tile kernels
+// (attn_avx2_amd64.go): they give the same bits, and their instructions
 // are among those this set requires.
 var avx512Attn = &attnKernels{
 	name:          "avx512",
@@ -53,6 +54,7 @@ var avx512Attn = &attnKernels{
 	group:         groupAVX2,
 	group128:      group128AVX2,
 	group128Least: 2, // four heads a round: two already gain
+	tile:          tileAVX2,
 	silu:          siluAVX512,
 	toF16:         toF16AVX512,
 }

@@ -2,6 +2,8 @@
 
 package model
 
+import "math"
+
 // avx2Attn is the kernel set for CPUs with AVX2, FMA and F16C but no
 // AVX-512 (attn_avx2_amd64.s). Shapes the assembly does not take go to the
 // Go kernels, which give the same bits.
@@ -16,6 +18,7 @@ var avx2Attn = &attnKernels{
 	group:         groupAVX2,
 	group128:      group128AVX2,
 	group128Least: 2, // four heads a round: two already gain
+	tile:          tileAVX2,
 	silu:          siluAVX2,
 	toF16:         toF16AVX2,
 }
@@ -52,6 +55,18 @@ func attnGroupScores128(qg *float32, k *uint16, v *uint16, stride int, span int,
 
 //go:noescape
 func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, cols int, acc *float32, vs *float32)
+
+//go:noescape
+func attnTileScores2(qt *float32, k *uint16, kstride int, chunks int, triples int, pairs int, scale float32, s *float32, ostride int)
+
+//go:noescape
+func attnTileKQV2(s *float32, ostride int, v *uint16, vstride int, npos int, octets int, blocks int, acc *float32, astride int, load int)
+
+//go:noescape
+func attnTileTail2(p *float32, pstride int, v *uint16, vstride int, count int, lane int, hd8 int, acc *float32)
+
+//go:noescape
+func attnTileReduce2(acc *float32, hd int, o *float32)
 
 //go:noescape
 func attnToF16_2(dst *uint16, x *float32, n int)
@@ -181,3 +196,92 @@ func groupHeadsAVX2(hd int, q []float32, k, v []uint16, stride int, scale float3
 func siluAVX2(y, x []float32) { siluAsm(attnSiLU2, y, x) }
 
 func toF16AVX2(dst []uint16, x []float32) { toF16Asm(attnToF16_2, dst, x) }
+
+// Positions a call of attnTileScores2 takes (its keys stay in L1 for all
+// the pairs) and a pass of attnTileKQV2 (the lane's values and
+// probabilities stay in L1 for all the pairs).
+const (
+	tileScoreTriples = 16
+	tileKQVPass      = 512
+)
+
+// tileAVX2 is attnKernels.tile on the attnTile* kernels: the pairs are
+// numbered row-major (row r, head h: pair r·heads+h) and padded with zero
+// queries to whole octets. Every pair's scores are computed up to the
+// tile's longest span, and the positions a pair's row does not see are
+// set to -Inf before the softmax: their probabilities become exactly +0
+// and add +0 to the float64 total of ggml's order, which changes no
+// bit of the pair's own probabilities. The value products then run the
+// positions every row sees (the first row's span) for all the pairs at
+// once, lane by lane, and each pair's remaining positions on its own.
+func tileAVX2(q []float32, qstride, rows, heads, hd int, k, v []uint16, stride, span0 int, scale float32, b *attnBuffers, out []float32) bool {
+	if hd <= 0 || hd%lanes != 0 || rows <= 0 || heads <= 0 || span0 <= 0 {
+		return false
+	}
+	pairs := rows * heads
+	npad := roundUp(pairs, 8)
+	octets := npad / 8
+	spanMax := span0 + rows - 1
+	// The scores' rows: the softmax's padding to 16 and the two rows past
+	// the span that the last block of three positions writes.
+	nrows := roundUp(spanMax+2, lanes)
+	ostride := 8 * nrows
+	astride := lanes * hd
+	q16, qt, sc, acc := b.tile(hd, npad*hd, octets*ostride, npad*astride)
+	for r := range rows {
+		for h := range heads {
+			p := r*heads + h
+			prepQAVX2(q16, qt[p*hd:(p+1)*hd], q[r*qstride+h*hd:r*qstride+(h+1)*hd])
+		}
+	}
+	clear(qt[pairs*hd:])
+	_ = k[(spanMax-1)*stride+hd-1]
+	_ = v[(spanMax-1)*stride+hd-1]
+	chunks := hd / lanes
+	full := spanMax / 3
+	for t0 := 0; t0 < full; t0 += tileScoreTriples {
+		nt := min(tileScoreTriples, full-t0)
+		attnTileScores2(&qt[0], &k[3*t0*stride], 2*stride, chunks, nt, npad, scale, &sc[3*t0*8], 4*ostride)
+	}
+	// The last one or two positions: a block of three copies of each
+	// (key stride 0), the copies landing on the rows after it.
+	for j := 3 * full; j < spanMax; j++ {
+		attnTileScores2(&qt[0], &k[j*stride], 0, chunks, 1, npad, scale, &sc[j*8], 4*ostride)
+	}
+	ninf := float32(math.Inf(-1))
+	for p := range pairs {
+		s := sc[p/8*ostride+p%8:]
+		for j := span0 + p/heads; j < spanMax; j++ {
+			s[j*8] = ninf
+		}
+	}
+	for o := range octets {
+		attnGroupSoftmax2(&sc[o*ostride], spanMax)
+	}
+
+	// The common positions [0, span0), in passes, lane by lane.
+	for j0 := 0; j0 < span0; j0 += tileKQVPass {
+		n := min(span0, j0+tileKQVPass) - j0
+		load := 0
+		if j0 > 0 {
+			load = 1
+		}
+		for l := range lanes {
+			np, j := 0, min(j0+l, spanMax-1)
+			if l < n {
+				np = (n - l + lanes - 1) / lanes
+			}
+			attnTileKQV2(&sc[j*8], 4*ostride, &v[j*stride], 2*lanes*stride, np, octets, hd/lanes, &acc[l*hd], 4*astride, load)
+		}
+	}
+	for p := range pairs {
+		r, h := p/heads, p%heads
+		a := acc[p*astride : (p+1)*astride]
+		if n := r; n > 0 {
+			attnTileTail2(&sc[p/8*ostride+span0*8+p%8], 32, &v[span0*stride], 2*stride, n, span0, hd/8, &a[0])
+		}
+		o := out[r*qstride+h*hd : r*qstride+(h+1)*hd]
+		attnTileReduce2(&a[0], hd, &o[0])
+	}
+	return true
+}

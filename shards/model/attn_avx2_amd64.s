@@ -1413,3 +1413,333 @@ gs128_round:
 	JNZ  gs128_pos
 	VZEROUPPER
 	RET
+
+// The tile kernels below compute several positions' attention (a
+// prompt's prefill, in tinyBLAS's order) for a tile of (row, query head)
+// pairs that share a key/value head, converting each cached key and value
+// once for several pairs instead of once per pair. Pairs are kept in
+// octets: an octet's scores and probabilities are position-major, eight
+// floats (one per pair) a position, as attnGroupSoftmax2 takes them. Every
+// pair's dot products keep attnScoresTiny2's and attnKQVTiny2's operations
+// in their order: the accumulators start at +0, take the same fused
+// multiply-adds in the same order and are reduced by hsum's tree.
+
+// func attnTileScores2(qt *float32, k *uint16, kstride int, chunks int, triples int, pairs int, scale float32, s *float32, ostride int)
+//
+// For the pairs p < pairs (even) with rounded queries at qt + p·64·chunks
+// bytes (head size 16·chunks) and the positions j < 3·triples with keys
+// at k + j·kstride: s[o·ostride + 32j + 4(p%8)] (bytes, o = p/8) =
+// dotF16Tiny(q_p, k_j)·scale. Blocks of two pairs and three positions
+// keep their twelve 8-lane halves of 16-lane accumulators in registers,
+// each key chunk converted once for both pairs and each query chunk
+// loaded once for the three positions; the twelve reductions then run
+// lane-wise across the six sums.
+TEXT ·attnTileScores2(SB), NOSPLIT, $0-72
+	MOVQ qt+0(FP), SI
+	MOVQ chunks+24(FP), R13
+	MOVQ R13, R14
+	SHLQ $6, R14
+	MOVQ kstride+16(FP), R12
+	XORQ R15, R15
+
+ts2_pair:
+	CMPQ  R15, pairs+40(FP)
+	JGE   ts2_done
+	MOVQ  R15, AX
+	SHRQ  $3, AX
+	IMULQ ostride+64(FP), AX
+	ADDQ  s+56(FP), AX
+	MOVQ  R15, BX
+	ANDQ  $7, BX
+	LEAQ  (AX)(BX*4), DI
+	LEAQ  (SI)(R14*1), R11
+	MOVQ  k+8(FP), R8
+	MOVQ  triples+32(FP), DX
+
+ts2_triple:
+	LEAQ   (R8)(R12*1), R9
+	LEAQ   (R9)(R12*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	XORQ   CX, CX
+	MOVQ   R13, BX
+
+ts2_chunk:
+	// Lanes 0..7 of the chunk: pair 0 into Y0, Y2, Y4 (positions 0, 1,
+	// 2), pair 1 into Y6, Y8, Y10; then lanes 8..15 into the odd ones.
+	VCVTPH2PS   (R8)(CX*1), Y12
+	VCVTPH2PS   (R9)(CX*1), Y13
+	VCVTPH2PS   (R10)(CX*1), Y14
+	VMOVUPS     (SI)(CX*2), Y15
+	VFMADD231PS Y12, Y15, Y0
+	VFMADD231PS Y13, Y15, Y2
+	VFMADD231PS Y14, Y15, Y4
+	VMOVUPS     (R11)(CX*2), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y8
+	VFMADD231PS Y14, Y15, Y10
+	VCVTPH2PS   16(R8)(CX*1), Y12
+	VCVTPH2PS   16(R9)(CX*1), Y13
+	VCVTPH2PS   16(R10)(CX*1), Y14
+	VMOVUPS     32(SI)(CX*2), Y15
+	VFMADD231PS Y12, Y15, Y1
+	VFMADD231PS Y13, Y15, Y3
+	VFMADD231PS Y14, Y15, Y5
+	VMOVUPS     32(R11)(CX*2), Y15
+	VFMADD231PS Y12, Y15, Y7
+	VFMADD231PS Y13, Y15, Y9
+	VFMADD231PS Y14, Y15, Y11
+	ADDQ        $32, CX
+	DECQ        BX
+	JNZ         ts2_chunk
+
+	// t[l] = a[l]+a[l+8] of the six sums: A, B, C (pair 0, positions
+	// 0, 1, 2) in Y0, Y2, Y4 and D, E, F (pair 1) in Y6, Y8, Y10.
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y5, Y4, Y4
+	VADDPS Y7, Y6, Y6
+	VADDPS Y9, Y8, Y8
+	VADDPS Y11, Y10, Y10
+
+	// u = t[l]+t[l+4]: [A | C] in Y1, [D | F] in Y3, [B | 0] in Y5,
+	// [E | 0] in Y7 (one sum's four lanes in each 128-bit half).
+	VPERM2F128   $0x20, Y4, Y0, Y12
+	VPERM2F128   $0x31, Y4, Y0, Y13
+	VADDPS       Y13, Y12, Y1
+	VPERM2F128   $0x20, Y10, Y6, Y12
+	VPERM2F128   $0x31, Y10, Y6, Y13
+	VADDPS       Y13, Y12, Y3
+	VEXTRACTF128 $1, Y2, X12
+	VADDPS       X12, X2, X5
+	VEXTRACTF128 $1, Y8, X12
+	VADDPS       X12, X8, X7
+
+	// (u0+u2) and (u1+u3), then their sum: [A, D, B, E | C, F, 0, 0].
+	VSHUFPS      $0x44, Y3, Y1, Y12
+	VSHUFPS      $0xee, Y3, Y1, Y13
+	VADDPS       Y13, Y12, Y1
+	VSHUFPS      $0x44, Y7, Y5, Y12
+	VSHUFPS      $0xee, Y7, Y5, Y13
+	VADDPS       Y13, Y12, Y5
+	VSHUFPS      $0x88, Y5, Y1, Y12
+	VSHUFPS      $0xdd, Y5, Y1, Y13
+	VADDPS       Y13, Y12, Y0
+	VBROADCASTSS scale+48(FP), Y15
+	VMULPS       Y15, Y0, Y0
+	VMOVLPS      X0, (DI)
+	VMOVHPS      X0, 32(DI)
+	VEXTRACTF128 $1, Y0, X12
+	VMOVLPS      X12, 64(DI)
+	ADDQ         $96, DI
+	LEAQ         (R10)(R12*1), R8
+	DECQ         DX
+	JNZ          ts2_triple
+
+	LEAQ (R11)(R14*1), SI
+	ADDQ $2, R15
+	JMP  ts2_pair
+
+ts2_done:
+	VZEROUPPER
+	RET
+
+// func attnTileKQV2(s *float32, ostride int, v *uint16, vstride int, npos int, octets int, blocks int, acc *float32, astride int, load int)
+//
+// One lane l of attnKQVTiny2's accumulators for every pair of the octets:
+// for the npos positions t of the lane, with probabilities at
+// s + o·ostride + 512t + 4(p%8) (bytes) and values at v + t·vstride,
+// pair p's accumulator row acc + p·astride (hd = 16·blocks floats) gets
+// p_t·v_t added in position order, starting from the row's floats (load
+// != 0) or from +0. Blocks of four pairs and 16 outputs keep their eight
+// chains in registers; each value chunk is converted once for the four.
+TEXT ·attnTileKQV2(SB), NOSPLIT, $0-80
+	MOVQ astride+64(FP), R11
+	MOVQ vstride+24(FP), AX
+	MOVQ blocks+48(FP), BX
+	XORQ R13, R13
+
+tk2_block:
+	MOVQ s+0(FP), SI
+	MOVQ acc+56(FP), R10
+	LEAQ (R10)(R13*2), R10
+	MOVQ octets+40(FP), R14
+
+tk2_oct:
+	MOVQ $2, R15
+	MOVQ SI, DI
+
+tk2_half:
+	LEAQ    (R10)(R11*2), R12
+	CMPQ    load+72(FP), $0
+	JEQ     tk2_zero
+	VMOVUPS (R10), Y0
+	VMOVUPS 32(R10), Y1
+	VMOVUPS (R10)(R11*1), Y2
+	VMOVUPS 32(R10)(R11*1), Y3
+	VMOVUPS (R12), Y4
+	VMOVUPS 32(R12), Y5
+	VMOVUPS (R12)(R11*1), Y6
+	VMOVUPS 32(R12)(R11*1), Y7
+	JMP     tk2_walk0
+
+tk2_zero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+tk2_walk0:
+	MOVQ  v+16(FP), R8
+	ADDQ  R13, R8
+	MOVQ  DI, R9
+	MOVQ  npos+32(FP), CX
+	TESTQ CX, CX
+	JZ    tk2_store
+
+tk2_walk:
+	PREFETCHT0   (R8)(AX*4)
+	VCVTPH2PS    (R8), Y8
+	VCVTPH2PS    16(R8), Y9
+	VBROADCASTSS (R9), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS 4(R9), Y11
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VBROADCASTSS 8(R9), Y12
+	VFMADD231PS  Y8, Y12, Y4
+	VFMADD231PS  Y9, Y12, Y5
+	VBROADCASTSS 12(R9), Y13
+	VFMADD231PS  Y8, Y13, Y6
+	VFMADD231PS  Y9, Y13, Y7
+	ADDQ         AX, R8
+	ADDQ         $512, R9
+	DECQ         CX
+	JNZ          tk2_walk
+
+tk2_store:
+	VMOVUPS Y0, (R10)
+	VMOVUPS Y1, 32(R10)
+	VMOVUPS Y2, (R10)(R11*1)
+	VMOVUPS Y3, 32(R10)(R11*1)
+	VMOVUPS Y4, (R12)
+	VMOVUPS Y5, 32(R12)
+	VMOVUPS Y6, (R12)(R11*1)
+	VMOVUPS Y7, 32(R12)(R11*1)
+	LEAQ    (R12)(R11*2), R10
+	ADDQ    $16, DI
+	DECQ    R15
+	JNZ     tk2_half
+	ADDQ    ostride+8(FP), SI
+	DECQ    R14
+	JNZ     tk2_oct
+	ADDQ    $32, R13
+	DECQ    BX
+	JNZ     tk2_block
+	VZEROUPPER
+	RET
+
+// func attnTileTail2(p *float32, pstride int, v *uint16, vstride int, count int, lane int, hd8 int, acc *float32)
+//
+// ACCUM2 for one pair from position lane on: for count positions t,
+// accumulator row (lane+t)&15 (8·hd8 floats at acc) += p_t·v_t, with p_t
+// at p + t·pstride and v_t at v + t·vstride (bytes).
+TEXT ·attnTileTail2(SB), NOSPLIT, $0-64
+	MOVQ  p+0(FP), SI
+	MOVQ  v+16(FP), R8
+	MOVQ  count+32(FP), DX
+	MOVQ  lane+40(FP), AX
+	MOVQ  hd8+48(FP), R12
+	MOVQ  R12, R11
+	SHLQ  $5, R11
+	MOVQ  acc+56(FP), R10
+	TESTQ DX, DX
+	JZ    tt2_done
+
+tt2_pos:
+	VBROADCASTSS (SI), Y0
+	MOVQ         AX, CX
+	ANDQ         $15, CX
+	IMULQ        R11, CX
+	ADDQ         R10, CX
+	MOVQ         R8, DI
+	MOVQ         R12, BX
+
+tt2_chunk:
+	VCVTPH2PS   (DI), Y1
+	VFMADD213PS (CX), Y0, Y1
+	VMOVUPS     Y1, (CX)
+	ADDQ        $16, DI
+	ADDQ        $32, CX
+	DECQ        BX
+	JNZ         tt2_chunk
+	ADDQ        pstride+8(FP), SI
+	ADDQ        vstride+24(FP), R8
+	INCQ        AX
+	DECQ        DX
+	JNZ         tt2_pos
+
+tt2_done:
+	VZEROUPPER
+	RET
+
+// func attnTileReduce2(acc *float32, hd int, o *float32)
+//
+// attnKQVTiny2's reduction: o[d] = hsum of the 16 accumulator rows (hd
+// floats each, hd a multiple of 8) at column d.
+TEXT ·attnTileReduce2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ hd+8(FP), R12
+	MOVQ o+16(FP), DX
+	MOVQ R12, R11
+	SHLQ $2, R11
+	SHRQ $3, R12
+
+tr2_red:
+	MOVQ DI, AX
+	LOADROW2(AX, Y0)
+	LOADROW2(AX, Y1)
+	LOADROW2(AX, Y2)
+	LOADROW2(AX, Y3)
+	LOADROW2(AX, Y4)
+	LOADROW2(AX, Y5)
+	LOADROW2(AX, Y6)
+	LOADROW2(AX, Y7)
+	VADDPS  (AX), Y0, Y0
+	ADDQ    R11, AX
+	VADDPS  (AX), Y1, Y1
+	ADDQ    R11, AX
+	VADDPS  (AX), Y2, Y2
+	ADDQ    R11, AX
+	VADDPS  (AX), Y3, Y3
+	ADDQ    R11, AX
+	VADDPS  (AX), Y4, Y4
+	ADDQ    R11, AX
+	VADDPS  (AX), Y5, Y5
+	ADDQ    R11, AX
+	VADDPS  (AX), Y6, Y6
+	ADDQ    R11, AX
+	VADDPS  (AX), Y7, Y7
+	TREE8
+	VMOVUPS Y0, (DX)
+	ADDQ    $32, DI
+	ADDQ    $32, DX
+	DECQ    R12
+	JNZ     tr2_red
+	VZEROUPPER
+	RET

@@ -55,6 +55,16 @@ type attnKernels struct {
 	group128      func(q []float32, k, v []uint16, stride int, scale float32, span int, b *attnBuffers, out []float32) bool
 	group128Least int
 
+	// tile, when set, computes attention for several positions (tinyBLAS's
+	// order, a batch of two or more) for rows·heads (row, query head)
+	// pairs that share the key/value head k, v: the query of pair (r, h)
+	// is q[r·qstride+h·hd:][:hd] and its output goes to the same place in
+	// out, and row r sees the positions [0, span0+r). For each pair it
+	// performs the steps prepQ, scoresTiny, softmax and kqvTiny, with the
+	// same bits, but converts each cached key and value once for several
+	// pairs. It returns false, doing nothing, for shapes it does not take.
+	tile func(q []float32, qstride, rows, heads, hd int, k, v []uint16, stride, span0 int, scale float32, b *attnBuffers, out []float32) bool
+
 	// silu is siluRow (ggmlmath.go), which shares the vector exponential
 	// with the softmax.
 	silu func(y, x []float32)

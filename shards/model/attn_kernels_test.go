@@ -593,3 +593,105 @@ func checkVexp(t *testing.T, exp func(x *float32, n int), n int) {
 	}
 	check()
 }
+
+// TestAttentionTile checks the path of several positions that computes
+// tiles of (row, query head) pairs sharing a key/value head
+// (attnKernels.tile) against the per-head Go kernels, for head sizes 64
+// and 128 (and 48, a multiple of 16 that is neither), group sizes 1 to 8,
+// 2 to 70 rows from position 0 and later (partial tiles, partial octets,
+// spans around the kernels' blocks of 3, 16 and 512 positions), extreme
+// values, and one scratch for every call, so that a longer call leaves it
+// dirty for a shorter one.
+func TestAttentionTile(t *testing.T) {
+	var sets []*attnKernels
+	for _, ks := range attnKernelSets() {
+		if ks.tile != nil {
+			sets = append(sets, ks)
+		}
+	}
+	if len(sets) == 0 {
+		t.Skip("no kernel set with a tile kernel in this build or on this CPU")
+	}
+	pool := tensor.NewPool(2)
+	defer pool.Close()
+	r := rand.New(rand.NewPCG(27, 28))
+	type batch struct{ n, pos0 int }
+	batches := []batch{{2, 0}, {3, 0}, {9, 0}, {70, 0}, {2, 1}, {5, 14}, {8, 28}, {25, 100}, {16, 495}, {33, 500}, {70, 530}, {2, 1999}}
+	for _, hd := range []int{64, 128, 48} {
+		for g := 1; g <= 8; g++ {
+			c := &Config{Heads: 2 * g, KVHeads: 2, HeadDim: hd}
+			for bi, bt := range batches {
+				if hd == 48 && bi%3 != 0 {
+					continue // the odd head size on a few batches, for the time
+				}
+				for _, ext := range []bool{false, true} {
+					total := bt.pos0 + bt.n
+					lc := &layerCache{
+						k: randF16(r, total*c.KVDim(), 1, ext),
+						v: randF16(r, total*c.KVDim(), 1, ext),
+					}
+					q := make([]float32, bt.n*c.QDim())
+					for i := range q {
+						q[i] = randF32(r, 3, ext)
+					}
+					want := make([]float32, len(q))
+					attention(nil, &attnTask{kern: genericAttn}, newAttnBufList(1), c, lc, q, bt.n, bt.pos0, want)
+					for _, ks := range sets {
+						got := make([]float32, len(q))
+						attention(pool, &attnTask{kern: ks}, newAttnBufList(1), c, lc, q, bt.n, bt.pos0, got)
+						compareRows(t, fmt.Sprintf("%s hd=%d group=%d n=%d pos0=%d extremes=%v", ks.name, hd, g, bt.n, bt.pos0, ext), got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAttentionTileKernel calls the tile kernels themselves for every row
+// count 1..12 and group size 1..8 on the second key/value head of two,
+// with one scratch for every call, against the per-head Go kernels.
+func TestAttentionTileKernel(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 30))
+	ran := false
+	for _, ks := range attnKernelSets() {
+		if ks.tile == nil {
+			continue
+		}
+		ran = true
+		b := &attnBuffers{}
+		for _, hd := range []int{64, 128} {
+			scale := 1 / float32(math.Sqrt(float64(hd)))
+			for g := 1; g <= 8; g++ {
+				c := &Config{Heads: 2 * g, KVHeads: 2, HeadDim: hd}
+				for rows := 1; rows <= 12; rows++ {
+					for _, pos0 := range []int{0, 1, 47, 600} {
+						n := rows + 1 // row 0 is computed by the reference only
+						total := pos0 + n
+						lc := &layerCache{
+							k: randF16(r, total*c.KVDim(), 1, false),
+							v: randF16(r, total*c.KVDim(), 1, false),
+						}
+						q := make([]float32, n*c.QDim())
+						for i := range q {
+							q[i] = randF32(r, 3, false)
+						}
+						want := make([]float32, len(q))
+						attention(nil, &attnTask{kern: genericAttn}, newAttnBufList(1), c, lc, q, n, pos0, want)
+						got := make([]float32, len(q))
+						off := c.QDim() + g*hd // row 1, key/value head 1
+						if !ks.tile(q[off:], c.QDim(), rows, g, hd, lc.k[hd:], lc.v[hd:], c.KVDim(), pos0+2, scale, b, got[off:]) {
+							t.Fatalf("%s hd=%d: the tile kernel refuses %d rows of %d heads", ks.name, hd, rows, g)
+						}
+						for i := 1; i < n; i++ {
+							w := want[i*c.QDim()+g*hd : (i+1)*c.QDim()]
+							compareRows(t, fmt.Sprintf("%s hd=%d group=%d rows=%d pos0=%d row %d", ks.name, hd, g, rows, pos0, i), got[i*c.QDim()+g*hd:(i+1)*c.QDim()], w)
+						}
+					}
+				}
+			}
+		}
+	}
+	if !ran {
+		t.Skip("no kernel set with a tile kernel in this build or on this CPU")
+	}
+}

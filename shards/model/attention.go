@@ -45,8 +45,8 @@ type attnBuffers struct {
 
 	// For attnKernels.tile: q16, the queries, the scores and the
 	// accumulators of a tile's pairs.
-	tq16              []uint16
-	tq, tscores, tacc []float32
+	tq16                          []uint16
+	tq, tscores, tacc, tk, tv, tp []float32
 }
 
 // attnBufList recycles attention scratch. Unlike a sync.Pool it keeps its
@@ -124,6 +124,26 @@ func (b *attnBuffers) tile(hd, nq, ns, na int) (q16 []uint16, q, scores, acc []f
 		b.tacc = make([]float32, na)
 	}
 	return b.tq16[:hd], b.tq[:nq], b.tscores[:ns], b.tacc[:na]
+}
+
+// tileKeys returns the scratch of a block of attnKernels.tile's keys.
+func (b *attnBuffers) tileKeys(n int) []float32 {
+	if cap(b.tk) < n {
+		b.tk = make([]float32, n)
+	}
+	return b.tk[:n]
+}
+
+// tileLane returns the scratch of one lane of attnKernels.tile's value
+// products: nv floats of values and np of probabilities.
+func (b *attnBuffers) tileLane(nv, np int) (vals, probs []float32) {
+	if cap(b.tv) < nv {
+		b.tv = make([]float32, nv)
+	}
+	if cap(b.tp) < np {
+		b.tp = make([]float32, np)
+	}
+	return b.tv[:nv], b.tp[:np]
 }
 
 // attention computes causal grouped-query attention for n query rows whose

@@ -57,10 +57,16 @@ func attnGroupScores128(qg *float32, k *uint16, v *uint16, stride int, span int,
 func attnGroupKQV2(p *float32, v *uint16, stride int, np int, heads int, cols int, acc *float32, vs *float32)
 
 //go:noescape
-func attnTileScores2(qt *float32, k *uint16, kstride int, chunks int, triples int, pairs int, scale float32, s *float32, ostride int)
+func attnTileKeys2(k *uint16, kstride int, npos int, hd int, kf *float32)
 
 //go:noescape
-func attnTileKQV2(s *float32, ostride int, v *uint16, vstride int, npos int, octets int, blocks int, acc *float32, astride int, load int)
+func attnTileScores2(qt *float32, kf *float32, kstride int, chunks int, triples int, pairs int, scale float32, s *float32, ostride int)
+
+//go:noescape
+func attnTileGather2(s *float32, ostride int, v *uint16, vstride int, npos int, octets int, blocks int, vs *float32, ps *float32)
+
+//go:noescape
+func attnTileKQV2(ps *float32, vs *float32, npos int, pairs int, blocks int, acc *float32, astride int, load int)
 
 //go:noescape
 func attnTileTail2(p *float32, pstride int, v *uint16, vstride int, count int, lane int, hd8 int, acc *float32)
@@ -197,12 +203,13 @@ func siluAVX2(y, x []float32) { siluAsm(attnSiLU2, y, x) }
 
 func toF16AVX2(dst []uint16, x []float32) { toF16Asm(attnToF16_2, dst, x) }
 
-// Positions a call of attnTileScores2 takes (its keys stay in L1 for all
-// the pairs) and a pass of attnTileKQV2 (the lane's values and
-// probabilities stay in L1 for all the pairs).
+// tileKeyBytes is the size of a block of converted keys for
+// attnTileScores2 (they stay in L1 beside the queries for all the pairs),
+// tileKQVPass the positions of a pass of attnTileKQV2 (a lane's values
+// and probabilities stay in L1 for all the pairs).
 const (
-	tileScoreTriples = 16
-	tileKQVPass      = 512
+	tileKeyBytes = 12 << 10
+	tileKQVPass  = 512
 )
 
 // tileAVX2 is attnKernels.tile on the attnTile* kernels: the pairs are
@@ -238,15 +245,19 @@ func tileAVX2(q []float32, qstride, rows, heads, hd int, k, v []uint16, stride, 
 	_ = k[(spanMax-1)*stride+hd-1]
 	_ = v[(spanMax-1)*stride+hd-1]
 	chunks := hd / lanes
-	full := spanMax / 3
-	for t0 := 0; t0 < full; t0 += tileScoreTriples {
-		nt := min(tileScoreTriples, full-t0)
-		attnTileScores2(&qt[0], &k[3*t0*stride], 2*stride, chunks, nt, npad, scale, &sc[3*t0*8], 4*ostride)
-	}
-	// The last one or two positions: a block of three copies of each
-	// (key stride 0), the copies landing on the rows after it.
-	for j := 3 * full; j < spanMax; j++ {
-		attnTileScores2(&qt[0], &k[j*stride], 0, chunks, 1, npad, scale, &sc[j*8], 4*ostride)
+	triples := max(1, tileKeyBytes/(3*4*hd))
+	kf := b.tileKeys(3 * triples * hd)
+	for j0 := 0; j0 < spanMax; j0 += 3 * triples {
+		np := min(3*triples, spanMax-j0)
+		attnTileKeys2(&k[j0*stride], 2*stride, np, hd, &kf[0])
+		if nt := np / 3; nt > 0 {
+			attnTileScores2(&qt[0], &kf[0], 4*hd, chunks, nt, npad, scale, &sc[j0*8], 4*ostride)
+		}
+		// The last one or two positions: a block of three copies of each
+		// (key stride 0), the copies landing on the rows after it.
+		for j := np / 3 * 3; j < np; j++ {
+			attnTileScores2(&qt[0], &kf[j*hd], 0, chunks, 1, npad, scale, &sc[(j0+j)*8], 4*ostride)
+		}
 	}
 	ninf := float32(math.Inf(-1))
 	for p := range pairs {
@@ -260,6 +271,8 @@ func tileAVX2(q []float32, qstride, rows, heads, hd int, k, v []uint16, stride, 
 	}
 
 	// The common positions [0, span0), in passes, lane by lane.
+	per := tileKQVPass / lanes
+	vs, ps := b.tileLane(per*hd, per*npad)
 	for j0 := 0; j0 < span0; j0 += tileKQVPass {
 		n := min(span0, j0+tileKQVPass) - j0
 		load := 0
@@ -271,7 +284,11 @@ func tileAVX2(q []float32, qstride, rows, heads, hd int, k, v []uint16, stride, 
 			if l < n {
 				np = (n - l + lanes - 1) / lanes
 			}
-			attnTileKQV2(&sc[j*8], 4*ostride, &v[j*stride], 2*lanes*stride, np, octets, hd/lanes, &acc[l*hd], 4*astride, load)
+			if np > 0 {
+				_ = v[(j+(np-1)*lanes)*stride+hd-1]
+				attnTileGather2(&sc[j*8], 4*ostride, &v[j*stride], 2*lanes*stride, np, octets, hd/lanes, &vs[0], &ps[0])
+			}
+			attnTileKQV2(&ps[0], &vs[0], np, npad, hd/lanes, &acc[l*hd], 4*astride, load)
 		}
 	}
 	for p := range pairs {

@@ -1424,16 +1424,49 @@ gs128_round:
 // in their order: the accumulators start at +0, take the same fused
 // multiply-adds in the same order and are reduced by hsum's tree.
 
-// func attnTileScores2(qt *float32, k *uint16, kstride int, chunks int, triples int, pairs int, scale float32, s *float32, ostride int)
+// func attnTileKeys2(k *uint16, kstride int, npos int, hd int, kf *float32)
+//
+// kf[j·hd ...] = the key at k + j·kstride (bytes) converted to float32,
+// for j < npos; hd is a multiple of 16. attnTileScores2 then reads the
+// keys of a block in order: in the cache they are a row apart (1 KiB to 2
+// KiB for common models), a stride that maps a block to few sets of the
+// L1 cache.
+TEXT ·attnTileKeys2(SB), NOSPLIT, $0-40
+	MOVQ k+0(FP), SI
+	MOVQ kstride+8(FP), AX
+	MOVQ npos+16(FP), DX
+	MOVQ kf+32(FP), DI
+
+tkey2_pos:
+	MOVQ SI, CX
+	MOVQ hd+24(FP), BX
+	SHRQ $4, BX
+
+tkey2_chunk:
+	VCVTPH2PS (CX), Y0
+	VCVTPH2PS 16(CX), Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	ADDQ      $32, CX
+	ADDQ      $64, DI
+	DECQ      BX
+	JNZ       tkey2_chunk
+	ADDQ      AX, SI
+	DECQ      DX
+	JNZ       tkey2_pos
+	VZEROUPPER
+	RET
+
+// func attnTileScores2(qt *float32, kf *float32, kstride int, chunks int, triples int, pairs int, scale float32, s *float32, ostride int)
 //
 // For the pairs p < pairs (even) with rounded queries at qt + p·64·chunks
 // bytes (head size 16·chunks) and the positions j < 3·triples with keys
-// at k + j·kstride: s[o·ostride + 32j + 4(p%8)] (bytes, o = p/8) =
-// dotF16Tiny(q_p, k_j)·scale. Blocks of two pairs and three positions
-// keep their twelve 8-lane halves of 16-lane accumulators in registers,
-// each key chunk converted once for both pairs and each query chunk
-// loaded once for the three positions; the twelve reductions then run
-// lane-wise across the six sums.
+// (converted by attnTileKeys2) at kf + j·kstride: s[o·ostride + 32j +
+// 4(p%8)] (bytes, o = p/8) = dotF16Tiny(q_p, k_j)·scale. Blocks of two
+// pairs and three positions keep their twelve 8-lane halves of 16-lane
+// accumulators in registers, each key chunk loaded once for both pairs
+// and each query chunk once for the three positions; the twelve
+// reductions then run lane-wise across the six sums.
 TEXT ·attnTileScores2(SB), NOSPLIT, $0-72
 	MOVQ qt+0(FP), SI
 	MOVQ chunks+24(FP), R13
@@ -1453,7 +1486,7 @@ ts2_pair:
 	ANDQ  $7, BX
 	LEAQ  (AX)(BX*4), DI
 	LEAQ  (SI)(R14*1), R11
-	MOVQ  k+8(FP), R8
+	MOVQ  kf+8(FP), R8
 	MOVQ  triples+32(FP), DX
 
 ts2_triple:
@@ -1477,9 +1510,9 @@ ts2_triple:
 ts2_chunk:
 	// Lanes 0..7 of the chunk: pair 0 into Y0, Y2, Y4 (positions 0, 1,
 	// 2), pair 1 into Y6, Y8, Y10; then lanes 8..15 into the odd ones.
-	VCVTPH2PS   (R8)(CX*1), Y12
-	VCVTPH2PS   (R9)(CX*1), Y13
-	VCVTPH2PS   (R10)(CX*1), Y14
+	VMOVUPS     (R8)(CX*2), Y12
+	VMOVUPS     (R9)(CX*2), Y13
+	VMOVUPS     (R10)(CX*2), Y14
 	VMOVUPS     (SI)(CX*2), Y15
 	VFMADD231PS Y12, Y15, Y0
 	VFMADD231PS Y13, Y15, Y2
@@ -1488,9 +1521,9 @@ ts2_chunk:
 	VFMADD231PS Y12, Y15, Y6
 	VFMADD231PS Y13, Y15, Y8
 	VFMADD231PS Y14, Y15, Y10
-	VCVTPH2PS   16(R8)(CX*1), Y12
-	VCVTPH2PS   16(R9)(CX*1), Y13
-	VCVTPH2PS   16(R10)(CX*1), Y14
+	VMOVUPS     32(R8)(CX*2), Y12
+	VMOVUPS     32(R9)(CX*2), Y13
+	VMOVUPS     32(R10)(CX*2), Y14
 	VMOVUPS     32(SI)(CX*2), Y15
 	VFMADD231PS Y12, Y15, Y1
 	VFMADD231PS Y13, Y15, Y3
@@ -1554,39 +1587,97 @@ ts2_done:
 	VZEROUPPER
 	RET
 
-// func attnTileKQV2(s *float32, ostride int, v *uint16, vstride int, npos int, octets int, blocks int, acc *float32, astride int, load int)
+// func attnTileGather2(s *float32, ostride int, v *uint16, vstride int, npos int, octets int, blocks int, vs *float32, ps *float32)
 //
-// One lane l of attnKQVTiny2's accumulators for every pair of the octets:
-// for the npos positions t of the lane, with probabilities at
-// s + o·ostride + 512t + 4(p%8) (bytes) and values at v + t·vstride,
-// pair p's accumulator row acc + p·astride (hd = 16·blocks floats) gets
-// p_t·v_t added in position order, starting from the row's floats (load
-// != 0) or from +0. Blocks of four pairs and 16 outputs keep their eight
-// chains in registers; each value chunk is converted once for the four.
-TEXT ·attnTileKQV2(SB), NOSPLIT, $0-80
-	MOVQ astride+64(FP), R11
-	MOVQ vstride+24(FP), AX
-	MOVQ blocks+48(FP), BX
-	XORQ R13, R13
+// Gathers one lane's positions for attnTileKQV2: for the npos positions t
+// of the lane, with probabilities at s + o·ostride + 512t (bytes, eight
+// pairs of octet o) and values at v + t·vstride, ps[t·8·octets + 8o ...]
+// = the octet's eight probabilities and vs[(c·npos + t)·16 ...] = the
+// value's 16 outputs of block c, converted to float32. The lane's
+// positions are 16 rows apart in the cache and the scores, a stride that
+// maps them to few sets of the L1 cache; gathered, the value products
+// read them in order.
+TEXT ·attnTileGather2(SB), NOSPLIT, $0-72
+	MOVQ  s+0(FP), SI
+	MOVQ  v+16(FP), R8
+	MOVQ  vstride+24(FP), AX
+	MOVQ  npos+32(FP), DX
+	MOVQ  npos+32(FP), R11
+	SHLQ  $6, R11
+	MOVQ  vs+56(FP), R10
+	MOVQ  ps+64(FP), DI
+	TESTQ DX, DX
+	JZ    tg2_done
+
+tg2_pos:
+	PREFETCHT0 (R8)(AX*4)
+	MOVQ       R8, CX
+	MOVQ       R10, R9
+	MOVQ       blocks+48(FP), BX
+
+tg2_block:
+	VCVTPH2PS (CX), Y0
+	VCVTPH2PS 16(CX), Y1
+	VMOVUPS   Y0, (R9)
+	VMOVUPS   Y1, 32(R9)
+	ADDQ      $32, CX
+	ADDQ      R11, R9
+	DECQ      BX
+	JNZ       tg2_block
+
+	MOVQ SI, CX
+	MOVQ octets+40(FP), BX
+
+tg2_oct:
+	VMOVUPS (CX), Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    ostride+8(FP), CX
+	ADDQ    $32, DI
+	DECQ    BX
+	JNZ     tg2_oct
+
+	ADDQ AX, R8
+	ADDQ $512, SI
+	ADDQ $64, R10
+	DECQ DX
+	JNZ  tg2_pos
+
+tg2_done:
+	VZEROUPPER
+	RET
+
+// func attnTileKQV2(ps *float32, vs *float32, npos int, pairs int, blocks int, acc *float32, astride int, load int)
+//
+// One lane l of attnKQVTiny2's accumulators for every pair, from the
+// lane's npos positions gathered by attnTileGather2 (pairs = 8·octets):
+// pair p's accumulator row acc + p·astride (bytes; hd = 16·blocks floats)
+// gets p_t·v_t added in position order, starting from the row's floats
+// (load != 0) or from +0. Blocks of four pairs and 16 outputs keep their
+// eight chains in registers; each value chunk is loaded once for the four.
+TEXT ·attnTileKQV2(SB), NOSPLIT, $0-64
+	MOVQ astride+48(FP), R11
+	MOVQ pairs+24(FP), AX
+	SHLQ $2, AX
+	MOVQ npos+16(FP), R14
+	SHLQ $6, R14
+	MOVQ blocks+32(FP), BX
+	MOVQ vs+8(FP), R13
+	MOVQ acc+40(FP), R10
 
 tk2_block:
-	MOVQ s+0(FP), SI
-	MOVQ acc+56(FP), R10
-	LEAQ (R10)(R13*2), R10
-	MOVQ octets+40(FP), R14
+	MOVQ R10, SI
+	MOVQ ps+0(FP), DI
+	MOVQ pairs+24(FP), R15
+	SHRQ $2, R15
 
-tk2_oct:
-	MOVQ $2, R15
-	MOVQ SI, DI
-
-tk2_half:
-	LEAQ    (R10)(R11*2), R12
-	CMPQ    load+72(FP), $0
+tk2_quad:
+	LEAQ    (SI)(R11*2), R12
+	CMPQ    load+56(FP), $0
 	JEQ     tk2_zero
-	VMOVUPS (R10), Y0
-	VMOVUPS 32(R10), Y1
-	VMOVUPS (R10)(R11*1), Y2
-	VMOVUPS 32(R10)(R11*1), Y3
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS (SI)(R11*1), Y2
+	VMOVUPS 32(SI)(R11*1), Y3
 	VMOVUPS (R12), Y4
 	VMOVUPS 32(R12), Y5
 	VMOVUPS (R12)(R11*1), Y6
@@ -1604,17 +1695,15 @@ tk2_zero:
 	VXORPS Y7, Y7, Y7
 
 tk2_walk0:
-	MOVQ  v+16(FP), R8
-	ADDQ  R13, R8
+	MOVQ  R13, R8
+	LEAQ  (R13)(R14*1), DX
 	MOVQ  DI, R9
-	MOVQ  npos+32(FP), CX
-	TESTQ CX, CX
+	TESTQ R14, R14
 	JZ    tk2_store
 
 tk2_walk:
-	PREFETCHT0   (R8)(AX*4)
-	VCVTPH2PS    (R8), Y8
-	VCVTPH2PS    16(R8), Y9
+	VMOVUPS      (R8), Y8
+	VMOVUPS      32(R8), Y9
 	VBROADCASTSS (R9), Y10
 	VFMADD231PS  Y8, Y10, Y0
 	VFMADD231PS  Y9, Y10, Y1
@@ -1627,28 +1716,26 @@ tk2_walk:
 	VBROADCASTSS 12(R9), Y13
 	VFMADD231PS  Y8, Y13, Y6
 	VFMADD231PS  Y9, Y13, Y7
-	ADDQ         AX, R8
-	ADDQ         $512, R9
-	DECQ         CX
-	JNZ          tk2_walk
+	ADDQ         $64, R8
+	ADDQ         AX, R9
+	CMPQ         R8, DX
+	JLT          tk2_walk
 
 tk2_store:
-	VMOVUPS Y0, (R10)
-	VMOVUPS Y1, 32(R10)
-	VMOVUPS Y2, (R10)(R11*1)
-	VMOVUPS Y3, 32(R10)(R11*1)
+	VMOVUPS Y0, (SI)
+	VMOVUPS Y1, 32(SI)
+	VMOVUPS Y2, (SI)(R11*1)
+	VMOVUPS Y3, 32(SI)(R11*1)
 	VMOVUPS Y4, (R12)
 	VMOVUPS Y5, 32(R12)
 	VMOVUPS Y6, (R12)(R11*1)
 	VMOVUPS Y7, 32(R12)(R11*1)
-	LEAQ    (R12)(R11*2), R10
+	LEAQ    (R12)(R11*2), SI
 	ADDQ    $16, DI
 	DECQ    R15
-	JNZ     tk2_half
-	ADDQ    ostride+8(FP), SI
-	DECQ    R14
-	JNZ     tk2_oct
-	ADDQ    $32, R13
+	JNZ     tk2_quad
+	ADDQ    R14, R13
+	ADDQ    $64, R10
 	DECQ    BX
 	JNZ     tk2_block
 	VZEROUPPER

@@ -163,7 +163,13 @@ func (b *attnBuffers) tileLane(nv, np int) (vals, probs []float32) {
 // as the pure-Go one. A single position on a set with a group kernel is
 // computed a key/value head (up to groupHeads query heads) at a time,
 // which reads the cache once per key/value head instead of once per query
-// head, with the same bits.
+// head, with the same bits. Several positions on a set with a tile kernel
+// (AVX2 and AVX-512; NEON still takes the heads one at a time) are
+// computed in tiles of up to tileRows rows and the query heads of one
+// key/value head, which reads and converts the cache once per tile
+// instead of once per (row, query head), with the same bits: every pair
+// keeps tinyBLAS's order, and the causal mask makes a row's positions
+// past its own add nothing, as in the per-head kernels.
 func attention(p *tensor.Pool, t *attnTask, bufs attnBufList, c *Config, lc *layerCache, q []float32, n, pos0 int, out []float32) {
 	if t.fn == nil {
 		t.fn = t.heads

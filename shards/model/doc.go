@@ -31,7 +31,12 @@
 // order, which keeps decoding at 2,000 positions of context within 20% of
 // its speed at 128 (bench/RESULTS.md; the NEON kernels are checked under
 // qemu, their speed not yet measured on ARM hardware). Several positions
-// (prefill, batched decode) still take the heads one at a time.
+// (prefill, batched decode) on AVX2 and AVX-512 are computed in tiles
+// (attnKernels.tile): about 24 (row, query head) pairs of one key/value
+// head against each cached key and value converted once, every pair in
+// tinyBLAS's order, which halves the attention's share of a 2,000-token
+// prefill (bench/RESULTS.md); on NEON they still take the heads one at a
+// time.
 //
 // ForwardBatch computes one step of several sessions together: their rows
 // share every weight product (one read of the weights for all of them),

@@ -381,8 +381,15 @@ func (n *Node) step(ctx context.Context, st *wire.Step, payload []byte, ss *sess
 		return nil, nil, err
 	}
 	// The scheduler computes this step together with the steps of other
-	// streams that are waiting at the same time.
+	// streams that are waiting at the same time. The session is in use
+	// while its step waits in the queue: a step queued longer than the
+	// idle timeout (many prompts at once) lost its session before.
+	unhold, err := ss.shard.Hold(ss.id)
+	if err != nil {
+		return nil, nil, refuse(codeOf(err), "%w", err)
+	}
 	res := ss.sched.do(ctx, ss.id, in, np, int(min(st.Round, maxRound)))
+	unhold()
 	if res.err != nil {
 		return nil, nil, refuse(codeOf(res.err), "%w", res.err)
 	}

@@ -385,6 +385,17 @@ func (s *Shard) Sessions() int {
 	return len(s.sessions)
 }
 
+// Hold marks a session in use until the returned function is called (its
+// last use then), so that the idle timeout does not end it while a step of
+// it waits for its turn in its node's queue: waiting is not idleness.
+func (s *Shard) Hold(id string) (func(), error) {
+	ss, err := s.acquireLookup(id)
+	if err != nil {
+		return nil, err
+	}
+	return func() { s.release(ss) }, nil
+}
+
 // SessionLen is the number of positions a session has cached.
 func (s *Shard) SessionLen(id string) (int, error) {
 	ss, err := s.acquireLookup(id)

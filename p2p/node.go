@@ -77,7 +77,8 @@ type NodeConfig struct {
 	// request the API admits could then be sure to get.
 	CacheBytes int64
 	// IdleTimeout ends sessions (and their streams) unused this long
-	// (default 5 minutes).
+	// (default 5 minutes); a session whose step waits in the node's queue
+	// is in use.
 	IdleTimeout time.Duration
 	// PromptCacheBytes bounds the shard's prompt cache, which answers a
 	// session's first step from an identical earlier one

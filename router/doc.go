@@ -57,16 +57,18 @@
 // room in their KV caches while others of the request hold sessions waits
 // until one of them ends, then tries again (also when a hop failed and the
 // nodes that could replace it are full), so that a batch larger than the
-// swarm holds at once runs in waves. Its prompts also start a few at a time
-// (fewer than four prompt steps in flight, or at most 4 × model.MaxBatch
-// positions with the new one): a node queues the rest of a large batch's
-// prompt steps, and a step's deadline does not count its time in the
-// queue. A failover's replay (its prompt and tokens so far, sent to the
-// new nodes at once) waits for such a turn too, before it opens them. A
-// generation longer than every holder of some blocks accepts for
-// one session (wire.Served.max_length: the context, or the node's whole
-// cache when smaller) is refused at once with a TooLongError, whether it
-// shares a Waves or not.
+// swarm holds at once runs in waves. They try in turn, first refused first;
+// one that needs more room than came free lets those behind it try
+// meanwhile, up to eight, then they wait for it. The prompts also start a
+// few at a time (fewer than four prompt steps in flight, or at most 4 ×
+// model.MaxBatch positions with the new one): a node queues the rest of a
+// large batch's prompt steps, and a step's deadline does not count its time
+// in the queue. A failover's replay (its prompt and tokens so far, sent to
+// the new nodes at once) waits for such a turn too, before it opens them. A
+// generation longer than every holder of some blocks accepts for one session
+// (wire.Served.max_length: the context, or the node's whole cache when
+// smaller) is refused at once with a TooLongError, whether it shares a Waves
+// or not.
 //
 // WaitModel (and WaitState, for any state or absence) waits for a model
 // without polling: the view wakes its waiters whenever it changes.

@@ -77,11 +77,13 @@
 //     generation reserves its prompt and max_tokens when it starts), the
 //     batch runs in waves (router.Waves): a prompt refused for want of room
 //     while others of the batch run waits until one of them ends, then
-//     tries again. A prompt whose tokens and max_tokens need more
-//     positions than every holder of some blocks has in its whole KV cache
-//     (wire.Served.max_length) is 400 invalid_request naming it
-//     (prompt[i]; when several are, the lowest i, whichever the router
-//     refused first), as is a lone one (prompt) and a chat (messages). A
+//     tries again, in turn (one needing more room than came free lets a
+//     few behind it go first, then they wait for it). A prompt whose
+//     tokens and max_tokens need more positions than every holder of some
+//     blocks has in its whole KV cache (wire.Served.max_length) is 400
+//     invalid_request naming it (prompt[i]; when several are, the lowest
+//     i, whichever the router refused first), as is a lone one (prompt)
+//     and a chat (messages). A
 //     batch's prompt starts only while fewer than four of its prompts are
 //     being computed or their positions and its own are at most 1,024
 //     (router.Waves), so that the nodes' queues stay within the steps'

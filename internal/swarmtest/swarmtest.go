@@ -195,20 +195,20 @@ func Sessions(nodes ...*p2p.Node) int {
 // WaitNoSessions waits until no node of the swarm has a session open.
 func (sw *Swarm) WaitNoSessions(t testing.TB) { t.Helper(); WaitSessions(t, 0, sw.Nodes...) }
 
-// WaitSessions waits (10 s at most) until the nodes together hold want
-// sessions. Sessions close asynchronously (a node notices a closed stream
-// a moment later), and a node has no event for it, so this polls its
-// counter every few milliseconds.
+// WaitSessions waits (DefaultWaitTime at most) until the nodes together
+// hold want sessions. Sessions close asynchronously (a node notices a
+// closed stream a moment later), and a node has no event for it, so this
+// polls its counter every few milliseconds.
 func WaitSessions(t testing.TB, want int, nodes ...*p2p.Node) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(DefaultWaitTime)
 	for {
 		got := Sessions(nodes...)
 		if got == want {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("swarmtest: %d sessions open on the nodes after 10s, want %d", got, want)
+			t.Fatalf("swarmtest: %d sessions open on the nodes after %s, want %d", got, DefaultWaitTime, want)
 		}
 		select {
 		case <-t.Context().Done():

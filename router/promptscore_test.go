@@ -27,7 +27,7 @@ func TestLongPromptLogprobs(t *testing.T) {
 	a := startNode(t, path, 0, 1, nil)
 	b := startNode(t, path, 1, 2, a.Addrs())
 	r := startRouter(t, a.Addrs())
-	waitState(t, r, "bigvocab", router.StateServed, 20*time.Second)
+	waitState(t, r, "bigvocab", router.StateServed, swarmtest.DefaultWaitTime)
 	const vocab, n, k = 128256, 700, 5
 	if old := wire.DefaultMaxPayload / (4 * vocab); n <= old {
 		t.Fatalf("a prompt of %d tokens is within the old bound of %d", n, old)

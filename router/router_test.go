@@ -54,7 +54,7 @@ func TestChainEqualsOneProcess(t *testing.T) {
 	b := startNode(t, path, 2, 4, a.Addrs())
 	c := startNode(t, path, 4, 5, a.Addrs())
 	r := startRouter(t, b.Addrs())
-	waitState(t, r, "stories260K", router.StateServed, 10*time.Second)
+	waitState(t, r, "stories260K", router.StateServed, swarmtest.DefaultWaitTime)
 
 	info, err := r.Model(ctx, "stories260K")
 	if err != nil {
@@ -186,7 +186,7 @@ func TestModelStates(t *testing.T) {
 	a := startNode(t, path, 0, 2, nil)
 	c := startNode(t, path, 4, 5, a.Addrs())
 	r := startRouter(t, a.Addrs())
-	waitState(t, r, "stories260K", router.StateIncomplete, 10*time.Second)
+	waitState(t, r, "stories260K", router.StateIncomplete, swarmtest.DefaultWaitTime)
 	if _, err := r.Model(ctx, "stories260K"); !errors.Is(err, router.ErrModelIncomplete) {
 		t.Fatalf("Model of an incomplete model: %v", err)
 	}
@@ -195,21 +195,22 @@ func TestModelStates(t *testing.T) {
 	}
 	// The missing blocks arrive: served, without restarting anything.
 	b := startNode(t, path, 2, 4, c.Addrs())
-	waitState(t, r, "stories260K", router.StateServed, 10*time.Second)
+	waitState(t, r, "stories260K", router.StateServed, swarmtest.DefaultWaitTime)
 	if _, err := r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 5}, nil); err != nil {
 		t.Fatal(err)
 	}
-	// The only holder of [2,4) stops: incomplete again, well within the
-	// record TTL since it withdraws its record.
+	// The only holder of [2,4) stops: incomplete again, usually well within
+	// the record TTL since it withdraws its record (logged; the bound is a
+	// hang guard: its records stop being renewed, so they lapse anyway).
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	took := waitState(t, r, "stories260K", router.StateIncomplete, testTTL+2*time.Second)
-	t.Logf("incomplete %s after the node stopped", took)
+	took := waitState(t, r, "stories260K", router.StateIncomplete, testTTL+swarmtest.DefaultWaitTime)
+	t.Logf("incomplete %s after the node stopped (record TTL %s)", took, testTTL)
 	// Every node gone: the model is no longer known.
 	_ = a.Close()
 	_ = c.Close()
-	waitState(t, r, "stories260K", "", testTTL+2*time.Second)
+	waitState(t, r, "stories260K", "", testTTL+swarmtest.DefaultWaitTime)
 }
 
 func TestFailoverMidGeneration(t *testing.T) {
@@ -221,8 +222,8 @@ func TestFailoverMidGeneration(t *testing.T) {
 	b2 := startNode(t, path, 2, 4, a.Addrs())
 	c := startNode(t, path, 4, 5, a.Addrs())
 	r := startRouter(t, a.Addrs())
-	waitState(t, r, "stories260K", router.StateServed, 10*time.Second)
-	deadline := time.Now().Add(10 * time.Second)
+	waitState(t, r, "stories260K", router.StateServed, swarmtest.DefaultWaitTime)
+	deadline := time.Now().Add(swarmtest.DefaultWaitTime)
 	for router.HoldersOf(r, a.Digest()) < 4 {
 		if time.Now().After(deadline) {
 			t.Fatal("router never saw all four nodes")
@@ -246,8 +247,10 @@ func TestFailoverMidGeneration(t *testing.T) {
 				return errors.New("no replica holds the session")
 			}
 			// Close from another goroutine: it waits for its streams.
+			// The next step must meet the closed node, so wait until its
+			// streams are reset (its session closed), not a fixed while.
 			go func() { _ = stopped.Close() }()
-			time.Sleep(100 * time.Millisecond)
+			waitClosing(t, stopped)
 		}
 		return nil
 	})
@@ -262,7 +265,8 @@ func TestFailoverMidGeneration(t *testing.T) {
 	}
 	swarmtest.WaitSessions(t, 0, a, b1, b2, c)
 
-	// Without a replacement the request fails promptly.
+	// Without a replacement the request fails by itself: no route, rather
+	// than running on until the client's deadline.
 	other := b1
 	if stopped == b1 {
 		other = b2
@@ -271,19 +275,23 @@ func TestFailoverMidGeneration(t *testing.T) {
 	_, err = r.Generate(ctx, router.GenerateRequest{Model: "stories260K", Prompt: prompt, MaxTokens: 80}, func(router.Token) error {
 		if other != nil {
 			go func(n *p2p.Node) { _ = n.Close() }(other)
+			waitClosing(t, other)
 			other = nil
-			time.Sleep(100 * time.Millisecond)
 		}
 		return nil
 	})
-	if err == nil {
-		t.Fatal("generation survived the loss of every replica")
+	if !errors.Is(err, router.ErrRouteUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("generation after the loss of every replica: %v, want no route", err)
 	}
-	if time.Since(t0) > 10*time.Second {
-		t.Fatalf("failure took %s", time.Since(t0))
-	}
-	t.Logf("without replacement: %v", err)
+	t.Logf("without replacement, failed after %s: %v", time.Since(t0), err)
 	swarmtest.WaitSessions(t, 0, a, c)
+}
+
+// waitClosing waits until n, being closed by another goroutine, has reset
+// its streams (no session left open).
+func waitClosing(t *testing.T, n *p2p.Node) {
+	t.Helper()
+	swarmtest.WaitSessions(t, 0, n)
 }
 
 // testLogger sends debug logs to the test log when SVC_TEST_DEBUG is set.
@@ -382,7 +390,7 @@ func TestCapacityRefusal(t *testing.T) {
 	a := startNode(t, path, 0, 3, nil)
 	b := swarmtest.Node(t, p2p.NodeConfig{ModelPath: path, First: 3, Last: 5, Bootstrap: a.Addrs(), CacheTokens: 100})
 	r := startRouter(t, a.Addrs())
-	waitState(t, r, "stories260K", router.StateServed, 10*time.Second)
+	waitState(t, r, "stories260K", router.StateServed, swarmtest.DefaultWaitTime)
 
 	holding := make(chan struct{})
 	release := make(chan struct{})
@@ -461,7 +469,7 @@ func TestExcludedPeerIsProbed(t *testing.T) {
 	a := startNode(t, path, 0, 2, nil)
 	b := startNode(t, path, 2, 5, a.Addrs())
 	r := startRouter(t, a.Addrs())
-	waitState(t, r, "stories260K", router.StateServed, 10*time.Second)
+	waitState(t, r, "stories260K", router.StateServed, swarmtest.DefaultWaitTime)
 	want, _ := swarmtest.Local(t, path, prompt, 12)
 	generate := func() []int32 {
 		t.Helper()
@@ -485,7 +493,7 @@ func TestExcludedPeerIsProbed(t *testing.T) {
 
 	// With a replica, the excluded peer is not probed.
 	b2 := startNode(t, path, 2, 5, a.Addrs())
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(swarmtest.DefaultWaitTime)
 	for router.HoldersOf(r, a.Digest()) < 3 {
 		if time.Now().After(deadline) {
 			t.Fatal("router never saw the replica")

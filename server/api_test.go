@@ -449,7 +449,7 @@ func TestAPI(t *testing.T) {
 				time.Sleep(150 * time.Millisecond)
 			}
 			conn.Close()
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(swarmtest.DefaultWaitTime)
 			for ts.inFlight() != 0 && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)
 			}

@@ -26,6 +26,9 @@ func exclusionRouter(t *testing.T) *Router {
 	return r
 }
 
+// exclusionOf is p's last back-off (from its failure to the end of its
+// exclusion: exact, however late the test reads it) and its failures in a
+// row.
 func (r *Router) exclusionOf(p peer.ID) (time.Duration, int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -33,7 +36,7 @@ func (r *Router) exclusionOf(p peer.ID) (time.Duration, int) {
 	if e == nil {
 		return 0, 0
 	}
-	return time.Until(e.until).Round(time.Second), e.failures
+	return e.until.Sub(e.failedAt), e.failures
 }
 
 func TestExclusionBackoff(t *testing.T) {

@@ -464,11 +464,16 @@ func TestShortTTLViewIsSteady(t *testing.T) {
 // TestExcludedPeerIsProbed: a peer excluded after a failure is still used
 // when no chain exists without it (a probe), and its success ends the
 // exclusion; with a replica available, the excluded peer is left out.
+//
+// A record b signs after its exclusion would end it (the peer is back), and
+// a short back-off would too: b signs none while the test runs (records of
+// 10 min, renewed every 5), and exclusions last a minute, so that the
+// checks hold however slowly the generations run.
 func TestExcludedPeerIsProbed(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	a := startNode(t, path, 0, 2, nil)
-	b := startNode(t, path, 2, 5, a.Addrs())
-	r := startRouter(t, a.Addrs())
+	b := swarmtest.Node(t, p2p.NodeConfig{ModelPath: path, First: 2, Last: 5, Bootstrap: a.Addrs(), RecordTTL: p2p.DefaultMaxRecordTTL, RefreshInterval: p2p.DefaultMaxRecordTTL / 2})
+	r := swarmtest.Router(t, router.Config{Bootstrap: a.Addrs(), RefreshInterval: swarmtest.RouterRefresh, Backoff: time.Minute, Logger: testLogger(t)})
 	waitState(t, r, "stories260K", router.StateServed, swarmtest.DefaultWaitTime)
 	want, _ := swarmtest.Local(t, path, prompt, 12)
 	generate := func() []int32 {

@@ -23,7 +23,8 @@
 // RecordTTL (30 s) and RefreshInterval (TTL/3) time the announcements.
 // n.Sessions() counts open sessions; n.Registry() holds its Prometheus
 // metrics (svc_node_sessions_open, svc_node_cache_tokens_free, steps,
-// positions, step compute time, stream errors by code, batch sizes in steps
+// positions, step compute time, stream errors by code, keepalives
+// received, batch sizes in steps
 // and in positions, queue wait, prompt cache hits, misses, entries and
 // bytes). n.Close() withdraws the announcement, resets every
 // stream (closing its session), and stops.
@@ -71,6 +72,20 @@
 // model.Output.Cached on the caller's side), which the router folds into
 // the API's cached prompt tokens; a node that predates the field sends
 // none, read as 0.
+//
+// Keepalives. A node ends a session that gets no frame for
+// NodeConfig.IdleTimeout (its step waiting in the node's queue is not
+// idleness). A chain's caller steps one hop at a time, so while one hop's
+// step waits in a long queue the others get no frame: the node announces
+// its idle timeout with its blocks (wire.Served.idle_timeout_ms, which also
+// says it takes keepalives), and Session.KeepIdle sends a wire.KeepAlive
+// (nothing computed, answered OK) once the session has gone KeepAliveEvery
+// (a quarter of that timeout) without a frame, never while a request of
+// the session is under way. A node announcing none (older ones, which
+// refuse the request as of no known kind and end the stream) is never
+// sent one. Keepalives keep a session at most NodeConfig.KeepAliveLimit
+// (30 minutes) after its last step: then the node refuses them, so that no
+// peer holds a session's cache forever without using it.
 //
 // An Endpoint (NewEndpoint) is the host and DHT alone; the router uses one
 // in DHT client mode. Endpoint.Members and Endpoint.Lookup give the swarm

@@ -26,6 +26,27 @@ const ForwardProtocol = "/svc/forward/1.0.0"
 // maxTopK bounds the top-k a peer may ask for.
 const maxTopK = 256
 
+// DefaultKeepAliveLimit is NodeConfig.KeepAliveLimit's default: a session
+// kept by keepalives alone this long after its last step is abandoned, as
+// no chain's other hop takes so long for a step.
+const DefaultKeepAliveLimit = 30 * time.Minute
+
+// minKeepAlive bounds how often a caller sends a session keepalives, the
+// node announcing however short an idle timeout.
+const minKeepAlive = 50 * time.Millisecond
+
+// KeepAliveEvery is how long a session on a holder announcing s may go
+// without a frame before its caller sends a keepalive: a quarter of the
+// node's idle timeout, so that one is late only after three quarters of it
+// went by; 0 when the node announces no idle timeout (it predates
+// keepalives, or takes none), which must never be sent one.
+func KeepAliveEvery(s *wire.Served) time.Duration {
+	if s.GetIdleTimeoutMs() == 0 {
+		return 0
+	}
+	return max(time.Duration(s.IdleTimeoutMs)*time.Millisecond/4, minKeepAlive)
+}
+
 // maxRound bounds the round a step may announce (wire.Step.round): a batch
 // never holds more steps than positions.
 const maxRound = model.MaxBatch
@@ -197,6 +218,9 @@ type session struct {
 	sched  *scheduler
 	maxLen int
 	pos    int
+	// stepped is when the session opened or last computed a step:
+	// keepalives keep it only up to NodeConfig.KeepAliveLimit after.
+	stepped time.Time
 }
 
 func (n *Node) handleForward(s network.Stream) {
@@ -313,6 +337,12 @@ func (n *Node) forwardRequest(ctx context.Context, req *wire.Request, payload []
 		}
 		resp, out, err := n.step(ctx, k.Step, payload, ss)
 		return resp, out, false, err
+	case *wire.Request_KeepAlive:
+		n.met.keepalives.Inc()
+		if err := n.keepAlive(ss, payload); err != nil {
+			return nil, nil, false, err
+		}
+		return &wire.Response{Code: wire.Code_OK}, nil, false, nil
 	case *wire.Request_Close:
 		// Free the cache before answering, so that a caller who saw the
 		// reply sees the session gone.
@@ -323,6 +353,31 @@ func (n *Node) forwardRequest(ctx context.Context, req *wire.Request, payload []
 		return &wire.Response{Code: wire.Code_OK}, nil, true, nil
 	}
 	return nil, nil, false, refuse(wire.Code_BAD_REQUEST, "request of no known kind")
+}
+
+// keepAlive accepts a keepalive: the read deadline restarts with the next
+// frame's, and the shard's idle clock is restarted by a use that computes
+// nothing (Hold and release). Past the limit it is refused, which ends the
+// stream and the session.
+func (n *Node) keepAlive(ss *session, payload []byte) error {
+	switch {
+	case n.cfg.KeepAliveLimit < 0:
+		// What a node that predates keepalives answers.
+		return refuse(wire.Code_BAD_REQUEST, "request of no known kind")
+	case ss.shard == nil:
+		return refuse(wire.Code_BAD_REQUEST, "keepalive before open")
+	case len(payload) > 0:
+		return refuse(wire.Code_BAD_REQUEST, "keepalive carries a payload")
+	}
+	if idle := time.Since(ss.stepped); idle > n.cfg.KeepAliveLimit {
+		return refuse(wire.Code_BAD_REQUEST, "no step for %s: keepalives keep a session at most %s after its last step", idle.Round(time.Millisecond), n.cfg.KeepAliveLimit)
+	}
+	unhold, err := ss.shard.Hold(ss.id)
+	if err != nil {
+		return refuse(codeOf(err), "%w", err)
+	}
+	unhold()
+	return nil
 }
 
 // maxPromptCacheScope bounds wire.Open.prompt_cache_scope, which each
@@ -363,7 +418,7 @@ func (n *Node) open(o *wire.Open, ss *session) error {
 		return refuse(codeOf(err), "%w", err)
 	}
 	n.met.opened.Inc()
-	*ss = session{id: o.SessionId, shard: sh, sched: sched, maxLen: int(o.MaxLength)}
+	*ss = session{id: o.SessionId, shard: sh, sched: sched, maxLen: int(o.MaxLength), stepped: time.Now()}
 	return nil
 }
 
@@ -395,6 +450,7 @@ func (n *Node) step(ctx context.Context, st *wire.Step, payload []byte, ss *sess
 	}
 	el := res.compute
 	ss.pos += np
+	ss.stepped = time.Now()
 	n.met.steps.Inc()
 	n.met.positions.Add(float64(np))
 	n.met.stepTime.Observe(el.Seconds())
@@ -446,6 +502,14 @@ type Session struct {
 	dim     int
 	timeout time.Duration // per step, plus perPos for each position
 	perPos  time.Duration
+	// keepEvery is SessionOptions.KeepAlive.
+	keepEvery time.Duration
+
+	// io is held by each exchange of a request and its reply, so that a
+	// keepalive (KeepIdle, from another goroutine) never interleaves with
+	// a step; last is when the latest reply came, under io.
+	io   sync.Mutex
+	last time.Time
 
 	mu     sync.Mutex
 	broken error
@@ -475,6 +539,11 @@ type SessionOptions struct {
 	// PromptCacheScope keeps the session's first step from being answered
 	// from the prompt cache with another scope's (model.SessionOptions).
 	PromptCacheScope []byte
+	// KeepAlive is how long the session may go without a frame before
+	// KeepIdle sends a keepalive (KeepAliveEvery of the node's
+	// announcement); 0 for a node that announces no idle timeout, which
+	// KeepIdle never sends one.
+	KeepAlive time.Duration
 }
 
 // OpenSession opens a forward stream to p and a session on it.
@@ -486,7 +555,7 @@ func OpenSession(ctx context.Context, h host.Host, p peer.ID, o SessionOptions) 
 	if err != nil {
 		return nil, err
 	}
-	ss := &Session{peer: p, s: s, rd: rd, first: o.First == 0, dim: o.Dim, timeout: o.StepTimeout, perPos: max(o.PerPosition, 0)}
+	ss := &Session{peer: p, s: s, rd: rd, first: o.First == 0, dim: o.Dim, timeout: o.StepTimeout, perPos: max(o.PerPosition, 0), keepEvery: max(o.KeepAlive, 0)}
 	req := &wire.Request{Kind: &wire.Request_Open{Open: &wire.Open{
 		SessionId: o.ID, ModelDigest: o.Digest,
 		First: uint32(o.First), Last: uint32(o.Last), MaxLength: uint32(o.MaxLength),
@@ -515,6 +584,18 @@ func (s *Session) Stats() (compute, wall time.Duration, steps int) {
 // to use (when set) before its memory is given back. Cancelling ctx resets
 // the stream, which ends the session on the node.
 func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []byte, positions, maxPayload int, use func(*wire.Response, []byte) error) (*wire.Response, error) {
+	s.io.Lock()
+	defer s.io.Unlock()
+	resp, err := s.exchange(ctx, req, payload, positions, maxPayload, use)
+	if err != nil {
+		return nil, s.breakWith(err)
+	}
+	return resp, nil
+}
+
+// exchange is roundTrip's request and reply, under s.io, without marking
+// the session broken on failure.
+func (s *Session) exchange(ctx context.Context, req *wire.Request, payload []byte, positions, maxPayload int, use func(*wire.Response, []byte) error) (*wire.Response, error) {
 	s.mu.Lock()
 	broken := s.broken
 	s.mu.Unlock()
@@ -524,26 +605,56 @@ func (s *Session) roundTrip(ctx context.Context, req *wire.Request, payload []by
 	stop := context.AfterFunc(ctx, func() { _ = s.s.Reset() })
 	defer stop()
 	if err := s.s.SetDeadline(time.Now().Add(s.timeout + time.Duration(positions)*s.perPos)); err != nil {
-		return nil, s.breakWith(fmt.Errorf("set deadline: %w", err))
+		return nil, fmt.Errorf("set deadline: %w", err)
 	}
 	if err := wire.WriteFrame(s.s, req, payload); err != nil {
-		return nil, s.breakWith(ctxErr(ctx, err))
+		return nil, ctxErr(ctx, err)
 	}
 	var resp wire.Response
 	fr, err := s.rd.Read(s.s, &resp, maxPayload)
 	defer fr.Free()
 	if err != nil {
-		return nil, s.breakWith(ctxErr(ctx, fmt.Errorf("read reply: %w", err)))
+		return nil, ctxErr(ctx, fmt.Errorf("read reply: %w", err))
 	}
+	// The node's idle clock starts again when it has sent a reply.
+	s.last = time.Now()
 	if resp.Code != wire.Code_OK {
-		return nil, s.breakWith(&RemoteError{Peer: s.peer, Code: resp.Code, Message: resp.Message})
+		return nil, &RemoteError{Peer: s.peer, Code: resp.Code, Message: resp.Message}
 	}
 	if use != nil {
 		if err := use(&resp, fr.Payload); err != nil {
-			return nil, s.breakWith(err)
+			return nil, err
 		}
 	}
 	return &resp, nil
+}
+
+// KeepAliveEvery is how long the session may go without a frame before
+// KeepIdle sends a keepalive (0: never).
+func (s *Session) KeepAliveEvery() time.Duration { return s.keepEvery }
+
+// KeepIdle sends the node a keepalive when the session accepts them and
+// has had no frame for KeepAliveEvery, so that the node's idle timeout
+// does not end it while the caller's generation waits elsewhere (another
+// hop's step in a long queue). It sends nothing while a request of the
+// session is under way, and says whether it sent one. Its failure marks
+// the session broken with an error that carries no node's refusal code:
+// the next step fails as a lost session does, which another route may
+// cure.
+func (s *Session) KeepIdle(ctx context.Context) (bool, error) {
+	if s.keepEvery <= 0 || !s.io.TryLock() {
+		return false, nil
+	}
+	defer s.io.Unlock()
+	if time.Since(s.last) < s.keepEvery {
+		return false, nil
+	}
+	if _, err := s.exchange(ctx, &wire.Request{Kind: &wire.Request_KeepAlive{KeepAlive: &wire.KeepAlive{}}}, nil, 0, 0, nil); err != nil {
+		// %v, not %w: a refusal's code (BAD_REQUEST past the node's limit)
+		// is the keepalive's, not the next step's.
+		return false, s.breakWith(fmt.Errorf("p2p: session on %s lost: keepalive: %v", s.peer, err))
+	}
+	return true, nil
 }
 
 // breakWith marks the session unusable: after any failure the stream's

@@ -16,6 +16,8 @@ type nodeMetrics struct {
 	stepTime  prometheus.Histogram
 	errors    *prometheus.CounterVec
 	opened    prometheus.Counter
+	// keepalives counts the keepalives received, refused ones included.
+	keepalives prometheus.Counter
 
 	batchSessions  prometheus.Histogram
 	batchPositions prometheus.Histogram
@@ -37,6 +39,8 @@ func newNodeMetrics(n *Node, reg *prometheus.Registry) (*nodeMetrics, error) {
 			[]string{"code"}),
 		opened: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "svc_node_sessions_opened_total", Help: "Sessions opened.", ConstLabels: labels}),
+		keepalives: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_node_keepalives_total", Help: "Keepalives received on sessions' streams (refused ones included).", ConstLabels: labels}),
 		batchSessions: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "svc_node_batch_sessions", Help: "Steps (sessions) computed together in one batch.", ConstLabels: labels,
 			Buckets: []float64{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256}}),
@@ -85,7 +89,7 @@ func newNodeMetrics(n *Node, reg *prometheus.Registry) (*nodeMetrics, error) {
 	pcBytes := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "svc_node_prompt_cache_bytes", Help: "Bytes of keys, values and outputs held in the prompt cache.", ConstLabels: labels},
 		pcache(func(s model.PromptCacheStats) float64 { return float64(s.Bytes) }))
-	for _, c := range []prometheus.Collector{m.steps, m.positions, m.stepTime, m.errors, m.opened, m.batchSessions, m.batchPositions, m.queueWait, sessions, free, pcHits, pcMisses, pcEntries, pcBytes} {
+	for _, c := range []prometheus.Collector{m.steps, m.positions, m.stepTime, m.errors, m.opened, m.keepalives, m.batchSessions, m.batchPositions, m.queueWait, sessions, free, pcHits, pcMisses, pcEntries, pcBytes} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("p2p: register metrics: %w", err)
 		}

@@ -80,6 +80,13 @@ type NodeConfig struct {
 	// (default 5 minutes); a session whose step waits in the node's queue
 	// is in use.
 	IdleTimeout time.Duration
+	// KeepAliveLimit is how long after a session's last step (or its
+	// open) keepalives (wire.KeepAlive) still keep it from the idle
+	// timeout: a router sends them to a chain's idle hops while another
+	// hop's step waits in a long queue, and a peer must not hold a
+	// session's cache forever with them (default 30 minutes; negative:
+	// the node accepts and announces none, as nodes before keepalives).
+	KeepAliveLimit time.Duration
 	// PromptCacheBytes bounds the shard's prompt cache, which answers a
 	// session's first step from an identical earlier one
 	// (model.ShardOptions; 0: model.DefaultPromptCacheBytes; negative:
@@ -146,6 +153,9 @@ func (c *NodeConfig) defaults() {
 	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = 5 * time.Minute
+	}
+	if c.KeepAliveLimit == 0 {
+		c.KeepAliveLimit = DefaultKeepAliveLimit
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -391,6 +401,9 @@ func (n *Node) served() *wire.Served {
 		State:      wire.ServeState_STATE_LOADING,
 		MsPerToken: n.msPerTok,
 		MaxLength:  uint32(n.m.Config().Context),
+	}
+	if n.cfg.KeepAliveLimit > 0 {
+		s.IdleTimeoutMs = uint32(min(max(n.cfg.IdleTimeout.Milliseconds(), 1), math.MaxUint32))
 	}
 	if n.online && n.shard != nil {
 		s.State = wire.ServeState_STATE_ONLINE

@@ -32,6 +32,14 @@
 // the generation then goes on and yields the tokens it would have yielded
 // without the failure.
 //
+// While a chain holds its sessions, a keeper per hop (keepalive.go) sends
+// the hop a keepalive each time it has gone a quarter of its node's
+// announced idle timeout without a frame (p2p.Session.KeepIdle): the hops
+// idle while another hop's step waits in a long queue, or the client reads
+// slowly, keep their sessions instead of failing over. Nodes that announce
+// no idle timeout (older ones) are sent none (svc_router_keepalives_total
+// counts those sent).
+//
 // A peer whose hop failed is excluded from new chains for Config.Backoff
 // (1 s), doubled per failure event in a row up to MaxBackoff (1 min) and
 // halved by each success; the exclusion ends at once when the peer

@@ -227,6 +227,9 @@ type chain struct {
 	promptDone func()
 	// waiting is GenerateRequest.Waiting, for a failover's wait for room.
 	waiting func()
+	// stopKeep stops the current hops' keepers (keepalive.go); nil when
+	// none run.
+	stopKeep func()
 }
 
 // Forward runs one step through every hop, failing over on hop failures.
@@ -424,7 +427,7 @@ func (c *chain) candidates() []candidate {
 		if e := r.excl[h.peer]; e != nil && e.until.After(now) {
 			cost, probe = cost+probeCost, true
 		}
-		out = append(out, candidate{peer: h.peer, first: int(s.First), last: int(s.Last), cost: cost, ms: s.MsPerToken, probe: probe})
+		out = append(out, candidate{peer: h.peer, first: int(s.First), last: int(s.Last), cost: cost, ms: s.MsPerToken, probe: probe, keep: p2p.KeepAliveEvery(s)})
 	}
 	return out
 }
@@ -480,6 +483,7 @@ func (c *chain) build(ctx context.Context) error {
 			for _, h := range route {
 				c.step += time.Duration(h.ms * float64(time.Millisecond))
 			}
+			c.keepHops(ctx)
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -642,6 +646,7 @@ func (c *chain) openHop(ctx context.Context, id string, cand candidate) (*p2p.Se
 		MaxLength: c.maxLen, Dim: c.dim, StepTimeout: c.r.cfg.StepTimeout,
 		Adapter: c.adapter, AdapterDigest: c.adapterDigest, PromptCacheScope: c.scope,
 		PerPosition: max(time.Duration(10*cand.ms*float64(time.Millisecond)), time.Millisecond),
+		KeepAlive:   cand.keep,
 	}
 	began := time.Now()
 	s, err := p2p.OpenSession(ctx, c.r.ep.Host, cand.peer, opts)
@@ -686,6 +691,7 @@ func closeAll(r *Router, hops []*p2p.Session) {
 }
 
 func (c *chain) closeHops() {
+	c.stopKeeping()
 	closeAll(c.r, c.hops)
 	c.hops, c.peers = nil, nil
 }

@@ -16,6 +16,7 @@ type metrics struct {
 	roomWaits   prometheus.Counter
 	promptWaits prometheus.Counter
 	expired     prometheus.Counter
+	keepalives  prometheus.Counter
 	hopStep     prometheus.Histogram
 }
 
@@ -37,6 +38,8 @@ func newMetrics(r *Router, reg *prometheus.Registry) (*metrics, error) {
 			Name: "svc_router_prompt_waits_total", Help: "Generations of a prompt batch that waited for others' prompt steps before starting theirs (router.Waves)."}),
 		expired: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "svc_router_expired_total", Help: "Nodes dropped from the view because their record expired: stopped without withdrawing, or not renewed in time."}),
+		keepalives: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "svc_router_keepalives_total", Help: "Keepalives sent to a chain's hops that had no frame for a quarter of their node's idle timeout."}),
 		hopStep: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "svc_router_hop_step_seconds", Help: "Wall time of one step on one hop, network included.",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18)}),
@@ -59,7 +62,7 @@ func newMetrics(r *Router, reg *prometheus.Registry) (*metrics, error) {
 			defer r.mu.Unlock()
 			return float64(len(r.nodes))
 		})
-	for _, c := range []prometheus.Collector{m.generations, m.tokens, m.failovers, m.exclusions, m.probes, m.roomWaits, m.promptWaits, m.expired, m.hopStep, sessions, nodes} {
+	for _, c := range []prometheus.Collector{m.generations, m.tokens, m.failovers, m.exclusions, m.probes, m.roomWaits, m.promptWaits, m.expired, m.keepalives, m.hopStep, sessions, nodes} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("router: register metrics: %w", err)
 		}

@@ -3,6 +3,7 @@ package router
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -14,6 +15,9 @@ type candidate struct {
 	cost        float64 // estimated ms per token through this hop
 	ms          float64 // announced ms per token
 	probe       bool    // the peer is excluded after failures: used only when needed
+	// keep is how long the hop's session may go without a frame before a
+	// keepalive (p2p.KeepAliveEvery; 0: the node takes none).
+	keep time.Duration
 }
 
 // bestChain returns the cheapest sequence of candidates leading from block

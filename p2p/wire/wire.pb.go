@@ -246,6 +246,8 @@ func (ServeState) EnumDescriptor() ([]byte, []int) {
 
 // Request is what a router sends on a forward stream: one Open first, then
 // Steps, then optionally Close (closing the stream also ends the session).
+// Between steps it may send KeepAlives to a node that announces an idle
+// timeout (Served.idle_timeout_ms); older nodes refuse them.
 type Request struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Kind:
@@ -253,6 +255,7 @@ type Request struct {
 	//	*Request_Open
 	//	*Request_Step
 	//	*Request_Close
+	//	*Request_KeepAlive
 	Kind          isRequest_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -322,6 +325,15 @@ func (x *Request) GetClose() *Close {
 	return nil
 }
 
+func (x *Request) GetKeepAlive() *KeepAlive {
+	if x != nil {
+		if x, ok := x.Kind.(*Request_KeepAlive); ok {
+			return x.KeepAlive
+		}
+	}
+	return nil
+}
+
 type isRequest_Kind interface {
 	isRequest_Kind()
 }
@@ -338,11 +350,17 @@ type Request_Close struct {
 	Close *Close `protobuf:"bytes,3,opt,name=close,proto3,oneof"`
 }
 
+type Request_KeepAlive struct {
+	KeepAlive *KeepAlive `protobuf:"bytes,4,opt,name=keep_alive,json=keepAlive,proto3,oneof"`
+}
+
 func (*Request_Open) isRequest_Kind() {}
 
 func (*Request_Step) isRequest_Kind() {}
 
 func (*Request_Close) isRequest_Kind() {}
+
+func (*Request_KeepAlive) isRequest_Kind() {}
 
 type Open struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -597,6 +615,47 @@ func (*Close) Descriptor() ([]byte, []int) {
 	return file_wire_proto_rawDescGZIP(), []int{3}
 }
 
+// KeepAlive keeps an open session from the node's idle timeout while the
+// router's generation is alive but does not step this hop: another hop's
+// step waits in a long queue, or the client reads slowly. The node computes
+// nothing and answers OK, or refuses it (the stream ends) once the session
+// has gone longer than its limit since its last step.
+type KeepAlive struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *KeepAlive) Reset() {
+	*x = KeepAlive{}
+	mi := &file_wire_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KeepAlive) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KeepAlive) ProtoMessage() {}
+
+func (x *KeepAlive) ProtoReflect() protoreflect.Message {
+	mi := &file_wire_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KeepAlive.ProtoReflect.Descriptor instead.
+func (*KeepAlive) Descriptor() ([]byte, []int) {
+	return file_wire_proto_rawDescGZIP(), []int{4}
+}
+
 type TokenLogprob struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            int32                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -607,7 +666,7 @@ type TokenLogprob struct {
 
 func (x *TokenLogprob) Reset() {
 	*x = TokenLogprob{}
-	mi := &file_wire_proto_msgTypes[4]
+	mi := &file_wire_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -619,7 +678,7 @@ func (x *TokenLogprob) String() string {
 func (*TokenLogprob) ProtoMessage() {}
 
 func (x *TokenLogprob) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[4]
+	mi := &file_wire_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -632,7 +691,7 @@ func (x *TokenLogprob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TokenLogprob.ProtoReflect.Descriptor instead.
 func (*TokenLogprob) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{4}
+	return file_wire_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *TokenLogprob) GetId() int32 {
@@ -658,7 +717,7 @@ type TopRow struct {
 
 func (x *TopRow) Reset() {
 	*x = TopRow{}
-	mi := &file_wire_proto_msgTypes[5]
+	mi := &file_wire_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -670,7 +729,7 @@ func (x *TopRow) String() string {
 func (*TopRow) ProtoMessage() {}
 
 func (x *TopRow) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[5]
+	mi := &file_wire_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -683,7 +742,7 @@ func (x *TopRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TopRow.ProtoReflect.Descriptor instead.
 func (*TopRow) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{5}
+	return file_wire_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *TopRow) GetItems() []*TokenLogprob {
@@ -721,7 +780,7 @@ type Response struct {
 
 func (x *Response) Reset() {
 	*x = Response{}
-	mi := &file_wire_proto_msgTypes[6]
+	mi := &file_wire_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -733,7 +792,7 @@ func (x *Response) String() string {
 func (*Response) ProtoMessage() {}
 
 func (x *Response) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[6]
+	mi := &file_wire_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -746,7 +805,7 @@ func (x *Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Response.ProtoReflect.Descriptor instead.
 func (*Response) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{6}
+	return file_wire_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Response) GetCode() Code {
@@ -835,7 +894,7 @@ type MetaRequest struct {
 
 func (x *MetaRequest) Reset() {
 	*x = MetaRequest{}
-	mi := &file_wire_proto_msgTypes[7]
+	mi := &file_wire_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -847,7 +906,7 @@ func (x *MetaRequest) String() string {
 func (*MetaRequest) ProtoMessage() {}
 
 func (x *MetaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[7]
+	mi := &file_wire_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -860,7 +919,7 @@ func (x *MetaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetaRequest.ProtoReflect.Descriptor instead.
 func (*MetaRequest) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{7}
+	return file_wire_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *MetaRequest) GetModelDigest() string {
@@ -884,7 +943,7 @@ type MetaResponse struct {
 
 func (x *MetaResponse) Reset() {
 	*x = MetaResponse{}
-	mi := &file_wire_proto_msgTypes[8]
+	mi := &file_wire_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -896,7 +955,7 @@ func (x *MetaResponse) String() string {
 func (*MetaResponse) ProtoMessage() {}
 
 func (x *MetaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[8]
+	mi := &file_wire_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -909,7 +968,7 @@ func (x *MetaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetaResponse.ProtoReflect.Descriptor instead.
 func (*MetaResponse) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{8}
+	return file_wire_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *MetaResponse) GetCode() Code {
@@ -946,13 +1005,17 @@ type Served struct {
 	Sessions        uint32                 `protobuf:"varint,9,opt,name=sessions,proto3" json:"sessions,omitempty"`
 	MaxLength       uint32                 `protobuf:"varint,10,opt,name=max_length,json=maxLength,proto3" json:"max_length,omitempty"` // longest session this node accepts
 	Adapters        []*Adapter             `protobuf:"bytes,11,rep,name=adapters,proto3" json:"adapters,omitempty"`                     // LoRA adapters held for these blocks
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The node ends a session that gets no frame for this long; nonzero also
+	// says it accepts Request.keep_alive. 0 (nodes that predate keepalives):
+	// never send it one.
+	IdleTimeoutMs uint32 `protobuf:"varint,12,opt,name=idle_timeout_ms,json=idleTimeoutMs,proto3" json:"idle_timeout_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Served) Reset() {
 	*x = Served{}
-	mi := &file_wire_proto_msgTypes[9]
+	mi := &file_wire_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -964,7 +1027,7 @@ func (x *Served) String() string {
 func (*Served) ProtoMessage() {}
 
 func (x *Served) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[9]
+	mi := &file_wire_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -977,7 +1040,7 @@ func (x *Served) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Served.ProtoReflect.Descriptor instead.
 func (*Served) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{9}
+	return file_wire_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Served) GetDigest() string {
@@ -1057,6 +1120,13 @@ func (x *Served) GetAdapters() []*Adapter {
 	return nil
 }
 
+func (x *Served) GetIdleTimeoutMs() uint32 {
+	if x != nil {
+		return x.IdleTimeoutMs
+	}
+	return 0
+}
+
 // Adapter is a LoRA adapter a node holds for a model: requests name it as
 // "<model>-<name>"; a chain uses only hops holding the same file (digest).
 type Adapter struct {
@@ -1069,7 +1139,7 @@ type Adapter struct {
 
 func (x *Adapter) Reset() {
 	*x = Adapter{}
-	mi := &file_wire_proto_msgTypes[10]
+	mi := &file_wire_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1081,7 +1151,7 @@ func (x *Adapter) String() string {
 func (*Adapter) ProtoMessage() {}
 
 func (x *Adapter) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[10]
+	mi := &file_wire_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1094,7 +1164,7 @@ func (x *Adapter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Adapter.ProtoReflect.Descriptor instead.
 func (*Adapter) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{10}
+	return file_wire_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Adapter) GetName() string {
@@ -1125,7 +1195,7 @@ type Announcement struct {
 
 func (x *Announcement) Reset() {
 	*x = Announcement{}
-	mi := &file_wire_proto_msgTypes[11]
+	mi := &file_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1137,7 +1207,7 @@ func (x *Announcement) String() string {
 func (*Announcement) ProtoMessage() {}
 
 func (x *Announcement) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[11]
+	mi := &file_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1150,7 +1220,7 @@ func (x *Announcement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Announcement.ProtoReflect.Descriptor instead.
 func (*Announcement) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{11}
+	return file_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Announcement) GetPeerId() []byte {
@@ -1211,7 +1281,7 @@ type SignedRecord struct {
 
 func (x *SignedRecord) Reset() {
 	*x = SignedRecord{}
-	mi := &file_wire_proto_msgTypes[12]
+	mi := &file_wire_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1223,7 +1293,7 @@ func (x *SignedRecord) String() string {
 func (*SignedRecord) ProtoMessage() {}
 
 func (x *SignedRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_wire_proto_msgTypes[12]
+	mi := &file_wire_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1236,7 +1306,7 @@ func (x *SignedRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SignedRecord.ProtoReflect.Descriptor instead.
 func (*SignedRecord) Descriptor() ([]byte, []int) {
-	return file_wire_proto_rawDescGZIP(), []int{12}
+	return file_wire_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SignedRecord) GetAnnouncement() []byte {
@@ -1272,11 +1342,13 @@ var File_wire_proto protoreflect.FileDescriptor
 const file_wire_proto_rawDesc = "" +
 	"\n" +
 	"\n" +
-	"wire.proto\x12\vsvc.wire.v1\"\x8f\x01\n" +
+	"wire.proto\x12\vsvc.wire.v1\"\xc8\x01\n" +
 	"\aRequest\x12'\n" +
 	"\x04open\x18\x01 \x01(\v2\x11.svc.wire.v1.OpenH\x00R\x04open\x12'\n" +
 	"\x04step\x18\x02 \x01(\v2\x11.svc.wire.v1.StepH\x00R\x04step\x12*\n" +
-	"\x05close\x18\x03 \x01(\v2\x12.svc.wire.v1.CloseH\x00R\x05closeB\x06\n" +
+	"\x05close\x18\x03 \x01(\v2\x12.svc.wire.v1.CloseH\x00R\x05close\x127\n" +
+	"\n" +
+	"keep_alive\x18\x04 \x01(\v2\x16.svc.wire.v1.KeepAliveH\x00R\tkeepAliveB\x06\n" +
 	"\x04kind\"\x80\x02\n" +
 	"\x04Open\x12\x1d\n" +
 	"\n" +
@@ -1299,7 +1371,8 @@ const file_wire_proto_rawDesc = "" +
 	"omitLogits\x12\x14\n" +
 	"\x05round\x18\a \x01(\rR\x05round\x12\x14\n" +
 	"\x05score\x18\b \x03(\x05R\x05score\"\a\n" +
-	"\x05Close\"8\n" +
+	"\x05Close\"\v\n" +
+	"\tKeepAlive\"8\n" +
 	"\fTokenLogprob\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x05R\x02id\x12\x18\n" +
 	"\alogprob\x18\x02 \x01(\x02R\alogprob\"9\n" +
@@ -1323,7 +1396,7 @@ const file_wire_proto_rawDesc = "" +
 	"\fMetaResponse\x12%\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x11.svc.wire.v1.CodeR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12%\n" +
-	"\x0esamples_sha256\x18\x03 \x01(\fR\rsamplesSha256\"\xeb\x02\n" +
+	"\x0esamples_sha256\x18\x03 \x01(\fR\rsamplesSha256\"\x93\x03\n" +
 	"\x06Served\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
@@ -1338,7 +1411,8 @@ const file_wire_proto_rawDesc = "" +
 	"\n" +
 	"max_length\x18\n" +
 	" \x01(\rR\tmaxLength\x120\n" +
-	"\badapters\x18\v \x03(\v2\x14.svc.wire.v1.AdapterR\badapters\"5\n" +
+	"\badapters\x18\v \x03(\v2\x14.svc.wire.v1.AdapterR\badapters\x12&\n" +
+	"\x0fidle_timeout_ms\x18\f \x01(\rR\ridleTimeoutMs\"5\n" +
 	"\aAdapter\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06digest\x18\x02 \x01(\tR\x06digest\"\xc2\x01\n" +
@@ -1397,7 +1471,7 @@ func file_wire_proto_rawDescGZIP() []byte {
 }
 
 var file_wire_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
+var file_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_wire_proto_goTypes = []any{
 	(LogitsMode)(0),      // 0: svc.wire.v1.LogitsMode
 	(Payload)(0),         // 1: svc.wire.v1.Payload
@@ -1407,35 +1481,37 @@ var file_wire_proto_goTypes = []any{
 	(*Open)(nil),         // 5: svc.wire.v1.Open
 	(*Step)(nil),         // 6: svc.wire.v1.Step
 	(*Close)(nil),        // 7: svc.wire.v1.Close
-	(*TokenLogprob)(nil), // 8: svc.wire.v1.TokenLogprob
-	(*TopRow)(nil),       // 9: svc.wire.v1.TopRow
-	(*Response)(nil),     // 10: svc.wire.v1.Response
-	(*MetaRequest)(nil),  // 11: svc.wire.v1.MetaRequest
-	(*MetaResponse)(nil), // 12: svc.wire.v1.MetaResponse
-	(*Served)(nil),       // 13: svc.wire.v1.Served
-	(*Adapter)(nil),      // 14: svc.wire.v1.Adapter
-	(*Announcement)(nil), // 15: svc.wire.v1.Announcement
-	(*SignedRecord)(nil), // 16: svc.wire.v1.SignedRecord
+	(*KeepAlive)(nil),    // 8: svc.wire.v1.KeepAlive
+	(*TokenLogprob)(nil), // 9: svc.wire.v1.TokenLogprob
+	(*TopRow)(nil),       // 10: svc.wire.v1.TopRow
+	(*Response)(nil),     // 11: svc.wire.v1.Response
+	(*MetaRequest)(nil),  // 12: svc.wire.v1.MetaRequest
+	(*MetaResponse)(nil), // 13: svc.wire.v1.MetaResponse
+	(*Served)(nil),       // 14: svc.wire.v1.Served
+	(*Adapter)(nil),      // 15: svc.wire.v1.Adapter
+	(*Announcement)(nil), // 16: svc.wire.v1.Announcement
+	(*SignedRecord)(nil), // 17: svc.wire.v1.SignedRecord
 }
 var file_wire_proto_depIdxs = []int32{
 	5,  // 0: svc.wire.v1.Request.open:type_name -> svc.wire.v1.Open
 	6,  // 1: svc.wire.v1.Request.step:type_name -> svc.wire.v1.Step
 	7,  // 2: svc.wire.v1.Request.close:type_name -> svc.wire.v1.Close
-	1,  // 3: svc.wire.v1.Step.payload:type_name -> svc.wire.v1.Payload
-	0,  // 4: svc.wire.v1.Step.logits:type_name -> svc.wire.v1.LogitsMode
-	8,  // 5: svc.wire.v1.TopRow.items:type_name -> svc.wire.v1.TokenLogprob
-	2,  // 6: svc.wire.v1.Response.code:type_name -> svc.wire.v1.Code
-	1,  // 7: svc.wire.v1.Response.payload:type_name -> svc.wire.v1.Payload
-	9,  // 8: svc.wire.v1.Response.top:type_name -> svc.wire.v1.TopRow
-	2,  // 9: svc.wire.v1.MetaResponse.code:type_name -> svc.wire.v1.Code
-	3,  // 10: svc.wire.v1.Served.state:type_name -> svc.wire.v1.ServeState
-	14, // 11: svc.wire.v1.Served.adapters:type_name -> svc.wire.v1.Adapter
-	13, // 12: svc.wire.v1.Announcement.models:type_name -> svc.wire.v1.Served
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	8,  // 3: svc.wire.v1.Request.keep_alive:type_name -> svc.wire.v1.KeepAlive
+	1,  // 4: svc.wire.v1.Step.payload:type_name -> svc.wire.v1.Payload
+	0,  // 5: svc.wire.v1.Step.logits:type_name -> svc.wire.v1.LogitsMode
+	9,  // 6: svc.wire.v1.TopRow.items:type_name -> svc.wire.v1.TokenLogprob
+	2,  // 7: svc.wire.v1.Response.code:type_name -> svc.wire.v1.Code
+	1,  // 8: svc.wire.v1.Response.payload:type_name -> svc.wire.v1.Payload
+	10, // 9: svc.wire.v1.Response.top:type_name -> svc.wire.v1.TopRow
+	2,  // 10: svc.wire.v1.MetaResponse.code:type_name -> svc.wire.v1.Code
+	3,  // 11: svc.wire.v1.Served.state:type_name -> svc.wire.v1.ServeState
+	15, // 12: svc.wire.v1.Served.adapters:type_name -> svc.wire.v1.Adapter
+	14, // 13: svc.wire.v1.Announcement.models:type_name -> svc.wire.v1.Served
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_wire_proto_init() }
@@ -1447,6 +1523,7 @@ func file_wire_proto_init() {
 		(*Request_Open)(nil),
 		(*Request_Step)(nil),
 		(*Request_Close)(nil),
+		(*Request_KeepAlive)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1454,7 +1531,7 @@ func file_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_wire_proto_rawDesc), len(file_wire_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   13,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

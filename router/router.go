@@ -111,14 +111,21 @@ type Router struct {
 	// kick and renewKick ask the discovery and renewal loops for a round
 	// now (capacity 1 each).
 	kick, renewKick chan struct{}
-	// vanished are nodes whose records expired (not withdrawn) lately:
-	// they may come back any moment, and renewals keep asking for them.
-	vanished map[peer.ID]time.Time
+	// vanished are nodes whose records expired (not withdrawn) lately,
+	// with what they served: they may come back any moment, and renewals
+	// keep asking for them.
+	vanished map[peer.ID]vanishedNode
 
 	fetchMu sync.Mutex // one header fetch at a time
 
 	reg *prometheus.Registry
 	met *metrics
+}
+
+// vanishedNode is when a node's record expired and the models it served.
+type vanishedNode struct {
+	at     time.Time
+	models []*wire.Served
 }
 
 // header is a verified GGUF header and the configuration parsed from it.
@@ -141,7 +148,7 @@ func New(ctx context.Context, cfg Config) (*Router, error) {
 		nodes: map[peer.ID]p2p.Member{}, created: map[string]time.Time{},
 		excl: map[peer.ID]*exclusion{}, inflight: map[peer.ID]int{}, headers: map[string]*header{}, barriers: map[string]*stepBarrier{},
 		changed: make(chan struct{}), kick: make(chan struct{}, 1),
-		renewKick: make(chan struct{}, 1), vanished: map[peer.ID]time.Time{},
+		renewKick: make(chan struct{}, 1), vanished: map[peer.ID]vanishedNode{},
 	}
 	r.reg = prometheus.NewRegistry()
 	if r.met, err = newMetrics(r, r.reg); err != nil {
@@ -257,6 +264,26 @@ func (r *Router) mayReturn() bool {
 	for _, e := range r.excl {
 		if e.until.After(now) {
 			return true
+		}
+	}
+	return false
+}
+
+// heldByVanished reports whether a node whose record expired lately served
+// the model (a name or a digest, or "<model>-<adapter>").
+func (r *Router) heldByVanished(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range r.vanished {
+		for _, s := range v.models {
+			if s.Name == name || s.Digest == name {
+				return true
+			}
+			for _, a := range s.Adapters {
+				if s.Name+"-"+a.Name == name {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -411,13 +438,13 @@ func (r *Router) sweep(now time.Time) {
 	for id, m := range r.nodes {
 		if !m.Expires.After(now) {
 			delete(r.nodes, id)
-			r.vanished[id] = now
+			r.vanished[id] = vanishedNode{at: now, models: m.Record.Models}
 			r.met.expired.Inc()
 			dropped = true
 		}
 	}
-	for id, at := range r.vanished {
-		if now.Sub(at) > vanishedMemory {
+	for id, v := range r.vanished {
+		if now.Sub(v.at) > vanishedMemory {
 			delete(r.vanished, id)
 		}
 	}
@@ -663,7 +690,13 @@ func (r *Router) resolve(name string) (ModelStatus, []holding, error) {
 // missing blocks or still loading when a holder may be back any moment.
 func (r *Router) resolveWait(ctx context.Context, name string) (ModelStatus, []holding, error) {
 	st, hs, err := r.resolve(name)
-	if (errors.Is(err, ErrModelIncomplete) || errors.Is(err, ErrModelLoading)) && r.mayReturn() {
+	wait := (errors.Is(err, ErrModelIncomplete) || errors.Is(err, ErrModelLoading)) && r.mayReturn()
+	// A model whose every holder's record lapsed at once (renewals late by
+	// a stall of a loaded machine) is unknown until they are asked again,
+	// which the wait starts at once; before, such a request got "not
+	// found" although the nodes were up.
+	wait = wait || errors.Is(err, ErrModelNotFound) && r.heldByVanished(name)
+	if wait {
 		r.waitFor(ctx, r.cfg.RouteWait, func() bool {
 			st, hs, err = r.resolve(name)
 			return err == nil

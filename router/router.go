@@ -48,9 +48,9 @@ type Config struct {
 	// excluded peer tries it anyway (a probe).
 	Backoff, MaxBackoff time.Duration
 	// RouteWait is how long a request waits for the view to change when
-	// no chain can be built for a model the swarm knows: a holder of the
-	// missing blocks may be announcing again any moment (default 2 s;
-	// negative: never wait).
+	// no chain can be built for a model the swarm knows, or knew until a
+	// holder's record lapsed lately: a holder of the missing blocks may be
+	// announcing again any moment (default 2 s; negative: never wait).
 	RouteWait time.Duration
 	// MaxFailovers bounds how many times one generation rebuilds its chain
 	// (default 3; negative: never).

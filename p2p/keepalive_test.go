@@ -60,35 +60,39 @@ func keepalives(t *testing.T, n *Node) float64 {
 // A node announces its idle timeout, which says it takes keepalives; they
 // keep a session that gets no step for longer than that timeout, cache
 // and all, but only up to the node's limit after the session's last step:
-// then the node refuses the keepalive and ends the session.
+// then the node refuses the keepalive and ends the session. The caller
+// keeps the session far more often than the announcement asks, so that a
+// loaded test process stalled for nearly the idle timeout does not lose
+// it, and the first keepalives end well within the limit.
 func TestKeepAliveLimit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	const idle, limit = time.Second, 2 * time.Second
+	const idle, limit = 2 * time.Second, 4 * time.Second
 	n, c := keepNode(t, ctx, idle, limit)
 	every := KeepAliveEvery(n.served())
 	if got := n.served().IdleTimeoutMs; got != uint32(idle.Milliseconds()) || every != idle/4 {
 		t.Fatalf("announced idle timeout %d ms, keepalives every %v; want %v, %v", got, every, idle, idle/4)
 	}
-	s, err := OpenSession(ctx, c.Host, n.ID(), SessionOptions{ID: "kept", Digest: n.Digest(), First: 0, Last: 5, MaxLength: 8, Dim: 64, KeepAlive: every})
+	s, err := OpenSession(ctx, c.Host, n.ID(), SessionOptions{ID: "kept", Digest: n.Digest(), First: 0, Last: 5, MaxLength: 8, Dim: 64, KeepAlive: minKeepAlive})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Reset()
-	// Twice the idle timeout without a step.
-	if err := keepUntil(ctx, s, time.Now(), 2*idle); err != nil {
+	// Longer than the idle timeout without a step, well within the limit.
+	if err := keepUntil(ctx, s, time.Now(), idle*5/4); err != nil {
 		t.Fatalf("keepalive within the limit: %v", err)
 	}
 	if got := keepalives(t, n); got < 1 {
 		t.Fatalf("%v keepalives reached the node", got)
 	}
+	// Taken before the step, whose time the node's limit counts from.
+	stepped := time.Now()
 	out, err := s.Forward(ctx, model.Input{Tokens: []int32{1, 403, 407}, Logits: model.LogitsLast})
 	if err != nil || len(out.Argmax) != 1 {
-		t.Fatalf("step after %v of keepalives: %+v, %v", 2*idle, out, err)
+		t.Fatalf("step after %v of keepalives: %+v, %v", idle*5/4, out, err)
 	}
-	stepped := time.Now()
 	err = keepUntil(ctx, s, stepped, time.Minute)
-	if err == nil || !strings.Contains(err.Error(), "keepalives keep a session at most 2s after its last step") {
+	if err == nil || !strings.Contains(err.Error(), "keepalives keep a session at most 4s after its last step") {
 		t.Fatalf("keepalives past the limit: %v", err)
 	}
 	if d := time.Since(stepped); d < limit {
@@ -104,11 +108,12 @@ func TestKeepAliveLimit(t *testing.T) {
 // timeout, so a caller opens its sessions with none due, and KeepIdle
 // sends it nothing however long the session idles. Sent one anyway, it
 // refuses it as a request of no known kind, ending the session: why a
-// router must not.
+// router must not. The node's idle timeout is long, so that a stalled
+// test process does not end the sessions first.
 func TestKeepAliveNotAnnounced(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	const idle = time.Second
+	const idle = time.Minute
 	n, c := keepNode(t, ctx, idle, -1)
 	if got, every := n.served().IdleTimeoutMs, KeepAliveEvery(n.served()); got != 0 || every != 0 {
 		t.Fatalf("a node without keepalives announces an idle timeout of %d ms, keepalives every %v", got, every)
@@ -122,7 +127,7 @@ func TestKeepAliveNotAnnounced(t *testing.T) {
 		if sent, err := s.KeepIdle(ctx); sent || err != nil {
 			t.Fatalf("KeepIdle to a node that announces none: sent %v, %v", sent, err)
 		}
-		time.Sleep(idle / 4)
+		time.Sleep(2 * minKeepAlive) // longer than any keepalive interval
 	}
 	if got := keepalives(t, n); got != 0 {
 		t.Fatalf("the node got %v keepalives", got)

@@ -646,7 +646,7 @@ func (c *chain) openHop(ctx context.Context, id string, cand candidate) (*p2p.Se
 		MaxLength: c.maxLen, Dim: c.dim, StepTimeout: c.r.cfg.StepTimeout,
 		Adapter: c.adapter, AdapterDigest: c.adapterDigest, PromptCacheScope: c.scope,
 		PerPosition: max(time.Duration(10*cand.ms*float64(time.Millisecond)), time.Millisecond),
-		KeepAlive:   cand.keep,
+		KeepAlive:   c.r.keepEvery(cand.keep),
 	}
 	began := time.Now()
 	s, err := p2p.OpenSession(ctx, c.r.ep.Host, cand.peer, opts)

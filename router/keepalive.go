@@ -71,3 +71,13 @@ func (c *chain) stopKeeping() {
 		c.stopKeep = nil
 	}
 }
+
+// keepEvery is how long a hop whose node announces keepalives every
+// announced may go without a frame: announced, or Config.KeepAlive when
+// shorter; 0 (none) for a node that announces none.
+func (r *Router) keepEvery(announced time.Duration) time.Duration {
+	if announced > 0 && r.cfg.KeepAlive > 0 {
+		return min(announced, r.cfg.KeepAlive)
+	}
+	return announced
+}

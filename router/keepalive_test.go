@@ -28,12 +28,20 @@ func nodeCounter(t *testing.T, n *p2p.Node, name string) float64 {
 	return 0 // a CounterVec has no series until its first increment
 }
 
+// keepFast is the router's keepalive interval in tests with short idle
+// timeouts: far below them, so that a loaded test process stalled for
+// nearly the whole timeout (every keeper late at once) still keeps its
+// sessions, while a pause longer than the timeout still ends sessions
+// that get none.
+const keepFast = 50 * time.Millisecond
+
 // twoHops starts a swarm of stories260K in two hops, blocks [0,2) with
 // first's configuration and [2,5) with second's, and waits until the
-// router serves the model.
+// router, which sends keepalives every keepFast, serves the model.
 func twoHops(t *testing.T, path string, first, second p2p.NodeConfig) *swarmtest.Swarm {
 	t.Helper()
-	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 2}}, Node: first})
+	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 2}}, Node: first,
+		Router: router.Config{KeepAlive: keepFast}})
 	second.Model, second.First, second.Last = sw.Model, 2, 5
 	second.Bootstrap = sw.Boot
 	sw.Nodes = append(sw.Nodes, swarmtest.Node(t, second))
@@ -143,12 +151,16 @@ func TestKeepAliveOnlyAnnounced(t *testing.T) {
 // session on hop 2 gets no frame but the router's keepalives, and keeps
 // it. Before keepalives, hop 2 ended such sessions ('stream reset' on the
 // router's next step there), and their generations failed over, many
-// again and again. The answers are those a single process gives.
+// again and again. The answers are those a single process gives. The
+// router's step timeout, which a step's wait in the queue counts against,
+// is long enough for the whole queue on a loaded machine (or under -race),
+// so that a failover here can only be a lost session.
 func TestKeepAliveLongQueue(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	const prompts, long, maxTokens = 40, 450, 2
 	nc := p2p.NodeConfig{IdleTimeout: 2 * time.Second}
-	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 2}, {2, 5}}, Node: nc})
+	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 2}, {2, 5}}, Node: nc,
+		Router: router.Config{KeepAlive: keepFast, StepTimeout: time.Minute}})
 	sw.WaitServed(t, "stories260K")
 	ps := make([][]int32, prompts)
 	for i := range ps {
@@ -159,7 +171,7 @@ func TestKeepAliveLongQueue(t *testing.T) {
 		p[0] = 1
 		ps[i] = p
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	got := make([][]int32, prompts)
 	errs := make([]error, prompts)

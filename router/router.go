@@ -55,6 +55,12 @@ type Config struct {
 	// MaxFailovers bounds how many times one generation rebuilds its chain
 	// (default 3; negative: never).
 	MaxFailovers int
+	// KeepAlive, when positive, is how long a chain's hop may go without
+	// a frame before it gets a keepalive, if shorter than the default: a
+	// quarter of its node's announced idle timeout. Tests set it far below
+	// their short idle timeouts so that a stalled test process does not
+	// lose sessions.
+	KeepAlive time.Duration
 	// Admission makes the router's host a member of a managed swarm
 	// (p2p.EndpointConfig.Admission); nil: the local variant's open swarm.
 	Admission p2p.Admission

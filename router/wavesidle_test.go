@@ -22,10 +22,13 @@ func TestWavesWaitOutlastsIdle(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	// Two hops, each with room for two generations of 30 positions at a
 	// time: the other two wait about as long as a generation of 26 tokens
-	// at 80 ms each, twice the idle timeout.
-	const cache, maxTokens, gens, idle = 60, 26, 4, time.Second
+	// at 8% of the idle timeout each, twice the timeout. The router sends
+	// keepalives far more often than the timeout, so that a stalled test
+	// process does not lose the running generations' sessions.
+	const cache, maxTokens, gens, idle = 60, 26, 4, 2 * time.Second
 	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 2}, {2, 5}},
-		Node: p2p.NodeConfig{CacheTokens: cache, IdleTimeout: idle}})
+		Node:   p2p.NodeConfig{CacheTokens: cache, IdleTimeout: idle},
+		Router: router.Config{KeepAlive: keepFast}})
 	sw.WaitServed(t, "stories260K")
 	stop := swarmtest.StopTokens(t, path)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)

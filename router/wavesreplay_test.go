@@ -21,10 +21,13 @@ import (
 // batch's other prompts in flight.
 func TestWavesReplayPaced(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
-	const idle, maxTokens = time.Second, 30
+	// The router sends keepalives far more often than the idle timeout, so
+	// that a stalled test process does not lose the sessions of the
+	// generation as it runs (the wait below holds none).
+	const idle, maxTokens = 2 * time.Second, 30
 	sw := swarmtest.Start(t, swarmtest.Config{Model: path, Shared: true, Ranges: [][2]int{{0, 5}, {0, 5}},
 		Node:   p2p.NodeConfig{IdleTimeout: idle},
-		Router: router.Config{Backoff: time.Minute, RouteWait: time.Millisecond}})
+		Router: router.Config{Backoff: time.Minute, RouteWait: time.Millisecond, KeepAlive: keepFast}})
 	sw.WaitServed(t, "stories260K")
 	for deadline := time.Now().Add(30 * time.Second); router.HoldersOf(sw.Router, sw.Nodes[0].Digest()) < 2; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {

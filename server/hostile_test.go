@@ -17,11 +17,11 @@ import (
 
 // TestHostileNumbers sends 32 parallel requests, each with a 2 MB integer
 // literal in max_tokens, max_completion_tokens or top_logprobs, again and
-// again while an ordinary request is timed. Every hostile request gets 400
-// invalid_request naming its field, and the ordinary request's latency
-// stays within a small factor of the quiet case (the bound is generous:
-// this is a shared 2-core machine; the literal used to cost seconds of
-// CPU each).
+// again while ordinary requests are answered. Every hostile request gets
+// 400 invalid_request naming its field and refused by the length bound
+// (maxIntegerText), before any arithmetic on the digits: the literal used
+// to cost seconds of CPU each. The ordinary requests' latencies, quiet and
+// under the flood, are logged for a reader; a test asserts no timing.
 func TestHostileNumbers(t *testing.T) {
 	path := testenv.Path(t, "models", "stories260K.gguf")
 	sw := startSwarm(t, path, [][2]int{{0, 5}})
@@ -45,6 +45,7 @@ func TestHostileNumbers(t *testing.T) {
 	quiet := median(7)
 
 	digits := strings.Repeat("9", 2<<20)
+	bound := fmt.Sprintf("at most %d characters", maxIntegerText)
 	fieldsOf := []string{"max_tokens", "max_completion_tokens", "top_logprobs"}
 	var stop atomic.Bool
 	var sent atomic.Int64
@@ -64,7 +65,7 @@ func TestHostileNumbers(t *testing.T) {
 				_, _ = b.ReadFrom(resp.Body)
 				resp.Body.Close()
 				r := response{Status: resp.StatusCode, Header: resp.Header, Body: b.Bytes()}
-				if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"code":"invalid_request"`) || !strings.Contains(string(r.Body), field) {
+				if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"code":"invalid_request"`) || !strings.Contains(string(r.Body), field) || !strings.Contains(string(r.Body), bound) {
 					errs <- fmt.Errorf("%s: %d %.300s", field, r.Status, r.Body)
 					return
 				}
@@ -92,9 +93,6 @@ func TestHostileNumbers(t *testing.T) {
 	}
 	t.Logf("ordinary request: median %s quiet, %s (max %s, %d requests) under 32 parallel 2 MB literals (%d refused)",
 		quiet.Round(100*time.Microsecond), loaded.Round(100*time.Microsecond), loadedTimes[len(loadedTimes)-1].Round(time.Millisecond), len(loadedTimes), sent.Load())
-	if loaded > 10*quiet+500*time.Millisecond {
-		t.Errorf("an ordinary request took %s under the flood, %s quiet", loaded, quiet)
-	}
 }
 
 // TestJSONInteger: integer fields are read exactly, without floating point

@@ -53,24 +53,17 @@ func (r *Router) Generate(ctx context.Context, req GenerateRequest, emit func(To
 	if err := ch.fits(); err != nil {
 		return GenerateResult{}, err
 	}
+	ch.waiting = req.Waiting
 	if req.Waves != nil {
 		// A batch's prompts start a few at a time (waves.go).
-		done, err := req.Waves.prompt(ctx, len(req.Prompt), func() {
-			r.met.promptWaits.Inc()
-			if req.Waiting != nil {
-				req.Waiting()
-			}
-		})
-		if err != nil {
+		if err := ch.promptTurn(ctx, req.Waves, len(req.Prompt)); err != nil {
 			return GenerateResult{}, err
 		}
-		ch.promptDone = done
 	}
 	// Joined before the prompt, so that generations that start together
 	// also take their first decode steps together (barrier.go).
 	ch.member = ch.barrier.join()
 	defer ch.close()
-	ch.waiting = req.Waiting
 	if err := ch.buildIn(ctx, req.Waves); err != nil {
 		return GenerateResult{}, err
 	}
@@ -225,7 +218,8 @@ type chain struct {
 	// a failover's turn to replay (after the next step that succeeds, or
 	// when the generation ends); nil when it holds none.
 	promptDone func()
-	// waiting is GenerateRequest.Waiting, for a failover's wait for room.
+	// waiting is GenerateRequest.Waiting, called as the generation begins
+	// to wait for its prompt's turn or for room.
 	waiting func()
 	// stopKeep stops the current hops' keepers (keepalive.go); nil when
 	// none run.

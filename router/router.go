@@ -286,7 +286,7 @@ func (r *Router) heldByVanished(name string) bool {
 				return true
 			}
 			for _, a := range s.Adapters {
-				if s.Name+"-"+a.Name == name {
+				if adapterModel(s.Name, a.Name) == name {
 					return true
 				}
 			}
@@ -788,6 +788,9 @@ func (r *Router) barrier(digest string) *stepBarrier {
 	return b
 }
 
+// adapterModel is the name a model served with an adapter goes by.
+func adapterModel(model, adapter string) string { return model + "-" + adapter }
+
 // adapterView is a model with one adapter: its status and the holdings of
 // the hops holding that adapter.
 type adapterView struct {
@@ -819,7 +822,7 @@ func (r *Router) adapterStatuses(base ModelStatus, hs []holding) []adapterView {
 			}
 		}
 		st := r.status(base.Digest, with)
-		st.Name, st.Blocks = base.Name+"-"+k.name, base.Blocks
+		st.Name, st.Blocks = adapterModel(base.Name, k.name), base.Blocks
 		st.Adapter, st.AdapterDigest = k.name, k.digest
 		if st.Blocks != base.Blocks {
 			st.State = StateIncomplete

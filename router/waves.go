@@ -490,6 +490,14 @@ func (c *chain) paceReplay(ctx context.Context, w *Waves) error {
 	if c.promptDone != nil || n == 0 {
 		return nil
 	}
+	return c.promptTurn(ctx, w, n)
+}
+
+// promptTurn waits for the member's turn to send a prompt step of n
+// positions (Waves.prompt) and keeps the turn's end in c.promptDone.
+// While it waits it counts a prompt wait, calls c.waiting, and is out of
+// the step barrier if it was in it (a failover's replay).
+func (c *chain) promptTurn(ctx context.Context, w *Waves, n int) error {
 	left := false
 	done, err := w.prompt(ctx, n, func() {
 		c.r.met.promptWaits.Inc()

@@ -111,39 +111,21 @@ func (b *attnBuffers) group(hd, span int) (q16 []uint16, q, scores, vals, acc []
 // tile returns the scratch of attnKernels.tile: q16 (hd), nq floats of
 // queries, ns of scores and na of accumulators.
 func (b *attnBuffers) tile(hd, nq, ns, na int) (q16 []uint16, q, scores, acc []float32) {
-	if cap(b.tq16) < hd {
-		b.tq16 = make([]uint16, hd)
-	}
-	if cap(b.tq) < nq {
-		b.tq = make([]float32, nq)
-	}
-	if cap(b.tscores) < ns {
-		b.tscores = make([]float32, ns)
-	}
-	if cap(b.tacc) < na {
-		b.tacc = make([]float32, na)
-	}
-	return b.tq16[:hd], b.tq[:nq], b.tscores[:ns], b.tacc[:na]
+	b.tq16, b.tq, b.tscores, b.tacc = growTo(b.tq16, hd), growTo(b.tq, nq), growTo(b.tscores, ns), growTo(b.tacc, na)
+	return b.tq16, b.tq, b.tscores, b.tacc
 }
 
 // tileKeys returns the scratch of a block of attnKernels.tile's keys.
 func (b *attnBuffers) tileKeys(n int) []float32 {
-	if cap(b.tk) < n {
-		b.tk = make([]float32, n)
-	}
-	return b.tk[:n]
+	b.tk = growTo(b.tk, n)
+	return b.tk
 }
 
 // tileLane returns the scratch of one lane of attnKernels.tile's value
 // products: nv floats of values and np of probabilities.
 func (b *attnBuffers) tileLane(nv, np int) (vals, probs []float32) {
-	if cap(b.tv) < nv {
-		b.tv = make([]float32, nv)
-	}
-	if cap(b.tp) < np {
-		b.tp = make([]float32, np)
-	}
-	return b.tv[:nv], b.tp[:np]
+	b.tv, b.tp = growTo(b.tv, nv), growTo(b.tp, np)
+	return b.tv, b.tp
 }
 
 // attention computes causal grouped-query attention for n query rows whose

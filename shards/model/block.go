@@ -35,9 +35,11 @@ type scratch struct {
 	manyOut [3][]float32
 }
 
-func growTo(s []float32, n int) []float32 {
+// growTo returns s with length n, reusing its array when it is large
+// enough.
+func growTo[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float32, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }

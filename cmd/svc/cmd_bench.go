@@ -64,11 +64,8 @@ Progress goes to stderr; --json prints one JSON object on stdout.`,
 				return cli.Usagef("bench engine: --context %d is shorter than --prompt %d", o.Context, o.Prompt)
 			}
 			o.Bandwidth = bench.BandwidthOptions{Bytes: bwMiB << 20, Runs: bwPasses}
-			bar := progressbar.NewOptions(4+o.Repeat*(1+o.Gen),
-				progressbar.OptionSetWriter(cmd.ErrOrStderr()),
-				progressbar.OptionSetDescription("load"),
-				progressbar.OptionClearOnFinish(),
-				progressbar.OptionSetWidth(30))
+			bar := newBar(cmd.ErrOrStderr(), int64(4+o.Repeat*(1+o.Gen)),
+				progressbar.OptionSetDescription("load"))
 			o.Progress = engineProgress(bar)
 			if cpuProf != "" {
 				stop, err := startCPUProfile(cpuProf)
@@ -175,12 +172,9 @@ production; --distinct-prompts measures computing every prompt.`,
 			var bar *progressbar.ProgressBar
 			o.Progress = func(done, total int) {
 				if bar == nil {
-					bar = progressbar.NewOptions(total,
-						progressbar.OptionSetWriter(cmd.ErrOrStderr()),
+					bar = newBar(cmd.ErrOrStderr(), int64(total),
 						progressbar.OptionSetDescription("requests"),
-						progressbar.OptionShowCount(),
-						progressbar.OptionClearOnFinish(),
-						progressbar.OptionSetWidth(30))
+						progressbar.OptionShowCount())
 				}
 				_ = bar.Set(done)
 			}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"svc/cmd/internal/cli"
@@ -43,6 +44,16 @@ func modelPath(ctx context.Context, value string, stderr io.Writer) (string, err
 			value, path, path)
 	}
 	return path, nil
+}
+
+// newBar makes a progress bar on w that stays hidden when w is not a
+// terminal: redrawn lines written into a log file or a pipe are noise.
+func newBar(w io.Writer, total int64, opts ...progressbar.Option) *progressbar.ProgressBar {
+	opts = append([]progressbar.Option{progressbar.OptionSetWriter(w),
+		progressbar.OptionSetVisibility(isTerminal(w)),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionClearOnFinish()}, opts...)
+	return progressbar.NewOptions64(total, opts...)
 }
 
 // isTerminal reports whether w is a terminal: a progress bar redraws its

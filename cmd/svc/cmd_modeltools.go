@@ -130,13 +130,10 @@ func bytesBar(cmd *cobra.Command, desc string) *progressBytes {
 
 func (p *progressBytes) progress(done, total int64) {
 	if p.bar == nil {
-		p.bar = progressbar.NewOptions64(total,
-			progressbar.OptionSetWriter(p.cmd.ErrOrStderr()),
+		p.bar = newBar(p.cmd.ErrOrStderr(), total,
 			progressbar.OptionSetDescription(p.desc),
 			progressbar.OptionShowBytes(true),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish())
+			progressbar.OptionThrottle(100*time.Millisecond))
 	}
 	_ = p.bar.Set64(done)
 }

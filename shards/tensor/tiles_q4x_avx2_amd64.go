@@ -2,7 +2,10 @@
 
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // AVX2 kernels (tiles_q4x_avx2_amd64.s) for Q4_0 weights in the x layout of
 // packq4x.go, so that Pack packs Q4_0 on CPUs without AVX-512 too: sixteen
@@ -43,6 +46,10 @@ const (
 	q40xAVX2Group = 4
 )
 
+// avx2Gap is kernelGap("avx2") worked out once, for q40xTileAVX2, which
+// checks it on every tile (see q40xGap).
+var avx2Gap = sync.OnceValue(func() string { return kernelGap("avx2") })
+
 // q40xTileAVX2 is q40xTile for the AVX2 kernels (no prefetch distance):
 // the positions go to the multi-position kernel in groups of up to four
 // (five as three and two, which cost less than four and one: per 16-row
@@ -50,7 +57,7 @@ const (
 // four 85), a single one to the one-position kernel; only the first pass
 // over the tile prefetches (the others find it in cache).
 func q40xTileAVX2(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32) error {
-	if gap := kernelGap("avx2"); gap != "" {
+	if gap := avx2Gap(); gap != "" {
 		return fmt.Errorf("tensor: Q4_0x AVX2 tile: %s", gap)
 	}
 	if err := q40xTileArgs(tile, nb, qs, ystride, d, bias, dstride, p, q40xAVX2Pos, out); err != nil {

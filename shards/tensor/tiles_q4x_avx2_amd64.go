@@ -25,6 +25,12 @@ func q40xVecAVX2(w *byte, nb int, tiles int, y *int8, d *float32, bias *int32, o
 //go:noescape
 func q40xBatchAVX2(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, p int, out *float32, pf int)
 
+// q40xBatch8AVX2 computes the sixteen rows of a tile for eight positions
+// in one pass over it, laid out as for q40xBatchAVX2.
+//
+//go:noescape
+func q40xBatch8AVX2(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, out *float32, pf int)
+
 // q40xAVX2PF is the one-position kernel's prefetch distance (bytes): on
 // an AVX2 EPYC (Zen 2) streaming from DRAM on two threads
 // (BenchmarkQ4xColdAVX2), any distance from two to sixteen pairs of
@@ -51,17 +57,22 @@ const (
 var avx2Gap = sync.OnceValue(func() string { return kernelGap("avx2") })
 
 // q40xTileAVX2 is q40xTile for the AVX2 kernels (no prefetch distance):
-// the positions go to the multi-position kernel in groups of up to four
-// (five as three and two, which cost less than four and one: per 16-row
-// block on the Zen 2 EPYC one position costs 27 cycles, two 45, three 65,
-// four 85), a single one to the one-position kernel; only the first pass
-// over the tile prefetches (the others find it in cache).
+// eight positions go to the eight-position kernel (one pass over the
+// tile); fewer to the multi-position kernel in groups of up to four (five
+// as three and two, which cost less than four and one: per 16-row block
+// on the Zen 2 EPYC one position costs 27 cycles, two 45, three 65, four
+// 85), a single one to the one-position kernel; only the first pass over
+// the tile prefetches (the others find it in cache).
 func q40xTileAVX2(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32) error {
 	if gap := avx2Gap(); gap != "" {
 		return fmt.Errorf("tensor: Q4_0x AVX2 tile: %s", gap)
 	}
 	if err := q40xTileArgs(tile, nb, qs, ystride, d, bias, dstride, p, q40xAVX2Pos, out); err != nil {
 		return err
+	}
+	if p == 8 {
+		q40xBatch8AVX2(&tile[0], nb, &qs[0], ystride, &d[0], &bias[0], dstride, &out[0], q40xAVX2PF4)
+		return nil
 	}
 	pf, pf1 := q40xAVX2PF4, q40xAVX2PF
 	for k, g := 0, 0; k < p; k += g {

@@ -424,3 +424,105 @@ q4xb2single:
 q4xbdone:
 	VZEROUPPER
 	RET
+
+// The eight-position kernel runs the four-position block twice per block,
+// for positions 0-3 and then 4-7, so that it reads the tile in one pass:
+// the second four find the block in L1, and the stream from memory, which
+// the prefetches keep ahead, overlaps the work of all eight. Two passes of
+// the four-position kernel over the tile leave memory idle during the
+// second (5632×2048 from DRAM, two threads, Zen 4 EPYC, AVX2 set: 0.45-0.46
+// ms two passes, 0.38-0.39 one, 0.35 with the matrix in cache). Unpacking
+// the weights once for all eight (eight rows at a time, to free registers
+// for eight positions' sums) measured slower than unpacking them twice:
+// each broadcast activation then serves eight rows instead of sixteen.
+
+// Q4XB_SWAP: exchanges the first four positions' bases with the second
+// four's, and moves out between their accumulators (by +256 or -256).
+#define Q4XB_SWAP(OFF) \
+	XCHGQ DI, R13; \
+	XCHGQ DX, R14; \
+	XCHGQ BX, R12; \
+	ADDQ  $OFF, R11
+
+// func q40xBatch8AVX2(w *byte, nb int, y *int8, ystride int, d *float32, bias *int32, dstride int, out *float32, pf int)
+// The sixteen rows of a tile (w, nb blocks) for eight positions, laid out
+// as for q40xBatchAVX2: out[16*k+r]. pf > 0 prefetches the bytes pf ahead
+// of those read, pf = 0 none. The block count is kept in its argument slot:
+// the pointers of both fours take every other general register.
+TEXT ·q40xBatch8AVX2(SB), NOSPLIT, $0-72
+	MOVQ w+0(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ ystride+24(FP), AX
+	LEAQ (AX)(AX*2), R8
+	LEAQ (DI)(AX*4), R13
+	MOVQ d+32(FP), DX
+	MOVQ bias+40(FP), BX
+	MOVQ dstride+48(FP), R9
+	SHLQ $2, R9          // bytes
+	LEAQ (R9)(R9*2), R10
+	LEAQ (DX)(R9*4), R14
+	LEAQ (BX)(R9*4), R12
+	MOVQ out+56(FP), R11
+	MOVQ pf+64(FP), CX
+	VPXOR   Y0, Y0, Y0
+	VMOVUPS Y0, (R11)
+	VMOVUPS Y0, 32(R11)
+	VMOVUPS Y0, 64(R11)
+	VMOVUPS Y0, 96(R11)
+	VMOVUPS Y0, 128(R11)
+	VMOVUPS Y0, 160(R11)
+	VMOVUPS Y0, 192(R11)
+	VMOVUPS Y0, 224(R11)
+	VMOVUPS Y0, 256(R11)
+	VMOVUPS Y0, 288(R11)
+	VMOVUPS Y0, 320(R11)
+	VMOVUPS Y0, 352(R11)
+	VMOVUPS Y0, 384(R11)
+	VMOVUPS Y0, 416(R11)
+	VMOVUPS Y0, 448(R11)
+	VMOVUPS Y0, 480(R11)
+
+q4x8pair:
+	CMPQ nb+8(FP), $2
+	JLT  q4x8single
+	TESTQ      CX, CX
+	JZ         q4x8nopf
+	PREFETCHT0 0(SI)(CX*1)
+	PREFETCHT0 64(SI)(CX*1)
+	PREFETCHT0 128(SI)(CX*1)
+	PREFETCHT0 192(SI)(CX*1)
+	PREFETCHT0 256(SI)(CX*1)
+	PREFETCHT0 320(SI)(CX*1)
+	PREFETCHT0 384(SI)(CX*1)
+	PREFETCHT0 448(SI)(CX*1)
+	PREFETCHT0 512(SI)(CX*1)
+
+q4x8nopf:
+	Q4XB_BLOCK4(0, 512, 0, 0)
+	Q4XB_SWAP(256)
+	Q4XB_BLOCK4(0, 512, 0, 0)
+	Q4XB_SWAP(-256)
+	Q4XB_BLOCK4(256, 544, 32, 4)
+	Q4XB_SWAP(256)
+	Q4XB_BLOCK4(256, 544, 32, 4)
+	Q4XB_SWAP(-256)
+	ADDQ $576, SI
+	ADDQ $64, DI
+	ADDQ $64, R13
+	ADDQ $8, DX
+	ADDQ $8, R14
+	ADDQ $8, BX
+	ADDQ $8, R12
+	SUBQ $2, nb+8(FP)
+	JMP  q4x8pair
+
+q4x8single:
+	CMPQ nb+8(FP), $0
+	JEQ  q4x8done
+	Q4XB_BLOCK4(0, 256, 0, 0)
+	Q4XB_SWAP(256)
+	Q4XB_BLOCK4(0, 256, 0, 0)
+
+q4x8done:
+	VZEROUPPER
+	RET

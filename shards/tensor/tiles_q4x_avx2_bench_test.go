@@ -127,3 +127,64 @@ func BenchmarkQ4xColdAVX2x4(b *testing.B) {
 		b.ReportMetric(float64(len(w0))/slices.Min(wall[j]).Seconds()/1e9, "pf"+strconv.Itoa(pf)+"-GB/s")
 	}
 }
+
+// BenchmarkQ4xColdAVX2x8 is BenchmarkQ4xColdAVX2x4 for eight positions:
+// the eight-position kernel (one pass over each tile) against the
+// four-position kernel twice (two passes, the first prefetching), in
+// turn every iteration. Per variant: GB/s of the best iteration.
+//
+//	go test -run x -bench Q4xColdAVX2x8 -benchtime 100x ./shards/tensor/
+func BenchmarkQ4xColdAVX2x8(b *testing.B) {
+	skipUnless(b, kernelGap("avx2"))
+	const rows, cols = 5632, 2048
+	const nb = cols / 32
+	tb := 16 * nb * 18
+	r := rand.New(rand.NewPCG(7, 7))
+	w0 := randomMatrix(r, Q4_0, rows, cols).Data
+	copies := max(2, (256<<20)/len(w0))
+	packed := make([][]byte, copies)
+	for i := range packed {
+		packed[i] = make([]byte, len(w0))
+		if err := packQ4_0x(packed[i], w0, rows, cols); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pool := NewPool(2)
+	defer pool.Close()
+	x := randomVec(r, 8*cols)
+	qs := make([]int8, 8*cols)
+	d := make([]float32, 8*nb)
+	bias := make([]int32, 8*nb)
+	avx2Kernels().q8_0(x, qs, d)
+	for k := 0; k < 8; k++ {
+		biasQ4_0x(bias[k*nb:(k+1)*nb], qs[k*cols:(k+1)*cols])
+	}
+	names := []string{"one-pass", "two-pass"}
+	wall := make([][]time.Duration, len(names))
+	for i := range wall {
+		wall[i] = make([]time.Duration, b.N)
+	}
+	for i := 0; i < b.N; i++ {
+		for jj := range names {
+			j := (jj + i) % len(names)
+			pk := packed[(i*len(names)+jj)%copies]
+			t0 := time.Now()
+			pool.For(rows/16, func(lo, hi int) {
+				var tmp [128]float32
+				for tile := lo; tile < hi; tile++ {
+					w := &pk[tile*tb]
+					if j == 0 {
+						q40xBatch8AVX2(w, nb, &qs[0], cols, &d[0], &bias[0], nb, &tmp[0], q40xAVX2PF4)
+						continue
+					}
+					q40xBatchAVX2(w, nb, &qs[0], cols, &d[0], &bias[0], nb, 4, &tmp[0], q40xAVX2PF4)
+					q40xBatchAVX2(w, nb, &qs[4*cols], cols, &d[4*nb], &bias[4*nb], nb, 4, &tmp[64], 0)
+				}
+			})
+			wall[j][i] = time.Since(t0)
+		}
+	}
+	for j, name := range names {
+		b.ReportMetric(float64(len(w0))/slices.Min(wall[j]).Seconds()/1e9, name+"-GB/s")
+	}
+}

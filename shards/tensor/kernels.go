@@ -79,6 +79,10 @@ type kernelSet struct {
 	// x: kernels for matrices in the type's x layout (xlayout.go); Pack
 	// uses that layout for the types the best set has them for.
 	x [BF16 + 1]xTile
+	// group > 0: Pack lays the type's matrices out block-interleaved in
+	// groups of that many rows (pack.go) for the best set; its vec and
+	// batch kernels for the type must be strided, their rows dividing it.
+	group [BF16 + 1]int
 	// Activation converters; every implementation gives the same bits.
 	q8_0 func(x []float32, qs []int8, d []float32)
 	q8_1 func(x []float32, qs []int8, d, s []float32)

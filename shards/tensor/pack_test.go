@@ -51,9 +51,9 @@ func TestPackLayout(t *testing.T) {
 			t.Errorf("%v: packing a packed matrix gave a new copy (err %v)", typ, err)
 		}
 	}
-	// Shapes Pack must leave row-major: rows not a whole number of tiles,
-	// float types, types this CPU's kernels do not read packed.
-	for _, m := range []Matrix{randomMatrix(r, Q4_0, 37, 64), randomMatrix(r, F16, 32, 64), randomMatrix(r, F32, 16, 64)} {
+	// Shapes Pack must leave row-major: rows not a whole number of tiles
+	// or groups, float types, types this CPU's kernels do not read packed.
+	for _, m := range []Matrix{randomMatrix(r, Q4_0, 37, 64), randomMatrix(r, Q4_K, 36, 256), randomMatrix(r, F16, 32, 64), randomMatrix(r, F32, 16, 64)} {
 		p, err := Pack(m)
 		if err != nil {
 			t.Fatal(err)
@@ -68,8 +68,12 @@ func TestPackLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := xPackable(bestKernels, m); p.Packed() != want {
-			t.Errorf("%v: Packed() = %v, but xPackable says %v", typ, p.Packed(), want)
+		want := xPackable(bestKernels, m) || groupOf(bestKernels, m) > 0
+		if p.Packed() != want {
+			t.Errorf("%v: Packed() = %v, but the best set's x kernels and groups say %v", typ, p.Packed(), want)
+		}
+		if g := groupOf(bestKernels, m); g > 0 && (p.group != g || p.x) {
+			t.Errorf("%v: packed in groups of %d (x %v), want block-interleaved groups of %d", typ, p.group, p.x, g)
 		}
 	}
 	if _, err := Pack(Matrix{Type: Q8_0, Rows: 16, Cols: 64, Data: make([]byte, 10)}); err == nil {

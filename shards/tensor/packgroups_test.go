@@ -1,8 +1,8 @@
 package tensor
 
-// The block-interleaved layout (group > 0 without x, see pack.go) is built
-// only here: the strided tile kernels and the package's readers of packed
-// matrices are checked on it, though Pack chooses it for no type.
+// Helpers for the block-interleaved layout (group > 0 without x, see
+// pack.go): the tests build it for every type with block kernels, though
+// Pack chooses it only for the types of kernelSet.group.
 
 // readsPacked reports whether ks's tile kernels read m packed in groups of
 // its vec kernel's rows: a strided vec kernel and, if it has one, a
@@ -30,35 +30,4 @@ func packMatrix(m Matrix) Matrix {
 		g = v.rows
 	}
 	return packGroups(m, g)
-}
-
-// packGroups copies a valid row-major m with a block type into the packed
-// layout with groups of g rows (g divides rowTile and m.Rows). Large
-// matrices are copied by several goroutines (inParallel): reading the
-// source of a model's matrices from its mapping is bound by page faults,
-// which proceed in parallel.
-func packGroups(m Matrix, g int) Matrix {
-	rb, _ := RowBytes(m.Type, m.Cols)
-	out := make([]byte, m.Rows*rb)
-	inParallel(m.Rows/g, len(out), func(lo, hi int) {
-		packRange(out, m.Data, rb, m.Type.BlockBytes(), g, lo, hi)
-	})
-	p := m
-	p.Data, p.group = out, g
-	return p
-}
-
-// packRange packs groups [lo, hi) of g rows of rb bytes (blocks of bb)
-// from src into dst.
-func packRange(dst, src []byte, rb, bb, g, lo, hi int) {
-	nb := rb / bb
-	for r0 := lo * g; r0 < hi*g; r0 += g {
-		s, d := src[r0*rb:(r0+g)*rb], dst[r0*rb:(r0+g)*rb]
-		for k := 0; k < g; k++ {
-			row := s[k*rb : (k+1)*rb]
-			for j := 0; j < nb; j++ {
-				copy(d[(j*g+k)*bb:(j*g+k+1)*bb], row[j*bb:(j+1)*bb])
-			}
-		}
-	}
 }

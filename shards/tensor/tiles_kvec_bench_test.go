@@ -49,12 +49,12 @@ func BenchmarkKLayouts(b *testing.B) {
 				vs = append(vs, variant{ks.name + "-packed", ks, pms})
 			}
 		}
-		x := randomVec(r, 8*cols)
-		want := make([]float32, 8*rows)
-		out := make([]float32, 8*rows)
+		x := randomVec(r, 128*cols)
+		want := make([]float32, 128*rows)
+		out := make([]float32, 128*rows)
 		for _, threads := range []int{2, 1} {
 			p := NewPool(threads)
-			for _, n := range []int{1, 2, 4, 8} {
+			for _, n := range []int{1, 2, 4, 8, 128} {
 				matMul(genericKernels, p, NewWorkspace(), w0, x, n, want)
 				for _, v := range vs {
 					matMul(v.ks, p, NewWorkspace(), v.ms[0], x, n, out)

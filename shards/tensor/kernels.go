@@ -95,6 +95,8 @@ type kernelSet struct {
 	f16f32 bool
 	// q8d4: some Q8_0 kernel of the set reads acts.d4 and acts.w16.
 	q8d4 bool
+	// q6u8: some Q6_K batch kernel of the set reads acts.u8.
+	q6u8 bool
 	// bf16f32: some BF16 kernel of the set reads acts.hf for products of
 	// several positions over whole 32-column steps, in splitBF16's layout.
 	bf16f32 bool

@@ -152,7 +152,15 @@ type acts struct {
 	t16 []int16
 	d8  []float32
 	n32 int
+	// u8: for Q6_K on a set with kernelSet.q6u8 and at least q6U8Min
+	// positions, the quants qs offset to unsigned (the bits of qs+128, as
+	// int8), which a kernel can multiply as VPMADDUBSW's unsigned operand.
+	u8 []int8
 }
+
+// q6U8Min is the fewest positions for which prepare computes acts.u8 (the
+// eight-position Q6_K kernel's).
+const q6U8Min = 8
 
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
@@ -191,6 +199,10 @@ func (a *acts) prepare(ks *kernelSet, p *Pool, t Type, x []float32, n, cols int,
 		a.qs, a.d, a.bsums = grow(a.qs, n*cols), grow(a.d, n*a.nb), grow(a.bsums, n*a.nb*16)
 	}
 	a.w16, a.t16, a.n32 = a.w16[:0], a.t16[:0], 0
+	a.u8 = a.u8[:0]
+	if t == Q6_K && ks.q6u8 && n >= q6U8Min {
+		a.u8 = grow(a.u8, n*cols)
+	}
 	if t == Q8_0 && ks.q8d4 {
 		if cols%32 == 0 {
 			a.n32 = n / posTile * posTile
@@ -254,7 +266,17 @@ func (a *acts) convRange(lo, hi int) {
 			ks.q8_1(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb], a.s[i*nb:(i+1)*nb])
 		default: // k-quants
 			ks.q8_K(x, a.qs[i*cols:(i+1)*cols], a.d[i*nb:(i+1)*nb], a.bsums[i*nb*16:(i+1)*nb*16])
+			if len(a.u8) > 0 {
+				offsetU8(a.qs[i*cols:(i+1)*cols], a.u8[i*cols:(i+1)*cols])
+			}
 		}
+	}
+}
+
+// offsetU8 sets u[j] to the bits of qs[j]+128 (acts.u8).
+func offsetU8(qs, u []int8) {
+	for j, q := range qs[:len(u)] {
+		u[j] = q ^ -128
 	}
 }
 

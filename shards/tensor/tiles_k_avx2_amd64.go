@@ -25,6 +25,12 @@ func q5kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, bsums
 //go:noescape
 func q6kBatch4AVX2(w *byte, y *int8, ystride int, d *float32, dstride int, nb int, out *[4]float32)
 
+// q6kBatch8AVX2 is q6kBatch4AVX2 for eight positions, whose activations
+// it reads offset to unsigned (acts.u8, ustride bytes apart).
+//
+//go:noescape
+func q6kBatch8AVX2(w *byte, u *int8, ustride int, d *float32, dstride int, nb int, out *[8]float32)
+
 //go:noescape
 func q6kVec4AVX2(w *byte, rs int, y *int8, d *float32, nb int, next int, out *[4]float32)
 
@@ -46,6 +52,7 @@ func addKAVX2(ks *kernelSet) {
 	ks.batch[Q4_K] = batchN(q4kBatchN)
 	ks.batch[Q5_K] = batchN(q5kBatchN)
 	ks.batch[Q6_K] = batchN(q6kBatchN)
+	ks.q6u8 = true
 }
 
 // batchN makes a one-row batch tile of fn, which computes 4..posTile
@@ -103,11 +110,22 @@ func q5kBatchN(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	}
 }
 
-// q6kBatchN is q4kBatchN for Q6_K.
+// q6kBatchN is q4kBatchN for Q6_K, with groups of eight positions by
+// q6kBatch8AVX2 first where the product has the offset activations.
 func q6kBatchN(w []byte, l tileLayout, a *acts, i int, out []float32) {
 	os, k := batchShape(l, out)
 	var q [4]float32
 	p := 0
+	if len(a.u8) > 0 {
+		var q8 [8]float32
+		for ; p+8 <= k; p += 8 {
+			pw, _, pd, nb := tileArgs(w, tileLayout{bs: 210}, a, i+p, 1, 8, 210)
+			_ = a.u8[(i+p+8)*a.cols-1]
+			q6kBatch8AVX2(pw, &a.u8[(i+p)*a.cols], a.cols, pd, 4*nb, nb, &q8)
+			putQuad(out, p, os, (*[4]float32)(q8[:4]))
+			putQuad(out, p+4, os, (*[4]float32)(q8[4:]))
+		}
+	}
 	for ; p+4 <= k; p += 4 {
 		pw, py, pd, nb := tileArgs(w, tileLayout{bs: 210}, a, i+p, 1, 4, 210)
 		q6kBatch4AVX2(pw, py, a.cols, pd, 4*nb, nb, &q)

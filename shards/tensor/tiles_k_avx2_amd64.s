@@ -1065,3 +1065,160 @@ q6kb4done:
 	VMOVSS  X0, 12(AX)
 	VZEROUPPER
 	RET
+
+DATA kavx80<>+0(SB)/8, $0x8080808080808080
+DATA kavx80<>+8(SB)/8, $0x8080808080808080
+DATA kavx80<>+16(SB)/8, $0x8080808080808080
+DATA kavx80<>+24(SB)/8, $0x8080808080808080
+GLOBL kavx80<>(SB), RODATA|NOPTR, $32
+
+// Q6_K for eight positions, with the activations offset to unsigned
+// (acts.u8: y+128, computed once per product): VPMADDUBSW multiplies them,
+// as its unsigned operand, with the signed quants q-32, and subtracting
+// 128 times each pair of quants (one VPMADDUBSW a group, shared by the
+// eight positions) leaves exactly the word pair sums of (q-32)*y: four
+// instructions a position and group where the four-position kernel's
+// sign handling takes five, and no more activation bytes to read. The
+// integer lanes are those of q6kBatch4AVX2 (and dotQ6_K), so the float
+// steps are too. Eight int32 accumulators fill half the registers; the
+// float ones live in the frame.
+
+// K6E_POS(YP, ACC): the signed quants in Y0 times the offset activations
+// at YP, less the pair terms in Y6, scaled by the words of Y1, into ACC.
+#define K6E_POS(YP, ACC) \
+	VMOVDQU    YP, Y2;     \
+	VPMADDUBSW Y0, Y2, Y2; \
+	VPSUBW     Y6, Y2, Y2; \
+	VPMADDWD   Y1, Y2, Y2; \
+	VPADDD     Y2, ACC, ACC
+
+// K6E_GROUP(g, soff): group g (unsigned quants in Y0) for the eight
+// positions, activations at DI and R13 (+0..3 strides AX), into Y8-Y15.
+#define K6E_GROUP(g, soff) \
+	VPSUBB     kavx32<>(SB), Y0, Y0;   \
+	VMOVDQU    kavx80<>(SB), Y6;       \
+	VPMADDUBSW Y0, Y6, Y6;             \
+	VPSHUFB    soff(R11), X7, X1;      \
+	VPMOVSXBW  X1, Y1;                 \
+	K6E_POS((32*(g))(DI), Y8);         \
+	K6E_POS((32*(g))(DI)(AX*1), Y9);   \
+	K6E_POS((32*(g))(DI)(AX*2), Y10);  \
+	K6E_POS((32*(g))(DI)(R8*1), Y11);  \
+	K6E_POS((32*(g))(R13), Y12);       \
+	K6E_POS((32*(g))(R13)(AX*1), Y13); \
+	K6E_POS((32*(g))(R13)(AX*2), Y14); \
+	K6E_POS((32*(g))(R13)(R8*1), Y15)
+
+// K6E_HALF(h): the four groups of half h of the block at SI, unpacked as
+// in K6B_HALF.
+#define K6E_HALF(h) \
+	VMOVDQU (64*h)(SI), Y3;        \
+	VMOVDQU (64*h+32)(SI), Y4;     \
+	VMOVDQU (128+32*h)(SI), Y5;    \
+	VPAND   kavxNib<>(SB), Y3, Y0; \
+	VPAND   kavx03<>(SB), Y5, Y6;  \
+	VPSLLW  $4, Y6, Y6;            \
+	VPOR    Y6, Y0, Y0;            \
+	K6E_GROUP(4*h, 64*h);          \
+	VPAND   kavxNib<>(SB), Y4, Y0; \
+	VPSLLW  $2, Y5, Y6;            \
+	VPAND   kavx30<>(SB), Y6, Y6;  \
+	VPOR    Y6, Y0, Y0;            \
+	K6E_GROUP(4*h+1, 64*h+16);     \
+	VPSRLW  $4, Y3, Y0;            \
+	VPAND   kavxNib<>(SB), Y0, Y0; \
+	VPAND   kavx30<>(SB), Y5, Y6;  \
+	VPOR    Y6, Y0, Y0;            \
+	K6E_GROUP(4*h+2, 64*h+32);     \
+	VPSRLW  $4, Y4, Y0;            \
+	VPAND   kavxNib<>(SB), Y0, Y0; \
+	VPSRLW  $2, Y5, Y6;            \
+	VPAND   kavx30<>(SB), Y6, Y6;  \
+	VPOR    Y6, Y0, Y0;            \
+	K6E_GROUP(4*h+3, 64*h+48)
+
+// K6E_FMA(p, DA, ACC): position p's float accumulator (frame, 32p(SP)) =
+// fma(dx*dy_p, float(ACC), acc), dx in X0's low lane, dy_p at DA.
+#define K6E_FMA(p, DA, ACC) \
+	VCVTDQ2PS    ACC, ACC;       \
+	VMULSS       DA, X0, X1;     \
+	VBROADCASTSS X1, Y1;         \
+	VMOVUPS      (32*p)(SP), Y2; \
+	VFMADD231PS  ACC, Y1, Y2;    \
+	VMOVUPS      Y2, (32*p)(SP)
+
+// K6E_OUT(p): hsum8 of position p's float accumulator into out[p] (AX).
+#define K6E_OUT(p) \
+	VMOVUPS (32*p)(SP), Y0; \
+	K_HSUM8(Y0, X0);        \
+	VMOVSS  X0, (4*p)(AX)
+
+// func q6kBatch8AVX2(w *byte, u *int8, ustride int, d *float32, dstride int, nb int, out *[8]float32)
+// One Q6_K row for eight positions (offset activations ustride bytes
+// apart, scales dstride bytes apart).
+TEXT ·q6kBatch8AVX2(SB), NOSPLIT, $256-56
+	MOVQ    w+0(FP), SI
+	MOVQ    u+8(FP), DI
+	MOVQ    ustride+16(FP), AX
+	MOVQ    d+24(FP), DX
+	MOVQ    dstride+32(FP), R10
+	MOVQ    nb+40(FP), CX
+	LEAQ    (AX)(AX*2), R8
+	LEAQ    (DI)(AX*4), R13
+	LEAQ    (R10)(R10*2), R9
+	LEAQ    (DX)(R10*4), R14
+	LEAQ    kavxS6<>(SB), R11
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS Y0, (SP)
+	VMOVUPS Y0, 32(SP)
+	VMOVUPS Y0, 64(SP)
+	VMOVUPS Y0, 96(SP)
+	VMOVUPS Y0, 128(SP)
+	VMOVUPS Y0, 160(SP)
+	VMOVUPS Y0, 192(SP)
+	VMOVUPS Y0, 224(SP)
+
+q6kb8loop:
+	TESTQ   CX, CX
+	JZ      q6kb8done
+	VMOVDQU 192(SI), X7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y14, Y14, Y14
+	VPXOR   Y15, Y15, Y15
+	K6E_HALF(0)
+	K6E_HALF(1)
+	VPBROADCASTW 208(SI), X0
+	VCVTPH2PS    X0, X0
+	K6E_FMA(0, (DX), Y8)
+	K6E_FMA(1, (DX)(R10*1), Y9)
+	K6E_FMA(2, (DX)(R10*2), Y10)
+	K6E_FMA(3, (DX)(R9*1), Y11)
+	K6E_FMA(4, (R14), Y12)
+	K6E_FMA(5, (R14)(R10*1), Y13)
+	K6E_FMA(6, (R14)(R10*2), Y14)
+	K6E_FMA(7, (R14)(R9*1), Y15)
+	ADDQ $210, SI
+	ADDQ $256, DI
+	ADDQ $256, R13
+	ADDQ $4, DX
+	ADDQ $4, R14
+	DECQ CX
+	JMP  q6kb8loop
+
+q6kb8done:
+	MOVQ out+48(FP), AX
+	K6E_OUT(0)
+	K6E_OUT(1)
+	K6E_OUT(2)
+	K6E_OUT(3)
+	K6E_OUT(4)
+	K6E_OUT(5)
+	K6E_OUT(6)
+	K6E_OUT(7)
+	VZEROUPPER
+	RET

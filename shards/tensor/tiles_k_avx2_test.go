@@ -32,7 +32,7 @@ func TestKAVX2TilesMatchGeneric(t *testing.T) {
 			if typ.BlockSize() == 1 {
 				cols += 17 // a tail past the last 32 columns
 			}
-			for _, n := range []int{1, 2, 3, 5, 9, 38} {
+			for _, n := range []int{1, 2, 3, 5, 8, 9, 38} {
 				for variant := 0; variant < 4; variant++ {
 					w := randomMatrix(r, typ, rows, cols)
 					x := randomVec(r, n*cols)
@@ -66,7 +66,7 @@ func TestKAVX2TilesNonFinite(t *testing.T) {
 		if typ.BlockSize() == 1 {
 			cols += 5
 		}
-		for _, n := range []int{1, 5} {
+		for _, n := range []int{1, 5, 8} {
 			w := randomMatrix(r, typ, rows, cols)
 			x := randomVec(r, n*cols)
 			x[3] = float32(math.NaN())

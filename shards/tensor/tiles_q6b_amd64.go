@@ -61,5 +61,6 @@ func addK8Tiles(ks *kernelSet) {
 		return
 	}
 	ks.batch[Q6_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q6bTile, strided: true, minPos: 2}
+	ks.q6u8 = false // q6kBatchN's offset activations: no kernel of the set reads them now
 	ks.batch[Q4_K] = tileSpec{rows: q6bRows, pos: q6bMaxPos, fn: q4bTile, strided: true, minPos: 2}
 }

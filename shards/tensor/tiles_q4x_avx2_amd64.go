@@ -104,12 +104,20 @@ func addQ40xAVX2(ks *kernelSet) {
 // q40xRunAVX2 is xTile.run for the AVX2 kernels: the whole tiles of
 // tiles against position i in one call of q40xVecAVX2.
 func q40xRunAVX2(tiles []byte, a *acts, i int, out []float32) {
+	n, qs, d, bias := q40xRunArgs(tiles, a, i, out)
+	q40xVecAVX2(&tiles[0], a.nb, n, &qs[0], &d[0], &bias[0], &out[0], q40xAVX2PF)
+}
+
+// q40xRunArgs checks an xTile.run call of the Q4_0 x layout (whole tiles,
+// room for their sixteen outputs each; a failure is a bug in MatMul's
+// bookkeeping, hence the panic) and gives the tile count and position i's
+// quantized activations, scales and biases.
+func q40xRunArgs(tiles []byte, a *acts, i int, out []float32) (n int, qs []int8, d []float32, bias []int32) {
 	nb := a.nb
 	tb := nb * q40xTileBytes
-	n := len(tiles) / tb
+	n = len(tiles) / tb
 	if n == 0 || len(tiles) != n*tb || len(out) < 16*n {
-		panic(fmt.Errorf("tensor: Q4_0x AVX2 run: %d bytes of %d-byte tiles into %d outputs", len(tiles), tb, len(out)))
+		panic(fmt.Errorf("tensor: Q4_0x run: %d bytes of %d-byte tiles into %d outputs", len(tiles), tb, len(out)))
 	}
-	qs, d, bias := a.qs[i*a.cols:][:32*nb], a.d[i*nb:][:nb], a.xs[i*a.xstride:][:nb]
-	q40xVecAVX2(&tiles[0], nb, n, &qs[0], &d[0], &bias[0], &out[0], q40xAVX2PF)
+	return n, a.qs[i*a.cols:][:32*nb], a.d[i*nb:][:nb], a.xs[i*a.xstride:][:nb]
 }

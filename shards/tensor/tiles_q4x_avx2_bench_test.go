@@ -25,15 +25,8 @@ func BenchmarkQ4xColdAVX2(b *testing.B) {
 	const nb = cols / 32
 	rb := nb * 18
 	r := rand.New(rand.NewPCG(7, 7))
-	w0 := randomMatrix(r, Q4_0, rows, cols).Data
-	copies := max(2, (256<<20)/len(w0))
-	packed := make([][]byte, copies)
-	for i := range packed {
-		packed[i] = make([]byte, len(w0))
-		if err := packQ4_0x(packed[i], w0, rows, cols); err != nil {
-			b.Fatal(err)
-		}
-	}
+	w0, packed := coldQ4x(b, r, rows, cols)
+	copies := len(packed)
 	pool := NewPool(2)
 	defer pool.Close()
 	x := randomVec(r, cols)
@@ -70,6 +63,21 @@ func BenchmarkQ4xColdAVX2(b *testing.B) {
 	}
 }
 
+// coldQ4x makes a random rows×cols Q4_0 matrix and enough x-layout copies
+// of it (at least two, ≥ 256 MB) that cycling through them streams the
+// weights from DRAM.
+func coldQ4x(b *testing.B, r *rand.Rand, rows, cols int) (w0 []byte, packed [][]byte) {
+	w0 = randomMatrix(r, Q4_0, rows, cols).Data
+	packed = make([][]byte, max(2, (256<<20)/len(w0)))
+	for i := range packed {
+		packed[i] = make([]byte, len(w0))
+		if err := packQ4_0x(packed[i], w0, rows, cols); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return w0, packed
+}
+
 // q4xAVX2BenchPF are the prefetch distances BenchmarkQ4xColdAVX2 compares.
 var q4xAVX2BenchPF = []int{0, 1152, 2304, 4608, 9216}
 
@@ -83,15 +91,8 @@ func BenchmarkQ4xColdAVX2x4(b *testing.B) {
 	const nb = cols / 32
 	rb := nb * 18
 	r := rand.New(rand.NewPCG(7, 7))
-	w0 := randomMatrix(r, Q4_0, rows, cols).Data
-	copies := max(2, (256<<20)/len(w0))
-	packed := make([][]byte, copies)
-	for i := range packed {
-		packed[i] = make([]byte, len(w0))
-		if err := packQ4_0x(packed[i], w0, rows, cols); err != nil {
-			b.Fatal(err)
-		}
-	}
+	w0, packed := coldQ4x(b, r, rows, cols)
+	copies := len(packed)
 	pool := NewPool(2)
 	defer pool.Close()
 	x := randomVec(r, 4*cols)
@@ -140,15 +141,8 @@ func BenchmarkQ4xColdAVX2x8(b *testing.B) {
 	const nb = cols / 32
 	tb := 16 * nb * 18
 	r := rand.New(rand.NewPCG(7, 7))
-	w0 := randomMatrix(r, Q4_0, rows, cols).Data
-	copies := max(2, (256<<20)/len(w0))
-	packed := make([][]byte, copies)
-	for i := range packed {
-		packed[i] = make([]byte, len(w0))
-		if err := packQ4_0x(packed[i], w0, rows, cols); err != nil {
-			b.Fatal(err)
-		}
-	}
+	w0, packed := coldQ4x(b, r, rows, cols)
+	copies := len(packed)
 	pool := NewPool(2)
 	defer pool.Close()
 	x := randomVec(r, 8*cols)

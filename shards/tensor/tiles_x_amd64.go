@@ -2,8 +2,6 @@
 
 package tensor
 
-import "fmt"
-
 // addXTiles registers the kernels of the x layouts (xlayout.go) on CPUs
 // that run them. A kernel's argument checks failing is a bug in MatMul's
 // bookkeeping, hence the panics.
@@ -35,15 +33,10 @@ const q80xMaxPos = 9
 // tile of tiles against position i, writing into out directly (no
 // argument checks and scratch copy per tile).
 func q40xRun(tiles []byte, a *acts, i int, out []float32) {
-	nb := a.nb
-	tb := nb * q40xTileBytes
-	n := len(tiles) / tb
-	if n == 0 || len(tiles) != n*tb || len(out) < 16*n {
-		panic(fmt.Errorf("tensor: Q4_0x run: %d bytes of %d-byte tiles into %d outputs", len(tiles), tb, len(out)))
-	}
-	qs, d, bias := a.qs[i*a.cols:][:32*nb], a.d[i*nb:][:nb], a.xs[i*a.xstride:][:nb]
+	n, qs, d, bias := q40xRunArgs(tiles, a, i, out)
+	tb := a.nb * q40xTileBytes
 	pf := q40xPrefetch(1)
 	for t := range n {
-		q40xVec16(&tiles[t*tb], nb, &qs[0], &d[0], &bias[0], &out[16*t], pf)
+		q40xVec16(&tiles[t*tb], a.nb, &qs[0], &d[0], &bias[0], &out[16*t], pf)
 	}
 }

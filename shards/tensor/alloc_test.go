@@ -7,8 +7,9 @@ import (
 
 // TestMatMulDoesNotAllocate checks that once a workspace and a pool are
 // warm, MatMul allocates nothing, for every weight type and kernel set, for
-// one position (a decode step) and for a few (the four-position kernels),
-// on products large enough to be split over the pool's workers.
+// one position (a decode step) and for a few (the four- and eight-position
+// kernels), on products large enough to be split over the pool's workers,
+// in row-major order and in the layout Pack gives the best set.
 func TestMatMulDoesNotAllocate(t *testing.T) {
 	p := NewPool(2)
 	defer p.Close()
@@ -24,16 +25,39 @@ func TestMatMulDoesNotAllocate(t *testing.T) {
 			if rb*w.Rows < serialBytes {
 				t.Fatalf("%v: %d-byte matrix is too small to use the pool", typ, rb*w.Rows)
 			}
-			for _, n := range []int{1, 5} {
-				x := randomVec(r, n*cols)
-				out := make([]float32, n*w.Rows)
-				ws := NewWorkspace()
-				got := testing.AllocsPerRun(20, func() { matMul(ks, p, ws, w, x, n, out) })
-				if got != 0 {
-					t.Errorf("%s %v n=%d: %v allocations per MatMul, want 0", ks.name, typ, n, got)
-				}
+			for _, n := range []int{1, 5, 8} {
+				noAllocs(t, ks, p, w, n, r)
 			}
 		}
+	}
+	// The layouts Pack chooses for the best set (x tiles, row groups) run
+	// their own kernels (xTile.run for one position).
+	if avx512Simulated && bestKernels.name == "avx512" {
+		return
+	}
+	for _, typ := range allTypes {
+		w, err := Pack(randomMatrix(r, typ, 1024, colsFor(typ)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !w.Packed() {
+			continue
+		}
+		for _, n := range []int{1, 5, 8} {
+			noAllocs(t, bestKernels, p, w, n, r)
+		}
+	}
+}
+
+// noAllocs fails t if a warm matMul of w by n random positions with ks
+// allocates.
+func noAllocs(t *testing.T, ks *kernelSet, p *Pool, w Matrix, n int, r *rand.Rand) {
+	t.Helper()
+	x := randomVec(r, n*w.Cols)
+	out := make([]float32, n*w.Rows)
+	ws := NewWorkspace()
+	if got := testing.AllocsPerRun(20, func() { matMul(ks, p, ws, w, x, n, out) }); got != 0 {
+		t.Errorf("%s %v (packed %v) n=%d: %v allocations per MatMul, want 0", ks.name, w.Type, w.Packed(), n, got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 
 	"svc/p2p"
 	"svc/p2p/wire"
@@ -85,6 +86,8 @@ type Waves struct {
 	// is held for it.
 	passHead uint64
 	passed   int
+	// lastClosed: when a member last closed its sessions (settling).
+	lastClosed time.Time
 }
 
 // roomWaiter is a member in line for room: closing ch is its turn; seq
@@ -366,9 +369,29 @@ func (w *Waves) queued(ctx context.Context, me *roomWaiter) (bool, error) {
 func (w *Waves) closed() {
 	w.mu.Lock()
 	w.holding--
+	w.lastClosed = time.Now()
 	w.released, w.next = true, 0
 	w.kick()
 	w.mu.Unlock()
+}
+
+// Nodes give a closed session's room back asynchronously (they notice the
+// closed streams a moment later), so a member trying alone right after the
+// last holder closed may be refused for room that is on its way back: it
+// tries again after settleDelay, doubling, at most maxSettles times, while
+// the last close is under settleWindow old.
+const (
+	settleWindow = 2 * time.Second
+	settleDelay  = 25 * time.Millisecond
+	maxSettles   = 5
+)
+
+// settling reports whether a member closed its sessions within
+// settleWindow.
+func (w *Waves) settling() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.lastClosed.IsZero() && time.Since(w.lastClosed) < settleWindow
 }
 
 // kick gives a queued member its turn: the one at place next in line when
@@ -402,6 +425,7 @@ func (c *chain) buildIn(ctx context.Context, w *Waves) error {
 		return c.build(ctx)
 	}
 	first, try := true, w.begin()
+	settles := 0
 	var err error // the last refusal
 	for {
 		if try {
@@ -436,9 +460,25 @@ func (c *chain) buildIn(ctx context.Context, w *Waves) error {
 			return fmt.Errorf("%w (after: %w)", werr, err)
 		}
 		if !ok {
-			return err
+			// Nothing left to wait for, unless room is still coming back.
+			if settles >= maxSettles || !w.settling() {
+				return err
+			}
+			t := time.NewTimer(settleDelay << settles)
+			settles++
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return fmt.Errorf("%w (after: %w)", context.Cause(ctx), err)
+			case <-w.done:
+				t.Stop()
+				return fmt.Errorf("%w (after: %w)", ErrWavesEnded, err)
+			}
+			first, try = true, w.begin()
+		} else {
+			first, try = false, true
 		}
-		first, try = false, true
 		c.member = c.barrier.join()
 		// Room came free: try the nodes this generation found full, and
 		// those announced full while busy.

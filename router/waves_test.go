@@ -241,3 +241,25 @@ func TestWavesPromptPacing(t *testing.T) {
 		t.Errorf("after every step ended: %d steps, %d positions, %d waiting", w.prompting, w.promptPos, len(w.promptQ))
 	}
 }
+
+// Settling: a refusal soon after a member closed its sessions may be for
+// room the nodes are still giving back (buildIn then tries again); long
+// after, or before any close, it is not.
+func TestWavesSettling(t *testing.T) {
+	w := NewWaves(nil)
+	if w.settling() {
+		t.Fatal("settling before any member closed its sessions")
+	}
+	w.begin()
+	w.attempted(true, true)
+	w.closed()
+	if !w.settling() {
+		t.Fatal("not settling right after a member closed its sessions")
+	}
+	w.mu.Lock()
+	w.lastClosed = time.Now().Add(-settleWindow)
+	w.mu.Unlock()
+	if w.settling() {
+		t.Fatalf("settling %s after the last close", settleWindow)
+	}
+}

@@ -5,6 +5,7 @@ package tensor
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/cpu"
 )
@@ -86,18 +87,24 @@ func vnniFeatures() []feature {
 		feature{"AVX512VNNI", x.HasAVX512VNNI}, feature{"AVX512VBMI", x.HasAVX512VBMI})
 }
 
-// kernelGap says why the named set cannot run here, or "".
+// kernelGap says why the named set cannot run here, or "". Kernels check
+// it on every tile, so the answers are worked out once (kernelGaps): the
+// CPU's features and SVC_KERNELS do not change while the process runs, and
+// building the feature lists again cost an allocation per call.
 func kernelGap(name string) string {
-	switch name {
-	case "generic":
-		return ""
-	case "avx2":
-		return lacking("avx2", avx2Features()...)
-	case "avx512":
-		return lacking("avx512", avx512Features()...)
+	if gap, ok := kernelGaps()[name]; ok {
+		return gap
 	}
 	return fmt.Sprintf("no kernel set %q", name)
 }
+
+var kernelGaps = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"generic": "",
+		"avx2":    lacking("avx2", avx2Features()...),
+		"avx512":  lacking("avx512", avx512Features()...),
+	}
+})
 
 // hasAVX2Set reports whether the AVX2 kernels can run (they also use FMA
 // and F16C) and SVC_KERNELS allows them.

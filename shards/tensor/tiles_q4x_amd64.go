@@ -14,17 +14,11 @@ import (
 // splits off the high nibbles in one instruction.
 func hasQ40xTiles() bool { return q40xTilesGap() == "" }
 
-// q40xTilesGap says why the Q4_0 x kernels cannot run, or "".
-func q40xTilesGap() string {
+// q40xTilesGap says why the Q4_0 x kernels cannot run, or "": worked out
+// once, as kernelGap is, for q40xTile checks it on every tile.
+var q40xTilesGap = sync.OnceValue(func() string {
 	return lacking("avx512", append(vnniFeatures(), feature{"GFNI", kernelCaps().HasAVX512GFNI})...)
-}
-
-// q40xGap is q40xTilesGap worked out once, for q40xTile, which checks it on
-// every tile: the CPU's features and SVC_KERNELS do not change while the
-// process runs, and working it out again built the feature lists on every
-// call (74,000 allocations and about 15% of the CPU time per decoded token
-// of TinyLlama Q4_0 on an AVX-512 EPYC).
-var q40xGap = sync.OnceValue(q40xTilesGap)
+})
 
 // q40xMaxPos is the most positions q40xBatch16 takes in one call.
 const q40xMaxPos = 8
@@ -55,8 +49,8 @@ func q40xPrefetch(p int) int {
 // prefetches never fault, so it may point past the tile.
 func q40xTile(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32, pf int) error {
 	switch {
-	case q40xGap() != "":
-		return fmt.Errorf("tensor: Q4_0x tile: %s", q40xGap())
+	case !hasQ40xTiles():
+		return fmt.Errorf("tensor: Q4_0x tile: %s", q40xTilesGap())
 	case pf < 0:
 		return fmt.Errorf("tensor: Q4_0x tile: negative prefetch distance %d", pf)
 	}

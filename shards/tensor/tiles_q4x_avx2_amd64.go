@@ -2,10 +2,7 @@
 
 package tensor
 
-import (
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // AVX2 kernels (tiles_q4x_avx2_amd64.s) for Q4_0 weights in the x layout of
 // packq4x.go, so that Pack packs Q4_0 on CPUs without AVX-512 too: sixteen
@@ -52,10 +49,6 @@ const (
 	q40xAVX2Group = 4
 )
 
-// avx2Gap is kernelGap("avx2") worked out once, for q40xTileAVX2, which
-// checks it on every tile (see q40xGap).
-var avx2Gap = sync.OnceValue(func() string { return kernelGap("avx2") })
-
 // q40xTileAVX2 is q40xTile for the AVX2 kernels (no prefetch distance):
 // eight positions go to the eight-position kernel (one pass over the
 // tile); fewer to the multi-position kernel in groups of up to four (five
@@ -64,7 +57,7 @@ var avx2Gap = sync.OnceValue(func() string { return kernelGap("avx2") })
 // 85), a single one to the one-position kernel; only the first pass over
 // the tile prefetches (the others find it in cache).
 func q40xTileAVX2(tile []byte, nb int, qs []int8, ystride int, d []float32, bias []int32, dstride, p int, out []float32) error {
-	if gap := avx2Gap(); gap != "" {
+	if gap := kernelGap("avx2"); gap != "" {
 		return fmt.Errorf("tensor: Q4_0x AVX2 tile: %s", gap)
 	}
 	if err := q40xTileArgs(tile, nb, qs, ystride, d, bias, dstride, p, q40xAVX2Pos, out); err != nil {
